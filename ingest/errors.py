@@ -1,0 +1,47 @@
+"""One root error, a subclass per stage. Each carries what it is about and says what to do."""
+
+from __future__ import annotations
+
+
+class IngestError(Exception):
+    """Root of every error ingest raises on purpose. `subject` names the file, key or block."""
+
+    def __init__(self, message: str, subject: object = None) -> None:
+        self.subject = subject
+        super().__init__(f"{subject}: {message}" if subject is not None else message)
+
+
+class ConfigError(IngestError):
+    """The configuration is invalid; `subject` is the key path or config file."""
+
+
+class SourceError(IngestError):
+    """A source could not be listed or read."""
+
+
+class LoaderError(IngestError):
+    """A document could not be parsed; `subject` is the document's path or uri."""
+
+
+class UnsupportedFormat(LoaderError):
+    """No loader is registered for the document's type."""
+
+
+class CleanerError(IngestError):
+    """A cleaner failed or could not be found."""
+
+
+class ChunkerError(IngestError):
+    """Chunker options are inconsistent."""
+
+
+class TokenizerError(ChunkerError):
+    """The tokenizer could not be loaded offline."""
+
+
+class SinkError(IngestError):
+    """The index or dump could not be written."""
+
+
+class StateError(IngestError):
+    """The state database is unreadable or from an incompatible version."""
