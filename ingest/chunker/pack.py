@@ -1,4 +1,247 @@
-"""Placeholder: filled in next."""
+"""Pack blocks into chunks, structure first.
+
+Blocks are grouped into sections (one heading path each); a chunk never spans two. Inside a
+section each block becomes one unit if it fits the budget; otherwise it is split by its own
+grain (units.py) and the pieces are packed greedily. Counts are joined, never recounted: each
+unit is encoded once and `Tokenizer.join` corrects the seam exactly.
+"""
+
 from __future__ import annotations
-def chunk(loaded, options=None, blocks=None):
-    raise NotImplementedError
+
+import hashlib
+from dataclasses import dataclass
+from typing import Iterable, Iterator, Sequence
+
+from ..blocks import PROSE_KINDS, Block, Chunk, Loaded, Source
+from . import ChunkOptions
+from .sentences import sentence_spans
+from .tokens import Tokenizer, get_tokenizer
+from .units import Unit, units_of
+
+# Kinds a lead-in paragraph introduces; it moves to the next chunk with them rather than be orphaned.
+_INTRODUCED = frozenset({"list_item", "table", "code"})
+
+
+@dataclass(slots=True)
+class _Draft:
+    """A chunk being packed: its units, the seams between them, and the exact token count."""
+
+    units: list[Unit]
+    seams: list[str]
+    """seams[i] joins units[i] to units[i + 1]."""
+    count: int
+    overlap: int = 0
+    """Leading units that repeat the previous chunk's tail."""
+    overlap_tokens: int = 0
+
+    def text(self) -> str:
+        parts = [self.units[0].text]
+        for seam, unit in zip(self.seams, self.units[1:]):
+            parts.append(seam)
+            parts.append(unit.text)
+        return "".join(parts)
+
+
+def chunk(loaded: Loaded, options: ChunkOptions | None = None, blocks: Iterable[Block] | None = None) -> Iterator[Chunk]:
+    """Chunks of one loaded document; `blocks` replaces `loaded.blocks` (e.g. cleaned ones)."""
+    options = options or ChunkOptions()
+    tok = get_tokenizer(options.tokenizer)
+    packer = _Packer(tok, options)
+    source = Source.of(loaded.document)
+    doc_id = loaded.document.id
+    index = 0
+    for path, section in _sections(loaded.blocks if blocks is None else blocks):
+        units = []
+        for i, block in enumerate(section):
+            seam = _seam(loaded.text, section[i - 1], block) if i else ""
+            units.extend(units_of(block, i, seam, tok, options.max_tokens))
+        if not units:
+            continue
+        for draft in packer.pack(units):
+            yield _chunk(draft, doc_id, index, path, source)
+            index += 1
+
+
+def _sections(blocks: Iterable[Block]) -> Iterator[tuple[tuple[str, ...], list[Block]]]:
+    """Runs of content blocks under one heading (headings themselves live in the path)."""
+    path: tuple[str, ...] | None = None
+    run: list[Block] = []
+    for block in blocks:
+        if block.kind == "heading" or block.path != path:
+            if run:
+                yield path or (), run
+            run = []
+            path = block.path
+            if block.kind == "heading":
+                continue
+        run.append(block)
+    if run:
+        yield path or (), run
+
+
+def _seam(text: str | None, before: Block, after: Block) -> str:
+    """The source's own whitespace between two blocks, or a blank line where it is not known."""
+    if text is not None and before.end is not None and after.start is not None and before.end <= after.start:
+        gap = text[before.end : after.start]
+        if not gap.strip():
+            return gap
+    return "\n\n"
+
+
+class _Packer:
+    def __init__(self, tok: Tokenizer, options: ChunkOptions) -> None:
+        self.tok = tok
+        self.max = options.max_tokens
+        self.min = options.min_tokens
+        self.overlap = options.overlap_tokens
+
+    def pack(self, units: Sequence[Unit]) -> list[_Draft]:
+        drafts: list[_Draft] = []
+        cur: _Draft | None = None
+        for unit in units:
+            if cur is None:
+                cur = self._start(drafts[-1] if drafts else None, unit)
+                continue
+            count = self._join(cur, unit.seam, unit)
+            if count <= self.max and not _repeats_header(cur, unit):
+                self._append(cur, unit, count)
+                continue
+            lead_in = self._lead_in(cur, unit)
+            drafts.append(cur)
+            if lead_in is not None:
+                cur = self._start(None, lead_in)
+                count = self._join(cur, unit.seam, unit)
+                if count <= self.max:
+                    self._append(cur, unit, count)
+                    continue
+                drafts.append(cur)
+            cur = self._start(drafts[-1], unit)
+        if cur is not None:
+            drafts.append(cur)
+        return self._merge_small(drafts)
+
+    def _start(self, previous: _Draft | None, unit: Unit) -> _Draft:
+        """A new draft holding `unit`, led by whole sentences carried from `previous`."""
+        draft = _Draft([unit], [], unit.count)
+        if not self.overlap or previous is None or unit.kind not in PROSE_KINDS:
+            return draft
+        last = previous.units[-1]
+        if last.kind not in PROSE_KINDS:
+            return draft
+        for carried in self._tail_sentences(last):
+            head = _Draft([carried], [], carried.count, overlap=1, overlap_tokens=carried.count)
+            count = self._join(head, unit.seam, unit)
+            if count <= self.max:
+                self._append(head, unit, count)
+                return head
+        return draft
+
+    def _tail_sentences(self, last: Unit) -> Iterator[Unit]:
+        """Overlap candidates, longest first: suffixes of whole sentences within the budget.
+
+        The whole of a block is never carried: that would repeat a block, not bridge a cut.
+        """
+        candidates = []
+        for begin, _ in reversed(list(sentence_spans(last.text))):
+            if begin == 0 and last.piece_of is None:
+                break
+            text = last.text[begin:]
+            count = self.tok.count(text)
+            if count > self.overlap:
+                break
+            candidates.append(last.carry(begin, text, count))
+        yield from reversed(candidates)
+
+    def _lead_in(self, cur: _Draft, unit: Unit) -> Unit | None:
+        """The last unit of `cur` if it introduces `unit` and can move without emptying `cur`."""
+        last = cur.units[-1]
+        if len(cur.units) - cur.overlap < 2 or unit.kind not in _INTRODUCED or last.kind != "paragraph":
+            return None
+        if not last.text.rstrip().endswith(":"):
+            return None
+        cur.units.pop()
+        cur.seams.pop()
+        cur.count = self._recount(cur)
+        return last
+
+    def _merge_small(self, drafts: list[_Draft]) -> list[_Draft]:
+        """Fold a draft under `min_tokens` into a neighbour when the result fits."""
+        if self.min <= 0 or len(drafts) < 2:
+            return drafts
+        out: list[_Draft] = []
+        for draft in drafts:
+            if out and (draft.count < self.min or out[-1].count < self.min):
+                merged = self._merged(out[-1], draft)
+                if merged is not None:
+                    out[-1] = merged
+                    continue
+            out.append(draft)
+        return out
+
+    def _merged(self, left: _Draft, right: _Draft) -> _Draft | None:
+        own = right.units[right.overlap :]
+        if any(_repeats_header(left, u) for u in own):
+            return None
+        merged = _Draft(list(left.units), list(left.seams), left.count, left.overlap, left.overlap_tokens)
+        for unit in own:
+            merged.count = self._join(merged, unit.seam, unit)
+            if merged.count > self.max:
+                return None
+            merged.units.append(unit)
+            merged.seams.append(unit.seam)
+        return merged
+
+    def _join(self, draft: _Draft, seam: str, unit: Unit) -> int:
+        """Exact count of the draft's text followed by `seam` and `unit`."""
+        units, seams = draft.units, draft.seams
+        window = units[-1].text
+        k = 1
+        while True:
+            count = self.tok.join(window, draft.count, seam, unit.text, unit.count, whole=k == len(units))
+            if count is not None:
+                return count
+            k += 1  # the window holds no pre-token boundary yet: widen it by one unit
+            window = units[-k].text + seams[-k + 1] + window
+
+    def _append(self, draft: _Draft, unit: Unit, count: int) -> None:
+        draft.units.append(unit)
+        draft.seams.append(unit.seam)
+        draft.count = count
+
+    def _recount(self, draft: _Draft) -> int:
+        return self.tok.count(draft.text())
+
+
+def _repeats_header(draft: _Draft, unit: Unit) -> bool:
+    """Two pieces of one split table would show its header twice in one chunk."""
+    return unit.kind == "table" and unit.piece_of is not None and any(
+        u.piece_of == unit.piece_of and u.kind == "table" for u in draft.units
+    )
+
+
+def _chunk(draft: _Draft, doc_id: str, index: int, path: tuple[str, ...], source: Source) -> Chunk:
+    text = draft.text()
+    units = draft.units
+    kinds = tuple(dict.fromkeys(u.kind for u in units[draft.overlap :] or units))
+    pages = [u.page for u in units if u.page is not None]
+    starts = [u.start for u in units]
+    ends = [u.end for u in units]
+    located = None not in starts and None not in ends
+    comments = [c for u in units for c in u.comments]
+    digest = hashlib.blake2b(f"{doc_id}\x1f{index}\x1f{text}".encode(), digest_size=16).hexdigest()
+    return Chunk(
+        id=digest,
+        doc_id=doc_id,
+        chunk_index=index,
+        text=text,
+        heading_path=path,
+        kinds=kinds,
+        token_count=draft.count,
+        overlap_tokens=draft.overlap_tokens,
+        source=source,
+        start=min(starts) if located else None,
+        end=max(ends) if located else None,
+        page_start=min(pages) if pages else None,
+        page_end=max(pages) if pages else None,
+        meta={"comments": comments} if comments else {},
+    )

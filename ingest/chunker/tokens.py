@@ -35,8 +35,12 @@ class Tokenizer(Protocol):
         """Character offset of the longest prefix of `text` that fits in `max_tokens`."""
         ...
 
-    def join(self, a: str, a_count: int, sep: str, b: str, b_count: int) -> int:
-        """Exact count of `a + sep + b` given the counts of `a` and `b`."""
+    def join(self, a: str, a_count: int, sep: str, b: str, b_count: int, whole: bool = True) -> int | None:
+        """Exact count of `left + sep + b`, given the counts of `left` and `b`.
+
+        `a` is `left` itself (`whole`) or a suffix of it; None means the suffix is too short to
+        hold a pre-token boundary, and the caller should pass a longer one.
+        """
         ...
 
 
@@ -52,7 +56,7 @@ class CharTokenizer:
     def cut(self, text: str, max_tokens: int) -> int:
         return min(len(text), max_tokens)
 
-    def join(self, a: str, a_count: int, sep: str, b: str, b_count: int) -> int:
+    def join(self, a: str, a_count: int, sep: str, b: str, b_count: int, whole: bool = True) -> int:
         return a_count + len(sep) + b_count
 
 
@@ -76,14 +80,18 @@ class TiktokenTokenizer:
         prefix = self._decode(ids[:max_tokens]).rstrip("\ufffd")
         return max(1, len(prefix))
 
-    def join(self, a: str, a_count: int, sep: str, b: str, b_count: int) -> int:
+    def join(self, a: str, a_count: int, sep: str, b: str, b_count: int, whole: bool = True) -> int | None:
         if not a or not b:
             return a_count + (self.count(sep) if sep else 0) + b_count
         if sep and not sep.strip("\n") and not a[-1].isspace() and b[0] not in _NO_BREAK_AFTER_NL:
             # Blocks joined by blank lines: only a trailing punctuation run (".", "|", ":")
             # can glue to the newlines, so the seam is keyed on that run alone.
-            return a_count + b_count + self._seam(a[_punct_tail(a) :], sep, "")
-        return a_count + b_count + self._seam(a[_tail_start(a) :], sep, b[: _head_end(b)])
+            tail, head = _punct_tail(a), ""
+        else:
+            tail, head = _tail_start(a), b[: _head_end(b)]
+        if tail == 0 and not whole:
+            return None  # the seam may reach further left than `a` shows
+        return a_count + b_count + self._seam(a[tail:], sep, head)
 
     def _seam_delta(self, tail: str, sep: str, head: str) -> int:
         """Tokens added by joining `tail + sep + head`, beyond what tail and head count alone."""

@@ -1,0 +1,168 @@
+"""Units: the atoms the packer moves. A block that fits is one unit; a block over budget is split
+by its own grain, falling back step by step:
+
+- prose: sentences, then words, then a hard token cap;
+- table: groups of whole rows, each repeating the header rows;
+- code (and anything else line-based): groups of whole lines, then a hard token cap.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from typing import Iterator
+
+from ..blocks import PROSE_KINDS, Block
+from .sentences import sentence_spans
+from .tokens import Tokenizer
+
+_DELIMITER_ROW = re.compile(r"^\s*\|?\s*:?-{3,}")
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    text: str
+    count: int
+    kind: str
+    seam: str
+    """Text that joins this unit to the previous one when both land in one chunk."""
+    start: int | None
+    end: int | None
+    page: int | None
+    piece_of: int | None = None
+    """Section-local id of the block this unit is a piece of; None for a whole block."""
+    comments: tuple = ()
+
+    def carry(self, begin: int, text: str, count: int) -> Unit:
+        """The tail `text` (from `begin`) of this unit, as overlap for the next chunk."""
+        start = None if self.start is None else self.start + begin
+        return replace(self, text=text, count=count, seam="", start=start, piece_of=None, comments=())
+
+
+def units_of(block: Block, block_id: int, seam: str, tok: Tokenizer, max_tokens: int) -> Iterator[Unit]:
+    text = block.text
+    if not text.strip():
+        return
+    comments = tuple(block.meta.get("comments", ())) if block.meta else ()
+    count = tok.count(text)
+    if count <= max_tokens:
+        yield Unit(text, count, block.kind, seam, block.start, block.end, block.page, None, comments)
+        return
+    if block.kind == "table":
+        pieces = _table_pieces(text, block.header_rows, tok, max_tokens)
+    elif block.kind in PROSE_KINDS:
+        pieces = _prose_pieces(text, tok, max_tokens)
+    else:
+        pieces = _line_pieces(text, 0, len(text), tok, max_tokens)
+    first = True
+    for begin, end, piece_text, piece_count, piece_seam in pieces:
+        start = None if block.start is None or begin is None else block.start + begin
+        stop = None if block.start is None or end is None else block.start + end
+        yield Unit(
+            piece_text, piece_count, block.kind, seam if first else piece_seam,
+            start, stop, block.page, block_id, comments if first else (),
+        )
+        first = False
+
+
+Piece = tuple[int | None, int | None, str, int, str]
+"""(begin, end) in the block's text, the piece's text, its count, and the seam before it."""
+
+
+def _prose_pieces(text: str, tok: Tokenizer, limit: int) -> Iterator[Piece]:
+    prev_end = 0
+    for begin, end in sentence_spans(text):
+        seam = text[prev_end:begin]
+        sentence = text[begin:end]
+        count = tok.count(sentence)
+        if count <= limit:
+            yield begin, end, sentence, count, seam
+        else:
+            yield from _word_pieces(text, begin, end, seam, tok, limit)
+        prev_end = end
+
+
+def _word_pieces(text: str, begin: int, end: int, seam: str, tok: Tokenizer, limit: int) -> Iterator[Piece]:
+    """Cut a sentence over budget at the last space that fits, else at the token cap."""
+    while begin < end:
+        window = text[begin : min(end, begin + limit * 16)]  # bounded: no re-encoding of a huge rest
+        cut = tok.cut(window, limit)
+        stop = begin + cut
+        if stop < end:
+            space = text.rfind(" ", begin + 1, stop + 1)
+            if space > begin:
+                stop = space
+        piece = text[begin:stop]
+        yield begin, stop, piece, tok.count(piece), seam
+        seam_start = stop
+        while stop < end and text[stop].isspace():
+            stop += 1
+        seam = text[seam_start:stop]
+        begin = stop
+
+
+def _line_pieces(text: str, begin: int, end: int, tok: Tokenizer, limit: int) -> Iterator[Piece]:
+    """Whole lines, greedily, each piece within the budget; a line over it is cut at the cap."""
+    lines = _lines(text, begin, end)
+    group_start = None
+    group_end = 0
+    group_count = 0
+    seam = ""
+    for line_start, line_end in lines:
+        line = text[line_start:line_end]
+        count = tok.count(line)
+        if group_start is not None:
+            joined = tok.join(text[group_start:group_end], group_count, text[group_end:line_start], line, count)
+            if joined is not None and joined <= limit:
+                group_end, group_count = line_end, joined
+                continue
+            yield group_start, group_end, text[group_start:group_end], group_count, seam
+            seam = text[group_end:line_start]
+        if count > limit:
+            pieces = _word_pieces(text, line_start, line_end, seam, tok, limit)
+            for piece in pieces:
+                yield piece
+            group_start = None
+            seam = "\n"
+            continue
+        group_start, group_end, group_count = line_start, line_end, count
+    if group_start is not None:
+        yield group_start, group_end, text[group_start:group_end], group_count, seam
+
+
+def _table_pieces(text: str, header_rows: int, tok: Tokenizer, limit: int) -> Iterator[Piece]:
+    """Groups of whole rows, each led by the header (and its delimiter line) when it has one."""
+    lines = _lines(text, 0, len(text))
+    head = min(header_rows, len(lines))
+    if head and head < len(lines) and _DELIMITER_ROW.match(text[lines[head][0] : lines[head][1]]):
+        head += 1
+    if not head:
+        yield from _line_pieces(text, 0, len(text), tok, limit)
+        return
+    header = text[: lines[head - 1][1]]
+    header_count = tok.count(header)
+    body_limit = max(limit - header_count, 1)
+    body = lines[head:]
+    if not body:
+        yield from _line_pieces(text, 0, len(text), tok, limit)
+        return
+    seam = ""
+    for begin, end, rows, _count, _seam in _line_pieces(text, body[0][0], len(text), tok, body_limit):
+        piece = header + "\n" + rows
+        count = tok.join(header, header_count, "\n", rows, _count)
+        if count is None:
+            count = tok.count(piece)
+        yield begin, end, piece, count, seam
+        seam = "\n"
+
+
+def _lines(text: str, begin: int, end: int) -> list[tuple[int, int]]:
+    spans = []
+    pos = begin
+    while pos < end:
+        nl = text.find("\n", pos, end)
+        stop = end if nl == -1 else nl
+        if text[pos:stop].strip():
+            spans.append((pos, stop))
+        pos = stop + 1
+    return spans

@@ -1,0 +1,146 @@
+"""Search the SQLite index: FTS5 bm25 with the heading path weighted above the body, and each hit
+widened with its neighbouring chunks so an answer cut at a chunk border is read whole.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+from .blocks import Chunk
+from .errors import SinkError
+from .sinks.sqlite import CHUNK_COLUMNS, HEADING_SEPARATOR, transaction, chunk_from_row, connect_index, read_chunks
+
+HEADING_WEIGHT = 4.0
+"""bm25 weight of the heading path column against 1.0 for the body: a query term in a section's
+title says more about the section than the same term in passing."""
+_MAX_TERMS = 64
+
+
+class SearchError(SinkError):
+    """A search could not be run against the index."""
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    chunk: Chunk
+    score: float
+    """Higher is better: the negated FTS5 bm25 rank."""
+    context: str
+    """The chunk's text widened with up to `window` neighbours of the same document on each side."""
+    neighbours: tuple[int, ...]
+    """The chunk_index values `context` was built from, in order (the hit's own included)."""
+    citation: str
+    """"name > heading > path (uri)"."""
+
+
+def search(index: Path, query: str, k: int = 5, window: int = 1) -> list[Hit]:
+    """The `k` best chunks for the free-text `query`; [] when it holds no searchable word."""
+    if k < 1 or window < 0:
+        raise SearchError(f"k must be at least 1 and window at least 0 (got k={k}, window={window})", index)
+    match = fts_query(query)
+    if not match:
+        return []
+    conn = connect_index(Path(index), create=False)
+    try:
+        with transaction(conn, immediate=False):  # hits and their neighbours from one snapshot
+            rows = conn.execute(_RANKED, (match, HEADING_WEIGHT, k)).fetchall()
+            return [_hit(conn, chunk_from_row(row), -row[-1], window) for row in rows]
+    except sqlite3.Error as exc:
+        raise SearchError(f"search for {query!r} failed ({exc})", index) from exc
+    finally:
+        conn.close()
+
+
+_RANKED = f"""
+SELECT {CHUNK_COLUMNS}, bm25(chunks_fts, ?2, 1.0) AS rank
+FROM chunks_fts
+JOIN chunks AS c ON c.seq = chunks_fts.rowid
+JOIN documents AS d ON d.id = c.doc_id
+WHERE chunks_fts MATCH ?1
+ORDER BY rank, c.doc_id, c.chunk_index
+LIMIT ?3
+"""
+
+
+def fts_query(query: str) -> str:
+    """`query` as an FTS5 expression that cannot be a syntax error: each whitespace-separated term
+    quoted as a phrase (so AND, NOT, NEAR, *, :, parentheses are plain text), OR-ed together."""
+    terms: list[str] = []
+    for term in query.split():
+        if not re.search(r"[^\W_]", term):  # nothing the tokenizer would index: "*", "--", "()"
+            continue
+        quoted = '"' + term.replace('"', '""') + '"'
+        if quoted not in terms:
+            terms.append(quoted)
+    return " OR ".join(terms[:_MAX_TERMS])
+
+
+def index_stats(index: Path) -> dict[str, int]:
+    """How many documents and chunks the index holds."""
+    conn = connect_index(Path(index), create=False)
+    try:
+        documents = conn.execute("SELECT count(*) FROM documents").fetchone()[0]
+        chunks = conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
+    except sqlite3.Error as exc:
+        raise SearchError(f"cannot count the index ({exc})", index) from exc
+    finally:
+        conn.close()
+    return {"documents": documents, "chunks": chunks}
+
+
+def _hit(conn: sqlite3.Connection, chunk: Chunk, score: float, window: int) -> Hit:
+    around = read_chunks(conn, chunk.doc_id, chunk.chunk_index - window, chunk.chunk_index + window)
+    return Hit(
+        chunk=chunk,
+        score=score,
+        context=join_context(around),
+        neighbours=tuple(c.chunk_index for c in around),
+        citation=citation(chunk),
+    )
+
+
+def join_context(chunks: list[Chunk]) -> str:
+    """The texts of consecutive chunks joined by blank lines, each overlap printed once.
+
+    A chunk with `overlap_tokens` starts with the previous chunk's tail; that prefix is dropped
+    when it is found verbatim at the end of the previous text and ends at a word boundary.
+    Otherwise both texts are kept whole: repeating a sentence is better than losing one.
+    """
+    if not chunks:
+        return ""
+    parts = [chunks[0].text]
+    for prev, chunk in zip(chunks, chunks[1:]):
+        cut = _overlap_chars(prev.text, chunk.text) if chunk.overlap_tokens and chunk.chunk_index == prev.chunk_index + 1 else 0
+        if cut:
+            parts[-1] += chunk.text[cut:]
+        else:
+            parts.append(chunk.text)
+    return "\n\n".join(parts)
+
+
+def _overlap_chars(prev: str, text: str) -> int:
+    """Length of the longest prefix of `text` that `prev` ends with and that ends at a word break."""
+    if not prev:
+        return 0
+    for size in range(min(len(prev), len(text) - 1), 0, -1):
+        if (
+            text[size - 1] == prev[-1]
+            and text[size].isspace()
+            and (size == len(prev) or prev[-size - 1].isspace())
+            and prev.endswith(text[:size])
+        ):
+            return size
+    return 0
+
+
+def citation(chunk: Chunk) -> str:
+    """"name > heading > path (uri)": the document name, then the headings under it."""
+    path = list(chunk.heading_path)
+    name = chunk.source.name
+    if path and path[0] == name:  # a title that repeats the file name
+        path = path[1:]
+    label = HEADING_SEPARATOR.join([name, *path]) if name else HEADING_SEPARATOR.join(path)
+    return f"{label} ({chunk.source.uri})" if chunk.source.uri else label

@@ -1,0 +1,333 @@
+"""The embedded index: documents and chunks in one SQLite file, with an FTS5 table for search.
+
+Each `write` is one transaction that deletes the document's chunks and inserts the new ones, so a
+reader (or a crash) sees either the old chunks or the new, never a mix. WAL mode lets `search` read
+while a run writes.
+
+The FTS5 table is external-content (it indexes `chunks.heading` and `chunks.text` without storing
+them twice) and triggers keep it in sync. Triggers rather than explicit inserts from Python: every
+path that changes `chunks` (replace, delete, a future migration or a hand-run SQL fix) updates the
+index in the same transaction, and nothing can forget to.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterator, Sequence
+
+from ..blocks import Chunk, Document, Source
+from ..errors import SinkError
+from . import Sink
+
+SCHEMA_VERSION = 1
+"""Stored in `PRAGMA user_version`; bump it (and say how to migrate) when the tables change."""
+APPLICATION_ID = 0x696E6458  # "inDX": tells an ingest index from the state DB or a stranger's DB
+HEADING_SEPARATOR = " > "
+
+_SCHEMA = """
+CREATE TABLE documents (
+    id          TEXT PRIMARY KEY,
+    uri         TEXT NOT NULL,
+    name        TEXT NOT NULL,
+    mime_type   TEXT NOT NULL,
+    modified    TEXT NOT NULL,
+    version     TEXT NOT NULL,
+    title       TEXT NOT NULL,
+    meta        TEXT NOT NULL,          -- JSON object
+    chunk_count INTEGER NOT NULL,
+    indexed_at  TEXT NOT NULL           -- ISO-8601, UTC
+);
+CREATE TABLE chunks (
+    seq            INTEGER PRIMARY KEY, -- stable rowid the FTS table points at
+    id             TEXT NOT NULL UNIQUE,
+    doc_id         TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+    chunk_index    INTEGER NOT NULL,
+    text           TEXT NOT NULL,
+    heading_path   TEXT NOT NULL,       -- JSON array
+    heading        TEXT NOT NULL,       -- the same path joined with " > ", for FTS and display
+    kinds          TEXT NOT NULL,       -- JSON array
+    token_count    INTEGER NOT NULL,
+    overlap_tokens INTEGER NOT NULL,
+    "start"        INTEGER,
+    "end"          INTEGER,
+    page_start     INTEGER,
+    page_end       INTEGER,
+    meta           TEXT NOT NULL,       -- JSON object
+    UNIQUE (doc_id, chunk_index)
+);
+CREATE VIRTUAL TABLE chunks_fts USING fts5(
+    heading, text,
+    content='chunks', content_rowid='seq',
+    tokenize='porter unicode61 remove_diacritics 2'
+);
+CREATE TRIGGER chunks_fts_insert AFTER INSERT ON chunks BEGIN
+    INSERT INTO chunks_fts(rowid, heading, text) VALUES (new.seq, new.heading, new.text);
+END;
+CREATE TRIGGER chunks_fts_delete AFTER DELETE ON chunks BEGIN
+    INSERT INTO chunks_fts(chunks_fts, rowid, heading, text) VALUES ('delete', old.seq, old.heading, old.text);
+END;
+CREATE TRIGGER chunks_fts_update AFTER UPDATE ON chunks BEGIN
+    INSERT INTO chunks_fts(chunks_fts, rowid, heading, text) VALUES ('delete', old.seq, old.heading, old.text);
+    INSERT INTO chunks_fts(rowid, heading, text) VALUES (new.seq, new.heading, new.text);
+END;
+"""
+
+CHUNK_COLUMNS = """
+c.id, c.doc_id, c.chunk_index, c.text, c.heading_path, c.kinds, c.token_count, c.overlap_tokens,
+c."start", c."end", c.page_start, c.page_end, c.meta, d.uri, d.name, d.mime_type, d.modified, d.version
+"""
+"""The columns `chunk_from_row` turns back into a `Chunk`, from `chunks AS c` and `documents AS d`."""
+CHUNK_SELECT = f"SELECT {CHUNK_COLUMNS} FROM chunks AS c JOIN documents AS d ON d.id = c.doc_id"
+
+_INSERT_CHUNK = """
+INSERT INTO chunks (id, doc_id, chunk_index, text, heading_path, heading, kinds, token_count,
+                    overlap_tokens, "start", "end", page_start, page_end, meta)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+"""
+_UPSERT_DOCUMENT = """
+INSERT INTO documents (id, uri, name, mime_type, modified, version, title, meta, chunk_count, indexed_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT(id) DO UPDATE SET
+    uri = excluded.uri, name = excluded.name, mime_type = excluded.mime_type,
+    modified = excluded.modified, version = excluded.version, title = excluded.title,
+    meta = excluded.meta, chunk_count = excluded.chunk_count, indexed_at = excluded.indexed_at
+"""
+
+
+class SqliteSink(Sink):
+    """Writes documents and their chunks to the SQLite index at `path` (created if missing)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._conn: sqlite3.Connection | None = connect_index(self.path, create=True)
+
+    def write(self, document: Document, chunks: Sequence[Chunk]) -> None:
+        conn = self._live()
+        chunks = list(chunks)
+        # Rows are serialised lazily inside the transaction: a chunk that cannot be stored rolls
+        # back the delete of the old chunks too.
+        rows = (_chunk_row(document, chunk) for chunk in chunks)
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            conn.execute(_UPSERT_DOCUMENT, _document_row(document, len(chunks)))
+            conn.execute("DELETE FROM chunks WHERE doc_id = ?", (document.id,))
+            conn.executemany(_INSERT_CHUNK, rows)
+            conn.execute("COMMIT")
+        except BaseException as exc:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            if isinstance(exc, sqlite3.IntegrityError):
+                raise SinkError(
+                    f"document {document.id!r} has two chunks with the same id or chunk_index ({exc}); "
+                    "its previous chunks are kept. This is a chunker bug: please report it",
+                    self.path,
+                ) from exc
+            if isinstance(exc, sqlite3.Error):
+                raise SinkError(
+                    f"could not write document {document.id!r} ({exc}); its previous chunks are kept",
+                    self.path,
+                ) from exc
+            raise
+
+    def delete(self, doc_id: str) -> None:
+        conn = self._live()
+        try:
+            with transaction(conn):
+                conn.execute("DELETE FROM chunks WHERE doc_id = ?", (doc_id,))
+                conn.execute("DELETE FROM documents WHERE id = ?", (doc_id,))
+        except sqlite3.Error as exc:
+            raise SinkError(f"could not delete document {doc_id!r} ({exc})", self.path) from exc
+
+    def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    def _live(self) -> sqlite3.Connection:
+        if self._conn is None:
+            raise SinkError("the sink is closed; open a new SqliteSink", self.path)
+        return self._conn
+
+
+def connect_index(path: Path, *, create: bool) -> sqlite3.Connection:
+    """Open the index, checking it is an ingest index of this schema version.
+
+    `create=False` opens read-only and never creates anything: a missing file is an error that
+    says to run `ingest run` first.
+    """
+    try:
+        if create:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(path, isolation_level=None, timeout=30.0)
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = NORMAL")  # durable at checkpoints; safe with WAL
+            conn.execute("PRAGMA foreign_keys = ON")
+        else:
+            if not path.is_file():
+                raise SinkError("no index here; run `ingest run` first to build it", path)
+            conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None, timeout=30.0)
+    except sqlite3.Error as exc:
+        raise SinkError(f"cannot open the index ({exc}); check the path and its permissions", path) from exc
+    try:
+        _check_schema(conn, path, create=create)
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def _check_schema(conn: sqlite3.Connection, path: Path, *, create: bool) -> None:
+    try:
+        with transaction(conn, immediate=create):  # two processes creating at once: one wins
+            app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if app_id == 0 and version == 0:
+                tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+                if tables:
+                    raise SinkError(
+                        f"is an SQLite database but not an ingest index (it has tables {', '.join(tables[:5])}); "
+                        "point the index at a new file",
+                        path,
+                    )
+                if not create:
+                    raise SinkError("is empty, not an ingest index; run `ingest run` first to build it", path)
+                _create(conn)
+                return
+    except sqlite3.DatabaseError as exc:
+        raise SinkError(
+            f"cannot be read as an ingest index ({exc}); check it is the index file and readable", path
+        ) from exc
+    if app_id != APPLICATION_ID:
+        raise SinkError(
+            f"is not an ingest index (application_id {app_id:#x}); is it the state database? "
+            "Point the index at its own file",
+            path,
+        )
+    if version > SCHEMA_VERSION:
+        raise SinkError(
+            f"was written by a newer ingest (index schema {version}; this ingest reads {SCHEMA_VERSION}); "
+            "upgrade ingest, or build a new index in another file",
+            path,
+        )
+    if version < SCHEMA_VERSION:
+        raise SinkError(
+            f"has index schema {version} but this ingest needs {SCHEMA_VERSION}; "
+            "delete the file and run `ingest run` to rebuild it",
+            path,
+        )
+
+
+def _create(conn: sqlite3.Connection) -> None:
+    # executescript would COMMIT our transaction first; run the statements one by one instead.
+    for statement in _statements(_SCHEMA):
+        try:
+            conn.execute(statement)
+        except sqlite3.OperationalError as exc:
+            if "fts5" in str(exc):
+                raise SinkError("this Python's SQLite lacks FTS5; use a Python built with FTS5 (CPython's is)") from exc
+            raise
+    conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+def _statements(script: str) -> Iterator[str]:
+    buffer = ""
+    for line in script.splitlines(keepends=True):
+        buffer += line
+        if sqlite3.complete_statement(buffer):  # knows a trigger body's ";" does not end it
+            yield buffer.strip()
+            buffer = ""
+
+
+class transaction:
+    """BEGIN ... COMMIT, or ROLLBACK on any exception (the connection is in autocommit mode)."""
+
+    def __init__(self, conn: sqlite3.Connection, *, immediate: bool = True) -> None:
+        self.conn, self.immediate = conn, immediate
+
+    def __enter__(self) -> sqlite3.Connection:
+        self.conn.execute("BEGIN IMMEDIATE" if self.immediate else "BEGIN")
+        return self.conn
+
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
+        if exc_type is None:
+            self.conn.execute("COMMIT")
+        elif self.conn.in_transaction:
+            self.conn.execute("ROLLBACK")
+
+
+def _document_row(document: Document, chunk_count: int) -> tuple[Any, ...]:
+    meta = _json(document.meta, f"document {document.id!r} has meta that is not JSON data", document.uri)
+    indexed_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    d = document
+    return (d.id, d.uri, d.name, d.mime_type, d.modified, d.version, d.title, meta, chunk_count, indexed_at)
+
+
+def _chunk_row(document: Document, chunk: Chunk) -> tuple[Any, ...]:
+    where = f"chunk {chunk.chunk_index} of document {document.id!r}"
+    if chunk.doc_id != document.id:
+        raise SinkError(f"{where} belongs to document {chunk.doc_id!r}; write each document's own chunks", document.uri)
+    # Citation fields are stored once per document and joined back on read, so they must agree.
+    if chunk.source != Source.of(document):
+        raise SinkError(
+            f"{where} cites {chunk.source} but the document is {Source.of(document)}; "
+            "pass the Document the chunks were made from",
+            document.uri,
+        )
+    return (
+        chunk.id,
+        chunk.doc_id,
+        chunk.chunk_index,
+        chunk.text,
+        _json(list(chunk.heading_path), where, document.uri),
+        HEADING_SEPARATOR.join(chunk.heading_path),
+        _json(list(chunk.kinds), where, document.uri),
+        chunk.token_count,
+        chunk.overlap_tokens,
+        chunk.start,
+        chunk.end,
+        chunk.page_start,
+        chunk.page_end,
+        _json(chunk.meta, f"{where} has meta that is not JSON data", document.uri),
+    )
+
+
+def _json(value: Any, what: str, subject: str) -> str:
+    try:
+        return json.dumps(value if isinstance(value, (list, dict)) else dict(value), ensure_ascii=False)
+    except (TypeError, ValueError) as exc:
+        raise SinkError(f"{what} ({exc}); the previous chunks are kept", subject) from exc
+
+
+def chunk_from_row(row: Sequence[Any]) -> Chunk:
+    """The `Chunk` of one row that starts with `CHUNK_COLUMNS`."""
+    (id_, doc_id, index, text, heading_path, kinds, token_count, overlap, start, end,
+     page_start, page_end, meta, uri, name, mime_type, modified, version) = row[:18]  # fmt: skip
+    return Chunk(
+        id=id_,
+        doc_id=doc_id,
+        chunk_index=index,
+        text=text,
+        heading_path=tuple(json.loads(heading_path)),
+        kinds=tuple(json.loads(kinds)),
+        token_count=token_count,
+        overlap_tokens=overlap,
+        source=Source(uri, name, mime_type, modified, version),
+        start=start,
+        end=end,
+        page_start=page_start,
+        page_end=page_end,
+        meta=json.loads(meta),
+    )
+
+
+def read_chunks(conn: sqlite3.Connection, doc_id: str, first: int | None = None, last: int | None = None) -> list[Chunk]:
+    """The document's chunks with `first <= chunk_index <= last` (bounds optional), in order."""
+    rows = conn.execute(
+        CHUNK_SELECT + " WHERE c.doc_id = ? AND c.chunk_index >= ? AND c.chunk_index <= ? ORDER BY c.chunk_index",
+        (doc_id, -(2**62) if first is None else first, 2**62 if last is None else last),
+    )
+    return [chunk_from_row(row) for row in rows]

@@ -1,0 +1,224 @@
+"""What each run saw: per source and document the version stored, its content hash, how to tell
+it changed (fingerprint), and whether the last attempt failed; per source, the change cursor.
+
+A separate SQLite file from the index, so the index can be rebuilt or thrown away on its own. Every
+call commits: the pipeline records a document after the sink has committed it, so a crash between
+the two at worst processes that one document again.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from types import TracebackType
+from typing import Literal
+
+from .errors import StateError
+
+SCHEMA_VERSION = 1
+"""Stored in `PRAGMA user_version`; bump it (and say how to migrate) when the tables change."""
+APPLICATION_ID = 0x696E5354  # "inST": tells the state DB from the index or a stranger's DB
+
+_SCHEMA = (
+    """
+    CREATE TABLE documents (
+        source       TEXT NOT NULL,
+        doc_id       TEXT NOT NULL,
+        version      TEXT NOT NULL,     -- of the last version stored in the sink ("" if none)
+        content_hash TEXT NOT NULL,     -- of the last version stored in the sink ("" if none)
+        fingerprint  TEXT NOT NULL,     -- of the last version seen, stored or failed
+        status       TEXT NOT NULL CHECK (status IN ('ok', 'failed')),
+        last_error   TEXT NOT NULL,
+        chunk_count  INTEGER NOT NULL,  -- in the sink
+        name         TEXT NOT NULL,
+        uri          TEXT NOT NULL,
+        updated_at   TEXT NOT NULL,     -- ISO-8601, UTC
+        PRIMARY KEY (source, doc_id)
+    ) WITHOUT ROWID
+    """,
+    """
+    CREATE TABLE cursors (
+        source     TEXT PRIMARY KEY,
+        cursor     TEXT,
+        updated_at TEXT NOT NULL
+    )
+    """,
+)
+
+_COLUMNS = "source, doc_id, version, content_hash, fingerprint, status, last_error, chunk_count, name, uri, updated_at"
+
+
+@dataclass(frozen=True, slots=True)
+class DocState:
+    """One document as the state remembers it."""
+
+    source: str
+    doc_id: str
+    version: str
+    """Version of the last copy stored in the sink; kept when a later attempt fails."""
+    content_hash: str
+    """Content hash of the last copy stored in the sink; kept when a later attempt fails."""
+    fingerprint: str
+    """Cheap change signal of the last version seen ("size:mtime_ns" locally, Drive's version)."""
+    status: Literal["ok", "failed"]
+    last_error: str
+    """Empty when `status` is "ok"."""
+    chunk_count: int
+    name: str
+    uri: str
+    updated_at: str
+
+    @property
+    def failed(self) -> bool:
+        return self.status == "failed"
+
+
+class StateStore:
+    """The state database at `path` (created, with its folder, if missing)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._conn: sqlite3.Connection | None = sqlite3.connect(self.path, isolation_level=None, timeout=30.0)
+            self._conn.execute("PRAGMA journal_mode = WAL")
+        except (OSError, sqlite3.Error) as exc:
+            raise StateError(f"cannot open the state database ({exc}); check the path and its permissions", self.path) from exc
+        try:
+            self._check_schema()
+        except BaseException:
+            self.close()
+            raise
+
+    def get(self, source: str, doc_id: str) -> DocState | None:
+        row = self._query(f"SELECT {_COLUMNS} FROM documents WHERE source = ? AND doc_id = ?", (source, doc_id))
+        return DocState(*row[0]) if row else None
+
+    def known(self, source: str) -> dict[str, DocState]:
+        rows = self._query(f"SELECT {_COLUMNS} FROM documents WHERE source = ? ORDER BY doc_id", (source,))
+        return {row[1]: DocState(*row) for row in rows}
+
+    def record_ok(
+        self,
+        source: str,
+        doc_id: str,
+        *,
+        version: str,
+        content_hash: str,
+        fingerprint: str,
+        chunk_count: int,
+        name: str,
+        uri: str,
+    ) -> None:
+        self._execute(
+            f"INSERT OR REPLACE INTO documents ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, 'ok', '', ?, ?, ?, ?)",
+            (source, doc_id, version, content_hash, fingerprint, chunk_count, name, uri, _now()),
+        )
+
+    def record_failure(self, source: str, doc_id: str, *, error: str, fingerprint: str, name: str, uri: str) -> None:
+        """Mark the document failed so the next run retries it, keeping what the sink still holds
+        (version, content hash, chunk count of the last good copy)."""
+        self._execute(
+            f"""
+            INSERT INTO documents ({_COLUMNS}) VALUES (?, ?, '', '', ?, 'failed', ?, 0, ?, ?, ?)
+            ON CONFLICT (source, doc_id) DO UPDATE SET
+                fingerprint = excluded.fingerprint, status = 'failed', last_error = excluded.last_error,
+                name = excluded.name, uri = excluded.uri, updated_at = excluded.updated_at
+            """,
+            (source, doc_id, fingerprint, error, name, uri, _now()),
+        )
+
+    def forget(self, source: str, doc_id: str) -> None:
+        self._execute("DELETE FROM documents WHERE source = ? AND doc_id = ?", (source, doc_id))
+
+    def get_cursor(self, source: str) -> str | None:
+        rows = self._query("SELECT cursor FROM cursors WHERE source = ?", (source,))
+        return rows[0][0] if rows else None
+
+    def set_cursor(self, source: str, cursor: str | None) -> None:
+        self._execute(
+            "INSERT OR REPLACE INTO cursors (source, cursor, updated_at) VALUES (?, ?, ?)", (source, cursor, _now())
+        )
+
+    def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    def __enter__(self) -> StateStore:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def _live(self) -> sqlite3.Connection:
+        if self._conn is None:
+            raise StateError("the state store is closed; open a new StateStore", self.path)
+        return self._conn
+
+    def _query(self, sql: str, params: tuple[object, ...]) -> list[tuple]:
+        try:
+            return self._live().execute(sql, params).fetchall()
+        except sqlite3.Error as exc:
+            raise StateError(f"cannot read the state database ({exc})", self.path) from exc
+
+    def _execute(self, sql: str, params: tuple[object, ...]) -> None:
+        try:
+            self._live().execute(sql, params)  # autocommit: one statement, one transaction
+        except sqlite3.Error as exc:
+            raise StateError(f"cannot update the state database ({exc})", self.path) from exc
+
+    def _check_schema(self) -> None:
+        conn = self._live()
+        try:
+            conn.execute("BEGIN IMMEDIATE")  # two processes creating at once: one wins
+            try:
+                app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+                version = conn.execute("PRAGMA user_version").fetchone()[0]
+                if app_id == 0 and version == 0:
+                    tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+                    if tables:
+                        raise StateError(
+                            f"is an SQLite database but not an ingest state database (it has tables "
+                            f"{', '.join(tables[:5])}); point the state at a new file",
+                            self.path,
+                        )
+                    for statement in _SCHEMA:
+                        conn.execute(statement)
+                    conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+                    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                    app_id, version = APPLICATION_ID, SCHEMA_VERSION
+                conn.execute("COMMIT")
+            finally:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+        except sqlite3.DatabaseError as exc:
+            raise StateError(
+                f"cannot be read as an ingest state database ({exc}); check it is the state file", self.path
+            ) from exc
+        if app_id != APPLICATION_ID:
+            raise StateError(
+                f"is not an ingest state database (application_id {app_id:#x}); is it the index? "
+                "Point the state at its own file",
+                self.path,
+            )
+        if version > SCHEMA_VERSION:
+            raise StateError(
+                f"was written by a newer ingest (state schema {version}; this ingest reads {SCHEMA_VERSION}); "
+                "upgrade ingest, or use another state file (which re-processes every document)",
+                self.path,
+            )
+        if version < SCHEMA_VERSION:
+            raise StateError(
+                f"has state schema {version} but this ingest needs {SCHEMA_VERSION}; delete it "
+                "(the next run re-processes every document)",
+                self.path,
+            )
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
