@@ -97,6 +97,10 @@ def _register_builtins() -> None:
 
     register(MARKDOWN, markdown.load)
     register(TEXT, plain_text.load)
+    from . import spreadsheet
+    register(spreadsheet.XLSX, spreadsheet.load_workbook)
+    register(spreadsheet.XLSM, spreadsheet.load_workbook)
+    register(spreadsheet.CSV, spreadsheet.load_csv)
 
 
 _register_builtins()

@@ -64,7 +64,7 @@ def sheet_pieces(cells: Mapping[Cell, str], merges: list[Merge]) -> Iterator[Pie
 
 def _xy_cut(points: set[Cell]) -> Iterator[set[Cell]]:
     """Split at fully empty rows, then columns, until neither splits: regions in reading order."""
-    stack = [points]
+    stack = [points] if points else []
     while stack:
         part = stack.pop()
         bands = _bands(part, 0) or _bands(part, 1)

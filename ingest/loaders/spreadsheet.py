@@ -1,0 +1,411 @@
+"""Spreadsheets (XLSX, XLSM, CSV): each sheet a section, each region of cells a table.
+
+Workbooks are read in openpyxl's read-only mode with cached formula values, so a sheet streams
+row by row and only cells that hold something are kept. Read-only mode hides merged ranges, so
+they are picked out of the sheet XML with a byte scan. Cells read as the sheet shows them: dates
+as ISO dates, numbers through their number format. Merged cells are described (which cells a
+merge covers), not resolved: that is the `merged_cells` cleaner's call.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import posixpath
+import re
+import warnings
+import zipfile
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+from pathlib import PurePosixPath
+from typing import Iterator, Mapping
+from xml.etree import ElementTree
+
+import openpyxl
+from openpyxl.chartsheet import Chartsheet
+from openpyxl.utils import get_column_letter, range_boundaries
+
+from ..blocks import Block, Document, Loaded
+from ..errors import LoaderError
+from ..table_text import render_table
+from .sheet_regions import Cell, Merge, sheet_pieces
+from .text_decoding import decode_text
+
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+XLSM = "application/vnd.ms-excel.sheet.macroEnabled.12"
+CSV = "text/csv"
+
+
+def load_workbook(data: bytes, document: Document) -> Loaded:
+    """An XLSX/XLSM workbook: a heading per visible sheet, then its tables and lone cells."""
+    uri = document.uri
+    if not data:
+        raise LoaderError("empty file (0 bytes), not a workbook; export it again from its application", subject=uri)
+    archive = io.BytesIO(data)
+    if not zipfile.is_zipfile(archive):
+        raise LoaderError("not an XLSX/XLSM workbook (no zip container); save a legacy .xls as .xlsx", subject=uri)
+    with warnings.catch_warnings():
+        # openpyxl warns about every extension it does not model (data validation, slicers...).
+        warnings.simplefilter("ignore", UserWarning)
+        try:
+            wb = openpyxl.load_workbook(archive, read_only=True, data_only=True, keep_links=False)
+        except (KeyError, ValueError, TypeError, zipfile.BadZipFile, OSError) as exc:
+            raise LoaderError(f"not a readable workbook ({type(exc).__name__}: {exc})", subject=uri) from exc
+        try:
+            with zipfile.ZipFile(archive) as zf:
+                facts = _sheet_facts(zf)
+            return _workbook_blocks(wb, facts, document)
+        finally:
+            wb.close()
+
+
+def load_csv(data: bytes, document: Document) -> Loaded:
+    """A CSV file: its regions as tables under the document title (a CSV has no sheets)."""
+    try:
+        text, notes = decode_text(data)
+    except LoaderError as exc:
+        raise LoaderError(str(exc), subject=document.uri) from exc
+    title = _title(document)
+    sample = text[:65536]
+    try:
+        dialect: type[csv.Dialect] | csv.Dialect = csv.Sniffer().sniff(sample, delimiters=",;\t|")
+    except csv.Error:  # one column, or too little text to tell: plain commas
+        dialect = csv.excel
+    cells: dict[Cell, str] = {}
+    try:
+        for r, row in enumerate(csv.reader(io.StringIO(text, newline=""), dialect), start=1):
+            for c, value in enumerate(row, start=1):
+                if value.strip():
+                    cells[(r, c)] = value.strip()
+    except csv.Error as exc:
+        raise LoaderError(f"malformed CSV ({exc}); check its quoting and delimiter", subject=document.uri) from exc
+    blocks = tuple(_piece_blocks(cells, [], (title,), sheet=""))
+    return Loaded(document, blocks, warnings=tuple(notes) + (() if blocks else ("no cell holds text",)))
+
+
+def _workbook_blocks(wb, facts: Mapping[str, SheetFacts], document: Document) -> Loaded:
+    title = _title(document)
+    blocks: list[Block] = []
+    notes: list[str] = []
+    for name in wb.sheetnames:
+        ws = wb[name]
+        if isinstance(ws, Chartsheet):
+            notes.append(f"sheet {name!r} is a chart sheet: skipped (it holds no cells)")
+            continue
+        if ws.sheet_state != "visible":
+            notes.append(f"sheet {name!r} is {ws.sheet_state}: skipped")
+            continue
+        fact = facts.get(name, SheetFacts([], None))
+        cells = _sheet_cells(ws, fact.last_value_row)
+        path = (title, name)
+        sheet_blocks = list(_piece_blocks(cells, fact.merges, path, sheet=name))
+        if not sheet_blocks:
+            notes.append(f"sheet {name!r} has no cell with text: skipped")
+            continue
+        blocks.append(Block("heading", name, path, level=1, meta={"sheet": name}))
+        blocks.extend(sheet_blocks)
+    if not blocks:
+        notes.append("no visible sheet holds any text")
+    return Loaded(document, tuple(blocks), warnings=tuple(notes))
+
+
+def _title(document: Document) -> str:
+    return document.title or PurePosixPath(document.name).stem or document.name
+
+
+def _sheet_cells(ws, last_row: int | None) -> dict[Cell, str]:
+    """The sheet's non-blank cells as shown, read no further than the last row with a value.
+
+    The dimension tag is reset (it may claim a million rows), so openpyxl yields rows as stored;
+    it still pads gaps between stored rows, hence the stop at `last_row`."""
+    ws.reset_dimensions()
+    cells: dict[Cell, str] = {}
+    if last_row == 0:
+        return cells
+    for row in ws.iter_rows(max_row=last_row):
+        for cell in row:
+            value = cell.value
+            if value is None:
+                continue
+            text = shown(value, cell.number_format)
+            if text:
+                cells[(cell.row, cell.column)] = text
+    return cells
+
+
+def _piece_blocks(cells: Mapping[Cell, str], merges: list[Merge], path: tuple[str, ...], sheet: str) -> Iterator[Block]:
+    for piece in sheet_pieces(cells, merges):
+        where = f"{get_column_letter(piece.left)}{piece.top}"
+        meta = {"sheet": sheet, "cell": where} if sheet else {"cell": where}
+        table = piece.table
+        if table is None:
+            yield Block(piece.kind, piece.text, path, meta=meta)
+            continue
+        bottom = table.top + len(table.rows) - 1
+        right = table.left + len(table.rows[0]) - 1
+        meta["range"] = f"{where}:{get_column_letter(right)}{bottom}"
+        meta["header"] = "detected" if table.header_detected else "first_row"
+        if table.merges:
+            meta["merges"] = table.merges
+            meta["covered"] = table.covered
+        yield Block(
+            "table",
+            render_table(table.rows, table.header_rows),
+            path,
+            rows=table.rows,
+            header_rows=table.header_rows,
+            meta=meta,
+        )
+
+
+# --- merged ranges, from the sheet XML ------------------------------------------------------
+
+_REL_NS = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
+# Tags that matter before parsing: rows (their number), values, inline strings, merged ranges.
+_TAG = re.compile(rb'<(?:\w+:)?(row|v|is|mergeCell)\b([^>]*)>')
+_ROW_NUMBER = re.compile(rb'\br="(\d+)"')
+_MERGE_REF = re.compile(rb'\bref="([A-Za-z]+[0-9]+(?::[A-Za-z]+[0-9]+)?)"')
+
+
+@dataclass(frozen=True, slots=True)
+class SheetFacts:
+    """What the sheet XML says that read-only openpyxl does not: merges, and where values end."""
+
+    merges: list[Merge]
+    last_value_row: int | None
+    """The last row holding a value, or None if rows are unnumbered (then read to the end)."""
+
+
+def _sheet_facts(zf: zipfile.ZipFile) -> dict[str, SheetFacts]:
+    """Sheet name -> facts. Missing parts mean no facts, never an error: openpyxl has already
+    judged the workbook readable."""
+    try:
+        book = _office_document(zf)
+        rels = _relationships(zf, book)
+        root = ElementTree.fromstring(zf.read(book))
+    except (KeyError, ElementTree.ParseError):
+        return {}
+    found: dict[str, SheetFacts] = {}
+    for sheet in root.iter():
+        if not sheet.tag.endswith("}sheet"):
+            continue
+        part = rels.get(sheet.get(f"{_REL_NS}id", ""))
+        if part is None or part not in zf.NameToInfo:
+            continue
+        with zf.open(part) as stream:
+            found[sheet.get("name", "")] = _scan_sheet(stream)
+    return found
+
+
+def _scan_sheet(stream) -> SheetFacts:
+    """One pass over the sheet's bytes, far cheaper than parsing it: a dimension tag or a styled
+    cell a million rows down must not make the reader walk a million empty rows."""
+    merges: list[Merge] = []
+    row = last = 0
+    numbered = True
+    tail = b""
+    while True:
+        chunk = stream.read(1 << 20)
+        buf = tail + chunk
+        done = 0
+        for m in _TAG.finditer(buf):
+            name, attrs = m.group(1), m.group(2)
+            if name == b"row":
+                number = _ROW_NUMBER.search(attrs)
+                row = int(number.group(1)) if number else row + 1
+                numbered = numbered and number is not None
+            elif name == b"mergeCell":
+                ref = _MERGE_REF.search(attrs)
+                if ref:
+                    min_col, min_row, max_col, max_row = range_boundaries(ref.group(1).decode("ascii").upper())
+                    merges.append((min_row, min_col, max_row, max_col))
+            elif not attrs.rstrip().endswith(b"/"):  # <v/> is no value
+                last = row
+            done = m.end()
+        if not chunk:
+            return SheetFacts(merges, last if numbered else None)
+        # A tag cut at the chunk's end did not match; it is read whole with the next chunk.
+        tail = buf[max(done, len(buf) - 512):]
+
+
+def _office_document(zf: zipfile.ZipFile) -> str:
+    for target in _relationships(zf, "").values():
+        if target.endswith(".xml") and "workbook" in target.rsplit("/", 1)[-1].lower():
+            return target
+    return "xl/workbook.xml"
+
+
+def _relationships(zf: zipfile.ZipFile, part: str) -> dict[str, str]:
+    """Relationship id -> part name, for `part` ("" for the package)."""
+    folder, name = posixpath.split(part)
+    rels_name = posixpath.join(folder, "_rels", name + ".rels")
+    try:
+        root = ElementTree.fromstring(zf.read(rels_name))
+    except KeyError:
+        return {}
+    out = {}
+    for rel in root:
+        target = rel.get("Target", "")
+        if rel.get("TargetMode") == "External":
+            continue
+        full = target.lstrip("/") if target.startswith("/") else posixpath.normpath(posixpath.join(folder, target))
+        out[rel.get("Id", "")] = full
+    return out
+
+
+# --- cell values as shown -------------------------------------------------------------------
+
+_BRACKETS = re.compile(r"\[[^\]]*\]")
+_CURRENCY = re.compile(r"\[\$([^\]-]*)(?:-[^\]]*)?\]")
+_PLACEHOLDER = re.compile(r"[0#?]")
+
+
+def shown(value: object, number_format: str | None) -> str:
+    """A cell value as the sheet displays it, within reason: ISO dates, formatted numbers."""
+    fmt = number_format or "General"
+    if isinstance(value, str):
+        return value.strip()
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, datetime):
+        if value.time() == time(0) or not _shows_time(fmt):
+            return value.date().isoformat()
+        return value.isoformat(sep=" ", timespec="seconds" if value.second else "minutes")
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, time):
+        return value.isoformat(timespec="seconds" if value.second else "minutes")
+    if isinstance(value, timedelta):
+        return str(value)
+    if isinstance(value, (int, float)):
+        try:
+            return _formatted_number(value, fmt)
+        except (ValueError, OverflowError):
+            return _general(value)
+    return str(value).strip()
+
+
+def _shows_time(fmt: str) -> bool:
+    bare = re.sub(r'"[^"]*"|\[[^\]]*\]', "", fmt).lower()
+    return "h" in bare or "s" in bare
+
+
+def _general(value: float | int) -> str:
+    if isinstance(value, int):
+        return str(value)
+    if value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return format(value, ".15g")  # Excel keeps 15 significant digits: 0.1 + 0.2 reads 0.3
+
+
+def _formatted_number(value: float | int, fmt: str) -> str:
+    sections = _sections(fmt)
+    section = sections[0]
+    sign = "-" if value < 0 else ""
+    if value < 0 and len(sections) > 1 and _PLACEHOLDER.search(_literal_free(sections[1])):
+        section, sign = sections[1], ""  # the negative section draws its own sign or brackets
+    elif value == 0 and len(sections) > 2:
+        section = sections[2]
+    value = abs(value)
+    section = _CURRENCY.sub(lambda m: f'"{m.group(1)}"', section)
+    section = _BRACKETS.sub("", section)
+    if section.strip().lower() in ("general", ""):
+        return sign + _general(value)
+    # Split into literal prefix, number pattern, literal suffix.
+    bare = _literal_free(section)
+    first = _PLACEHOLDER.search(bare)
+    if first is None:
+        return _literals(section)  # a text-only section, e.g. "-" for zero
+    if "/" in bare:  # fractions: not worth imitating
+        return sign + _general(value)
+    last = max(m.end() for m in _PLACEHOLDER.finditer(bare))
+    pattern = bare[first.start():last]
+    prefix, suffix = _split_literals(section)
+    if "%" in bare:
+        value *= 100
+    if "e+" in pattern.lower() or "e-" in pattern.lower():
+        mantissa = pattern.lower().split("e")[0]
+        decimals = len(_PLACEHOLDER.findall(mantissa.split(".")[1])) if "." in mantissa else 0
+        number = f"{value:.{decimals}E}"
+    else:
+        while bare[last:last + 1] == ",":  # trailing commas scale by thousands
+            value /= 1000
+            last += 1
+        integer, _, fraction = pattern.partition(".")
+        decimals = len(_PLACEHOLDER.findall(fraction))
+        number = f"{value:,.{decimals}f}" if "," in integer else f"{value:.{decimals}f}"
+        pad = integer.replace(",", "").count("0")
+        whole, dot, rest = number.partition(".")
+        if len(whole.replace(",", "")) < pad:
+            whole = whole.zfill(pad)  # zero-padded codes such as 00042
+        number = whole + dot + rest
+        if value == 0 and "0" not in pattern:
+            number = ""  # '#' and '?' print nothing for an insignificant zero ("-" in accounting)
+    if number.strip("0.,") == "" and sign:
+        sign = ""  # -0.001 shown with two decimals is 0.00, not -0.00
+    return f"{prefix}{sign}{number}{suffix}".strip()
+
+
+def _sections(fmt: str) -> list[str]:
+    parts, buf, quoted = [], [], False
+    for ch in fmt:
+        if ch == '"':
+            quoted = not quoted
+        if ch == ";" and not quoted:
+            parts.append("".join(buf))
+            buf = []
+        else:
+            buf.append(ch)
+    parts.append("".join(buf))
+    return parts
+
+
+def _literal_free(section: str) -> str:
+    """The section with quoted text, escapes, padding and fill blanked (same length)."""
+    out, i, quoted = [], 0, False
+    while i < len(section):
+        ch = section[i]
+        if ch == '"':
+            quoted = not quoted
+            out.append(" ")
+        elif quoted:
+            out.append(" ")
+        elif ch in "\\_*" and i + 1 < len(section):
+            out.append("  ")
+            i += 1
+        else:
+            out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def _split_literals(section: str) -> tuple[str, str]:
+    bare = _literal_free(section)
+    first = _PLACEHOLDER.search(bare).start()
+    last = max(m.end() for m in _PLACEHOLDER.finditer(bare))
+    while bare[last:last + 1] in (",", ".") and last < len(bare):
+        last += 1
+    return _literals(section[:first]), _literals(section[last:])
+
+
+def _literals(part: str) -> str:
+    """What a format piece prints: quoted text, escaped characters, symbols; padding is a space."""
+    out, i, quoted = [], 0, False
+    while i < len(part):
+        ch = part[i]
+        if ch == '"':
+            quoted = not quoted
+        elif quoted:
+            out.append(ch)
+        elif ch == "\\" and i + 1 < len(part):
+            out.append(part[i + 1])
+            i += 1
+        elif ch == "_" and i + 1 < len(part):
+            out.append(" ")
+            i += 1
+        elif ch == "*" and i + 1 < len(part):
+            i += 1
+        elif ch in "$-+/():!^&'~{}<>=% €£¥":
+            out.append(ch)
+        i += 1
+    return "".join(out)
