@@ -65,6 +65,7 @@ class TiktokenTokenizer:
 
     def __init__(self, encoding) -> None:
         self.name: str = encoding.name
+        self.encoding = encoding
         self._encode: Callable[[str], list[int]] = encoding.encode_ordinary
         self._decode = encoding.decode
         self._seam = lru_cache(maxsize=4096)(self._seam_delta)
@@ -145,6 +146,12 @@ def get_tokenizer(name: str) -> Tokenizer:
     if name == "chars":
         return CharTokenizer()
     return _tiktoken(name)
+
+
+def encoding(name: str):
+    """The offline-built `tiktoken.Encoding` itself, for callers that need tiktoken's own API
+    (benchmarks hand it to other chunkers); the same object `get_tokenizer(name)` counts with."""
+    return _tiktoken(name).encoding
 
 
 _build_lock = threading.Lock()

@@ -1,0 +1,195 @@
+"""The `ingest` command: a thin edge that validates input, calls the library, and turns
+`IngestError` into a clear message and an exit code (1: some documents failed, 2: bad input)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import asdict
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from .blocks import Loaded
+from .chunk_json import chunk_to_dict
+from .chunker import ChunkOptions, chunk
+from .chunker.metrics import defects, sizes
+from .cleaners import build_chain, clean
+from .config import load_config
+from .errors import IngestError
+from .loaders import load_file
+from .pipeline import DocResult, run as run_pipeline
+from .search import search as search_index
+
+err = Console(stderr=True)
+
+
+def main() -> None:
+    try:
+        cli(standalone_mode=False)
+    except click.exceptions.Abort:
+        err.print("aborted")
+        sys.exit(130)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(2)
+    except IngestError as exc:
+        err.print(f"[red]error:[/red] {exc}", highlight=False)
+        sys.exit(2)
+
+
+@click.group()
+@click.version_option(package_name="ingest")
+def cli() -> None:
+    """Turn documents into clean, structure-preserving chunks for search and RAG."""
+
+
+@cli.command()
+@click.argument("config", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--quiet", is_flag=True, help="No progress, summary only.")
+def run(config: Path, quiet: bool) -> None:
+    """Sync the source in CONFIG into its index: changed documents only, deletions included."""
+    cfg, steps, options = load_config(config)
+    show_progress = not quiet and err.is_terminal
+    with Progress(
+        SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+        TimeElapsedColumn(), console=err, disable=not show_progress, transient=True,
+    ) as progress:
+        task = progress.add_task("ingesting", total=None)
+
+        def on_result(result: DocResult) -> None:
+            progress.update(task, advance=1, description=result.name)
+            if result.status == "failed":
+                progress.console.print(f"[red]failed[/red] {result.error}", highlight=False)
+
+        summary = run_pipeline(cfg, steps, options, on_result)
+    table = Table(title="ingest run", show_header=False, box=None)
+    for label, value in (
+        ("documents seen", summary.seen), ("changed", summary.changed), ("unchanged", summary.unchanged),
+        ("deleted", summary.deleted), ("failed", summary.failed), ("skipped (no loader)", summary.skipped),
+        ("chunks written", summary.chunks_written), ("time", f"{summary.seconds:.2f} s"),
+    ):
+        table.add_row(label, str(value))
+    Console().print(table)
+    if summary.failures:
+        err.print(f"[red]{summary.failed} document(s) failed:[/red]")
+        for failure in summary.failures:
+            err.print(f"  {failure.error}", highlight=False)
+        sys.exit(1)
+
+
+def _chunk_options(f):
+    f = click.option("--tokenizer", default="cl100k_base", show_default=True, help="tiktoken encoding or 'chars'.")(f)
+    f = click.option("--min-tokens", type=int, default=64, show_default=True)(f)
+    return f
+
+
+@cli.command("chunk")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--max-tokens", type=int, default=512, show_default=True)
+@click.option("--overlap-tokens", type=int, default=48, show_default=True)
+@_chunk_options
+def chunk_cmd(paths: tuple[Path, ...], max_tokens: int, overlap_tokens: int, min_tokens: int, tokenizer: str) -> None:
+    """Print the chunks of each file as JSON Lines."""
+    options = ChunkOptions(max_tokens, min(min_tokens, max_tokens), overlap_tokens, tokenizer)
+    steps = build_chain([])
+    failed = 0
+    for path in paths:
+        try:
+            loaded = load_file(path)
+            blocks = list(clean(loaded.blocks, loaded.document, steps)[0])
+            for c in chunk(loaded, options, blocks):
+                click.echo(json.dumps(chunk_to_dict(c), ensure_ascii=False))
+        except IngestError as exc:
+            err.print(f"[red]error:[/red] {exc}", highlight=False)
+            failed += 1
+    if failed:
+        sys.exit(1)
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--max-tokens", default="120,200,300,400,600,1000", show_default=True, help="Comma-separated budgets.")
+@click.option("--overlap-tokens", default="0", show_default=True, help="Comma-separated overlaps.")
+@_chunk_options
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per setting.")
+def stats(paths: tuple[Path, ...], max_tokens: str, overlap_tokens: str, min_tokens: int, tokenizer: str, as_json: bool) -> None:
+    """Size distribution and defects of the chunks, for each budget and overlap."""
+    steps = build_chain([])
+    docs: list[tuple[Loaded, list]] = []
+    for path in paths:
+        loaded = load_file(path)
+        docs.append((loaded, list(clean(loaded.blocks, loaded.document, steps)[0])))
+    rows = []
+    for budget in _ints(max_tokens, "--max-tokens"):
+        for overlap in _ints(overlap_tokens, "--overlap-tokens"):
+            rows.append(_measure(docs, ChunkOptions(budget, min(min_tokens, budget), min(overlap, budget - 1), tokenizer)))
+    if as_json:
+        for row in rows:
+            click.echo(json.dumps(row))
+        return
+    table = Table("max", "overlap", "n", "min", "p50", "p90", "max", "over", "mid-sentence",
+                  "orphan rows", "headerless", "separated", "stored")
+    for r in rows:
+        s, d = r["sizes"], r["defects"]
+        table.add_row(
+            str(r["max_tokens"]), str(r["overlap_tokens"]), str(s["n"]), str(s["min"]), str(s["p50"]),
+            str(s["p90"]), str(s["max"]), str(s["over_target"]), str(d["end_mid_sentence"]),
+            str(d["orphaned_table_rows"]), str(d["headerless_table_pieces"]),
+            f"{d['separated_pairs']}/{d['sentence_pairs']}", f"{d['stored_ratio']:.2f}x",
+        )
+    Console().print(table)
+
+
+def _measure(docs: list[tuple[Loaded, list]], options: ChunkOptions) -> dict:
+    counts: list[int] = []
+    totals: dict[str, float] = {}
+    stored = length = 0
+    for loaded, blocks in docs:
+        chunks = list(chunk(loaded, options, blocks))
+        counts.extend(c.token_count for c in chunks)
+        d = defects(loaded.text, blocks, chunks)
+        for key, value in asdict(d).items():
+            if key != "stored_ratio":
+                totals[key] = totals.get(key, 0) + value
+        stored += sum(len(c.text) for c in chunks)
+        length += len(loaded.text) if loaded.text is not None else sum(len(b.text) for b in blocks)
+    totals["stored_ratio"] = round(stored / max(length, 1), 3)
+    return {
+        "max_tokens": options.max_tokens, "overlap_tokens": options.overlap_tokens,
+        "tokenizer": options.tokenizer, "sizes": asdict(sizes(counts, options.max_tokens)), "defects": totals,
+    }
+
+
+@cli.command("search")
+@click.argument("query")
+@click.option("--index", default="out/index.sqlite", show_default=True, type=click.Path(path_type=Path))
+@click.option("-k", default=5, show_default=True, type=click.IntRange(1, 100))
+@click.option("--window", default=1, show_default=True, type=click.IntRange(0, 20), help="Neighbouring chunks to add on each side.")
+@click.option("--json", "as_json", is_flag=True)
+def search_cmd(query: str, index: Path, k: int, window: int, as_json: bool) -> None:
+    """Best chunks for QUERY (BM25, heading path weighted above the body), with their citation."""
+    hits = search_index(index, query, k=k, window=window)
+    out = Console()
+    for rank, hit in enumerate(hits, 1):
+        if as_json:
+            click.echo(json.dumps({"rank": rank, "score": hit.score, "citation": hit.citation,
+                                   "context": hit.context, "chunk": chunk_to_dict(hit.chunk)}, ensure_ascii=False))
+            continue
+        out.rule(f"{rank}. {hit.citation}  [dim](score {hit.score:.2f})[/dim]")
+        out.print(hit.context, highlight=False, markup=False)
+    if not hits and not as_json:
+        err.print("no matches")
+
+
+def _ints(value: str, option: str) -> list[int]:
+    try:
+        numbers = [int(v) for v in value.split(",") if v.strip()]
+    except ValueError:
+        raise click.BadParameter(f"expected comma-separated whole numbers, got {value!r}", param_hint=option) from None
+    if not numbers or min(numbers) < 0:
+        raise click.BadParameter("give at least one number, none negative", param_hint=option)
+    return numbers

@@ -1,0 +1,130 @@
+"""The run configuration: YAML, `${NAME}` from the environment, checked once at the edge.
+
+Unknown keys and bad values are errors that name the key. Relative paths are taken from the
+directory `ingest` runs in, as a shell user expects.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Any, Mapping
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from .chunker import ChunkOptions
+from .cleaners import Step, build_chain
+from .errors import ConfigError, IngestError
+
+_ENV = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class LocalSourceConfig(_Strict):
+    path: Path
+    include: list[str] = Field(default_factory=lambda: ["**/*"])
+    """Globs over paths relative to `path`; `*` crosses folders, `**/` matches any depth."""
+    exclude: list[str] = Field(default_factory=list)
+    include_hidden: bool = False
+    """Dot-files and dot-folders (.git, .DS_Store) are skipped unless this is on."""
+
+
+class SourceConfig(_Strict):
+    local: LocalSourceConfig
+
+
+class SinkConfig(_Strict):
+    sqlite: Path | None = None
+    jsonl: Path | None = None
+
+    @model_validator(mode="after")
+    def _one(self) -> SinkConfig:
+        if (self.sqlite is None) == (self.jsonl is None):
+            raise ValueError("give exactly one of sqlite (a file) or jsonl (a folder)")
+        return self
+
+
+class ChunkerConfig(_Strict):
+    max_tokens: int = Field(512, ge=1)
+    min_tokens: int = Field(64, ge=0)
+    overlap_tokens: int = Field(48, ge=0)
+    tokenizer: str = "cl100k_base"
+
+    def options(self) -> ChunkOptions:
+        return ChunkOptions(self.max_tokens, self.min_tokens, self.overlap_tokens, self.tokenizer)
+
+
+class Config(_Strict):
+    source: SourceConfig
+    sink: SinkConfig = SinkConfig(sqlite=Path("out/index.sqlite"))
+    state: Path = Path("out/state.sqlite")
+    chunker: ChunkerConfig = ChunkerConfig()
+    cleaners: list[str | dict[str, dict[str, Any] | bool | None]] = Field(default_factory=list)
+    """Ordered names (entry points or module:attr); `{name: {options}}` configures, `{name: false}` switches off."""
+
+
+def load_config(path: str | Path) -> tuple[Config, tuple[Step, ...], ChunkOptions]:
+    """Read, expand and validate a config file; also resolve its cleaners and chunker options."""
+    path = Path(path)
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(f"cannot read config: {exc.strerror}", subject=str(path)) from exc
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"not valid YAML: {exc}", subject=str(path)) from exc
+    if not isinstance(raw, Mapping):
+        raise ConfigError("must be a mapping with at least a `source` key", subject=str(path))
+    return parse_config(raw, origin=str(path))
+
+
+def parse_config(raw: Mapping[str, Any], origin: str = "config") -> tuple[Config, tuple[Step, ...], ChunkOptions]:
+    expanded = _expand(raw, ())
+    try:
+        config = Config.model_validate(expanded)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        key = ".".join(str(p) for p in err["loc"]) or "(top level)"
+        more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+        raise ConfigError(f"{key}: {err['msg']}{more}", subject=origin) from None
+    try:
+        steps = build_chain(_cleaner_items(config.cleaners))
+        options = config.chunker.options()
+    except IngestError as exc:
+        raise ConfigError(str(exc), subject=origin) from exc
+    return config, steps, options
+
+
+def _cleaner_items(items: list) -> list[tuple[str, Any]]:
+    out = []
+    for i, item in enumerate(items):
+        if isinstance(item, str):
+            out.append((item, None))
+        elif len(item) == 1:
+            out.append(next(iter(item.items())))
+        else:
+            raise ConfigError(f"cleaners[{i}]: one cleaner per item, as `name` or `name: {{options}}`")
+    return out
+
+
+def _expand(value: Any, key: tuple) -> Any:
+    """Replace `${NAME}` in every string with the environment variable's value."""
+    if isinstance(value, str):
+
+        def sub(m: re.Match) -> str:
+            name = m.group(1)
+            if name not in os.environ:
+                where = ".".join(map(str, key)) or "(top level)"
+                raise ConfigError(f"{where}: environment variable {name} is not set")
+            return os.environ[name]
+
+        return _ENV.sub(sub, value)
+    if isinstance(value, Mapping):
+        return {k: _expand(v, key + (k,)) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_expand(v, key + (i,)) for i, v in enumerate(value)]
+    return value
