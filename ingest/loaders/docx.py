@@ -1,0 +1,415 @@
+"""Word .docx loader: headings, lists, tables, notes, headers and footers, tracked changes, comments.
+
+Parts are read straight from the package with lxml rather than through python-docx: python-docx
+hides tracked insertions and deletions, text boxes, notes and comment ranges, and cannot open
+ISO-Strict files; reading the XML directly is also faster. The loader describes (marks for changes
+and comments, merged-cell positions, header/footer parts as furniture); cleaners decide.
+"""
+
+from __future__ import annotations
+
+import io
+import posixpath
+import zipfile
+from dataclasses import dataclass, field, replace
+from pathlib import PurePosixPath
+from typing import Iterator
+
+from lxml import etree
+
+from ..blocks import Block, Document, Loaded, Mark
+from ..errors import LoaderError
+from .docx_inline import MC, R, W, InlineReader, Paragraph, trim
+from .docx_numbering import TITLE_RANK, Numbering, Styles, roman
+from .docx_tables import Table, pipe_table, read_table
+
+MIME = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
+
+_REL = "{http://schemas.openxmlformats.org/package/2006/relationships}Relationship"
+# ISO-Strict documents use other namespace URIs for the same vocabulary.
+_STRICT = (
+    (b"http://purl.oclc.org/ooxml/wordprocessingml/main", b"http://schemas.openxmlformats.org/wordprocessingml/2006/main"),
+    (b"http://purl.oclc.org/ooxml/officeDocument/relationships", b"http://schemas.openxmlformats.org/officeDocument/2006/relationships"),
+    (b"http://purl.oclc.org/ooxml/officeDocument/math", b"http://schemas.openxmlformats.org/officeDocument/2006/math"),
+)
+_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, remove_comments=True, huge_tree=False)
+_NOTE_SKIP = frozenset({"separator", "continuationSeparator", "continuationNotice"})
+
+
+def load(data: bytes, document: Document) -> Loaded:
+    pkg = _Package(data, document.uri)
+    return _Reader(pkg, document).read()
+
+
+class _Package:
+    """The ZIP container: parts by name and their relationships."""
+
+    def __init__(self, data: bytes, subject: str):
+        self.subject = subject
+        if not data:
+            raise LoaderError("the file is empty (0 bytes); re-export it from Word or remove it", subject=subject)
+        if data[:8] == b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1":
+            raise LoaderError(
+                "this is an OLE compound file: a legacy .doc or a password-protected .docx; "
+                "save it from Word as an unprotected .docx",
+                subject=subject,
+            )
+        try:
+            self._zip = zipfile.ZipFile(io.BytesIO(data))
+        except zipfile.BadZipFile as exc:
+            raise LoaderError(
+                f"not a .docx: not a ZIP archive ({exc}); the file may be truncated or mislabelled", subject=subject
+            ) from exc
+        self._names = set(self._zip.namelist())
+        main = self.target("", "officeDocument")
+        if main is None:
+            main = "word/document.xml" if "word/document.xml" in self._names else None
+        if main is None:
+            raise LoaderError("ZIP archive has no Word main document part (word/document.xml); is it a .docx?", subject=subject)
+        self.main = main
+
+    def xml(self, name: str | None) -> etree._Element | None:
+        if not name or name not in self._names:
+            return None
+        try:
+            raw = self._zip.read(name)
+        except (zipfile.BadZipFile, OSError, EOFError) as exc:
+            raise LoaderError(f"corrupt ZIP entry {name}: {exc}; the file is damaged", subject=self.subject) from exc
+        for strict, transitional in _STRICT:
+            raw = raw.replace(strict, transitional)
+        try:
+            return etree.fromstring(raw, _PARSER)
+        except etree.XMLSyntaxError as exc:
+            raise LoaderError(f"malformed XML in {name}: {exc}; the file is damaged", subject=self.subject) from exc
+
+    def rels(self, part: str) -> list[tuple[str, str, str, bool]]:
+        """(id, type's last segment, target, external) for each relationship of `part`."""
+        folder, base = posixpath.split(part)
+        root = self.xml(posixpath.join(folder, "_rels", base + ".rels"))
+        out = []
+        for rel in root.iter(_REL) if root is not None else ():
+            target = rel.get("Target", "")
+            external = rel.get("TargetMode") == "External"
+            if not external:
+                target = target.lstrip("/") if target.startswith("/") else posixpath.normpath(posixpath.join(folder, target))
+            out.append((rel.get("Id", ""), rel.get("Type", "").rsplit("/", 1)[-1], target, external))
+        return out
+
+    def target(self, part: str, rel_type: str) -> str | None:
+        return next((t for _, kind, t, ext in self.rels(part) if kind == rel_type and not ext), None)
+
+
+@dataclass(slots=True)
+class _Item:
+    """A body element read but not yet placed under its heading path."""
+
+    kind: str
+    text: str = ""
+    marks: list[Mark] = field(default_factory=list)
+    rank: int | None = None
+    level: int = 0
+    meta: dict = field(default_factory=dict)
+    table: Table | None = None
+
+
+class _Reader:
+    def __init__(self, pkg: _Package, document: Document):
+        self.pkg = pkg
+        self.document = document
+        rels = pkg.rels(pkg.main)
+        self._hyperlinks = {rid: t for rid, kind, t, ext in rels if kind == "hyperlink"}
+        by_kind: dict[str, list[str]] = {}
+        for rid, kind, target, ext in rels:
+            if not ext:
+                by_kind.setdefault(kind, []).append(target)
+        self._parts = by_kind
+        self._rid_target = {rid: t for rid, _, t, ext in rels if not ext}
+        self.styles = Styles(pkg.xml(self._part("styles")))
+        self.numbering = Numbering(pkg.xml(self._part("numbering")), self.styles)
+        self._notes = {kind: self._note_elements(kind) for kind in ("footnote", "endnote")}
+        self._labels: dict[tuple[str, str], str] = {}
+        self.comments: dict[str, dict[str, str]] = {}
+        self.comments = self._read_comments()
+        self.warnings: list[str] = []
+
+    # -- parts ---------------------------------------------------------------------------------
+
+    def _part(self, kind: str) -> str | None:
+        found = self._parts.get(kind)
+        return found[0] if found else None
+
+    def _note_elements(self, kind: str) -> dict[str, etree._Element]:
+        root = self.pkg.xml(self._part(kind + "s"))
+        if root is None:
+            return {}
+        return {n.get(W + "id", ""): n for n in root.iterfind(W + kind) if n.get(W + "type") not in _NOTE_SKIP}
+
+    def _note_label(self, kind: str, nid: str) -> str:
+        if nid not in self._notes[kind]:
+            return ""
+        key = (kind, nid)
+        if key not in self._labels:
+            n = sum(1 for k in self._labels if k[0] == kind) + 1
+            self._labels[key] = str(n) if kind == "footnote" else roman(n).lower()
+        return self._labels[key]
+
+    def _read_comments(self) -> dict[str, dict[str, str]]:
+        root = self.pkg.xml(self._part("comments"))
+        out = {}
+        for c in root.iterfind(W + "comment") if root is not None else ():
+            text, marks = self._flatten(c)
+            out[c.get(W + "id", "")] = {
+                "author": c.get(W + "author", ""),
+                "date": c.get(W + "date", ""),
+                "text": _without_deletions(text, marks).strip(),
+            }
+        return out
+
+    def _inline(self) -> InlineReader:
+        return InlineReader(self._hyperlinks, self.comments, self._note_label)
+
+    # -- reading -------------------------------------------------------------------------------
+
+    def read(self) -> Loaded:
+        root = self.pkg.xml(self.pkg.main)
+        body = root.find(W + "body") if root is not None else None
+        if body is None:
+            raise LoaderError(f"{self.pkg.main} has no w:body; the file is damaged or not a Word document", subject=self.pkg.subject)
+        items = list(self._body(body))
+        title, root_heading = self._root(items)
+        blocks = [*self._furniture(body, "header", title), *_place(items, title, root_heading), *self._furniture(body, "footer", title)]
+        meta = dict(self.document.meta)
+        if self.comments:
+            meta["comments"] = tuple({"id": cid, **c} for cid, c in self.comments.items())
+        document = replace(self.document, title=title, meta=meta)
+        return Loaded(document=document, blocks=tuple(blocks), text=None, warnings=tuple(self.warnings))
+
+    def _body(self, body: etree._Element) -> Iterator[_Item]:
+        reader = self._inline()
+        keep_lead = False
+        for el in _block_elements(body):
+            if el.tag == W + "tbl":
+                keep_lead = False
+                table, notes = self._table(el)
+                yield _Item("table", table=table)
+                yield from self._note_items(notes)
+                continue
+            if el.tag == W + "altChunk":
+                self.warnings.append("an embedded alternative-format chunk (altChunk) was skipped")
+                continue
+            para = reader.paragraph(el)
+            item = self._classify(el, para, keep_lead)
+            keep_lead = para.mark_change is not None
+            if item is not None:
+                yield item
+            for box in para.boxes:
+                text, marks = self._flatten(box)
+                if text:
+                    yield _Item("paragraph", text, marks, meta={"textbox": True})
+            yield from self._note_items(para.notes)
+
+    def _classify(self, p: etree._Element, para: Paragraph, keep_lead: bool) -> _Item | None:
+        ppr = p.find(W + "pPr")
+        sid = _val(ppr, "pStyle") or self.styles.default
+        outline = _int(_val(ppr, "outlineLvl"))
+        rank = (outline + 1 if 0 <= outline <= 8 else None) if outline is not None else self.styles.rank(sid)
+        num = self._num(ppr, sid)
+        marker = fmt = ""
+        if num is not None:
+            marker, fmt = self.numbering.next(*num)
+        text, marks = trim(para.text, para.marks, lead=not keep_lead, trail=para.mark_change is None)
+        if para.mark_change is not None:  # the paragraph mark is a tracked "\n" the cleaner resolves
+            kind, attrs = para.mark_change
+            text, marks = text + "\n", [*marks, Mark(kind, len(text), len(text) + 1, attrs)]
+        if not text:
+            return None
+        meta: dict = {"style": self.styles.name(sid)} if sid else {}
+        if rank is not None:
+            if marker and fmt != "bullet":  # numbered headings keep their numbers
+                prefix = marker + self.numbering.suffix(*num)
+                text, marks = prefix + text, [replace(m, start=m.start + len(prefix), end=m.end + len(prefix)) for m in marks]
+            return _Item("heading", text, marks, rank=rank, level=max(rank, 1), meta=meta)
+        if num is not None:
+            meta.update(marker=marker, list_id=num[0])
+            return _Item("list_item", text, marks, level=num[1], meta=meta)
+        return _Item(self.styles.hint(sid) or "paragraph", text, marks, meta=meta)
+
+    def _num(self, ppr: etree._Element | None, sid: str | None) -> tuple[str, int] | None:
+        numpr = ppr.find(W + "numPr") if ppr is not None else None
+        style_num = self.styles.num(sid)
+        num_id = _val(numpr, "numId") or (style_num[0] if style_num else None)
+        ilvl = _int(_val(numpr, "ilvl"))
+        if ilvl is None:
+            ilvl = style_num[1] if style_num and style_num[1] is not None else 0
+        if not num_id or num_id == "0":  # numId 0 switches numbering off
+            return None
+        return num_id, ilvl
+
+    def _table(self, tbl: etree._Element) -> tuple[Table, list[tuple[str, str]]]:
+        notes: list[tuple[str, str]] = []
+
+        def cell(tc: etree._Element) -> tuple[str, list[Mark]]:
+            return self._flatten(tc, notes, numbered=True)
+
+        return read_table(tbl, cell), notes
+
+    def _note_items(self, notes: list[tuple[str, str]]) -> Iterator[_Item]:
+        for kind, nid in notes:
+            el = self._notes[kind].get(nid)
+            if el is None:
+                continue
+            text, marks = self._flatten(el)
+            if text:
+                label = self._labels.get((kind, nid), "")
+                yield _Item("footnote", text, marks, meta={"note": kind, "id": nid, "label": label})
+
+    def _flatten(self, parent: etree._Element, notes: list | None = None, numbered: bool = False) -> tuple[str, list[Mark]]:
+        """A story (cell, note, text box, header, comment) as one text: paragraphs joined by "\\n"."""
+        reader = self._inline()
+        parts: list[str] = []
+        marks: list[Mark] = []
+        pos = 0
+
+        def add(text: str, more: list[Mark]) -> None:
+            nonlocal pos
+            marks.extend(replace(m, start=m.start + pos, end=m.end + pos) for m in more)
+            parts.append(text)
+            pos += len(text)
+
+        for el in _block_elements(parent):
+            if el.tag == W + "tbl":  # a nested table reads row by row, cells separated by spaces
+                table = read_table(el, lambda tc: self._flatten(tc, notes, numbered))
+                cell_marks = {}
+                for r, c, m in table.cell_marks:
+                    cell_marks.setdefault((r, c), []).append(m)
+                row_marks = dict(table.row_marks)
+                for r, row in enumerate(table.rows):
+                    start = pos
+                    for c, value in enumerate(row):
+                        if value:
+                            add(value, cell_marks.get((r, c), []))
+                            add(" ", [])
+                    if r in row_marks and pos > start:
+                        marks.append(replace(row_marks[r], start=start, end=pos))
+                    add("\n", [])
+                continue
+            if el.tag != W + "p":
+                continue
+            para = reader.paragraph(el)
+            if numbered:  # list paragraphs in body tables count towards the body's list numbers
+                self._advance_numbering(el)
+            add(para.text, para.marks)
+            for box in para.boxes:
+                add("\n", [])
+                add(*self._flatten(box, notes))
+            if notes is not None:
+                notes.extend(para.notes)
+            change = para.mark_change
+            add("\n", [Mark(change[0], 0, 1, change[1])] if change else [])
+        return trim("".join(parts), marks)
+
+    def _advance_numbering(self, p: etree._Element) -> None:
+        ppr = p.find(W + "pPr")
+        num = self._num(ppr, _val(ppr, "pStyle") or self.styles.default)
+        if num is not None:
+            self.numbering.next(*num)
+
+    def _furniture(self, body: etree._Element, part: str, title: str) -> Iterator[Block]:
+        """Header or footer parts every section references, each once, as furniture blocks."""
+        seen: set[str] = set()
+        for sect in body.iter(W + "sectPr"):
+            for ref in sect.iterfind(W + part + "Reference"):
+                target = self._rid_target.get(ref.get(R + "id", ""))
+                if not target or target in seen:
+                    continue
+                seen.add(target)
+                root = self.pkg.xml(target)
+                if root is None:
+                    continue
+                text, marks = self._flatten(root)
+                if text:
+                    meta = {"part": part, "type": ref.get(W + "type", "default")}
+                    yield Block("furniture", text, path=(title,), marks=tuple(marks), meta=meta)
+
+    def _root(self, items: list[_Item]) -> tuple[str, bool]:
+        """The root of every heading path, and whether the first heading is that root.
+
+        The document's first heading is the root when it is its only Title, or its only heading
+        of level 1 or above; otherwise the title from the core properties (else the file name).
+        """
+        headings = [i for i in items if i.kind == "heading"]
+        if headings:
+            first = headings[0]
+            top = [h for h in headings if h.rank == first.rank]
+            if first.rank is not None and first.rank <= 1 and len(top) == 1 and (
+                first.rank == TITLE_RANK or not any(h.rank == TITLE_RANK for h in headings)
+            ):
+                return " ".join(first.text.split()), True
+        title = self._core_title() or self.document.title or PurePosixPath(self.document.name).stem
+        return title, False
+
+    def _core_title(self) -> str:
+        root = self.pkg.xml(self.pkg.target("", "core-properties") or "docProps/core.xml")
+        el = root.find("{http://purl.org/dc/elements/1.1/}title") if root is not None else None
+        return " ".join((el.text or "").split()) if el is not None else ""
+
+
+def _place(items: list[_Item], title: str, root_heading: bool) -> Iterator[Block]:
+    """Give every item its heading path, rooted at `title`."""
+    stack: list[tuple[int, str]] = []
+    first_heading = True
+    for item in items:
+        if item.kind == "heading":
+            if first_heading and root_heading:
+                first_heading = False
+                yield Block("heading", item.text, path=(title,), level=item.level, marks=tuple(item.marks), meta=item.meta)
+                continue
+            first_heading = False
+            while stack and stack[-1][0] >= item.rank:
+                stack.pop()
+            stack.append((item.rank, " ".join(item.text.split())))
+        path = (title, *(t for _, t in stack))
+        if item.table is not None:
+            t = item.table
+            meta = {"covered": t.covered, "cell_marks": t.cell_marks, "row_marks": t.row_marks, "header_guessed": t.header_guessed}
+            yield Block("table", pipe_table(t.rows, t.header_rows), path=path, rows=t.rows, header_rows=t.header_rows, meta=meta)
+        else:
+            yield Block(item.kind, item.text, path=path, level=item.level, marks=tuple(item.marks), meta=item.meta)
+
+
+def _block_elements(parent: etree._Element) -> Iterator[etree._Element]:
+    """Paragraphs and tables in reading order, through content controls and custom XML."""
+    for el in parent:
+        tag = el.tag
+        if tag in (W + "p", W + "tbl", W + "altChunk"):
+            yield el
+        elif tag == W + "sdt":
+            content = el.find(W + "sdtContent")
+            if content is not None:
+                yield from _block_elements(content)
+        elif tag in (W + "customXml", W + "ins", W + "del", W + "moveFrom", W + "moveTo", W + "txbxContent"):
+            yield from _block_elements(el)
+        elif tag == MC + "AlternateContent":
+            choice = el.find(MC + "Choice")
+            if choice is not None:
+                yield from _block_elements(choice)
+
+
+def _without_deletions(text: str, marks: list[Mark]) -> str:
+    keep = [True] * len(text)
+    for m in marks:
+        if m.kind == "deletion":
+            keep[m.start : m.end] = [False] * (m.end - m.start)
+    return "".join(c for c, k in zip(text, keep) if k)
+
+
+def _val(parent: etree._Element | None, tag: str) -> str | None:
+    el = parent.find(W + tag) if parent is not None else None
+    return el.get(W + "val") if el is not None else None
+
+
+def _int(s: str | None) -> int | None:
+    try:
+        return int(s) if s is not None else None
+    except ValueError:
+        return None

@@ -1,0 +1,243 @@
+"""Paragraph styles and list numbering of a Word document: which paragraphs are headings, which are
+list items, and the number Word would show in front of them ("2.1", "b)", "IV.").
+
+Read from styles.xml and numbering.xml, because python-docx exposes neither style inheritance of
+outline levels nor computed list numbers.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from lxml import etree
+
+from .docx_inline import W
+
+_HEADING_NAME = re.compile(r"heading\s*([1-9])")
+_HINTS = {
+    "quote": "quote",
+    "intense quote": "quote",
+    "caption": "caption",
+    "source code": "code",
+    "code": "code",
+    "html preformatted": "code",
+    "html code": "code",
+    "macro text": "code",
+}
+TITLE_RANK = 0
+"""The Title style ranks above Heading 1."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Style:
+    name: str
+    based_on: str | None
+    outline: int | None
+    num: tuple[str | None, int | None] | None
+
+
+class Styles:
+    def __init__(self, root: etree._Element | None):
+        self._styles: dict[str, _Style] = {}
+        self.default: str | None = None
+        for st in root.iterfind(W + "style") if root is not None else ():
+            if st.get(W + "type") != "paragraph":
+                continue
+            sid = st.get(W + "styleId", "")
+            ppr = st.find(W + "pPr")
+            num = None
+            if ppr is not None and (numpr := ppr.find(W + "numPr")) is not None:
+                num = (_val(numpr, "numId"), _int(_val(numpr, "ilvl")))
+            self._styles[sid] = _Style(
+                name=(_val(st, "name") or sid).lower(),
+                based_on=_val(st, "basedOn"),
+                outline=_int(_val(ppr, "outlineLvl")) if ppr is not None else None,
+                num=num,
+            )
+            if st.get(W + "default") in ("1", "true", "on"):
+                self.default = sid
+        self.rank = lru_cache(maxsize=None)(self._rank)
+
+    def name(self, sid: str | None) -> str:
+        st = self._styles.get(sid or "")
+        return st.name if st else ""
+
+    def _chain(self, sid: str | None):
+        seen = set()
+        while sid and sid in self._styles and sid not in seen:  # basedOn loops exist in the wild
+            seen.add(sid)
+            yield self._styles[sid]
+            sid = self._styles[sid].based_on
+
+    def _rank(self, sid: str | None) -> int | None:
+        """Heading rank of a style: Title 0, Heading N (or outline level N-1) N, body text None."""
+        for st in self._chain(sid):
+            if st.outline is not None:
+                return st.outline + 1 if 0 <= st.outline <= 8 else None
+            if st.name == "title":
+                return TITLE_RANK
+            if m := _HEADING_NAME.fullmatch(st.name):
+                return int(m.group(1))
+        return None
+
+    def num(self, sid: str | None) -> tuple[str | None, int | None] | None:
+        for st in self._chain(sid):
+            if st.num is not None:
+                return st.num
+        return None
+
+    def hint(self, sid: str | None) -> str | None:
+        """Block kind a style implies besides headings: quote, caption or code."""
+        for st in self._chain(sid):
+            if st.name in _HINTS:
+                return _HINTS[st.name]
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class _Level:
+    start: int
+    fmt: str
+    text: str
+    legal: bool
+    suffix: str
+
+
+class Numbering:
+    """List counters as Word keeps them while reading the document in order."""
+
+    def __init__(self, root: etree._Element | None, styles: Styles):
+        self._abstract: dict[str, dict[int, _Level]] = {}
+        self._style_link: dict[str, str] = {}
+        self._nums: dict[str, tuple[str, dict[int, _Level | int]]] = {}
+        self._counters: dict[str, list[int | None]] = {}
+        self._styles = styles
+        if root is None:
+            return
+        for ab in root.iterfind(W + "abstractNum"):
+            aid = ab.get(W + "abstractNumId", "")
+            self._abstract[aid] = {_int(lvl.get(W + "ilvl")) or 0: _level(lvl) for lvl in ab.iterfind(W + "lvl")}
+            if link := _val(ab, "numStyleLink"):
+                self._style_link[aid] = link
+        for num in root.iterfind(W + "num"):
+            overrides: dict[int, _Level | int] = {}
+            for ov in num.iterfind(W + "lvlOverride"):
+                ilvl = _int(ov.get(W + "ilvl")) or 0
+                if (lvl := ov.find(W + "lvl")) is not None:
+                    overrides[ilvl] = _level(lvl)
+                elif (start := _int(_val(ov, "startOverride"))) is not None:
+                    overrides[ilvl] = start
+            self._nums[num.get(W + "numId", "")] = (_val(num, "abstractNumId") or "", overrides)
+
+    def next(self, num_id: str, ilvl: int) -> tuple[str, str]:
+        """Advance the list `num_id` at level `ilvl`; return (number text, format) Word shows."""
+        levels, key = self._levels(num_id)
+        if not levels:
+            return "", ""
+        counters = self._counters.setdefault(key, [None] * 9)
+        ilvl = min(max(ilvl, 0), 8)
+        counters[ilvl] = _start(levels, ilvl) if counters[ilvl] is None else counters[ilvl] + 1
+        for deeper in range(ilvl + 1, 9):
+            counters[deeper] = None
+        lvl = levels.get(ilvl)
+        if lvl is None:
+            return "", ""
+        if lvl.fmt == "bullet":
+            return ("•" if any(0xE000 <= ord(c) <= 0xF8FF for c in lvl.text) else lvl.text), "bullet"
+
+        def number(m: re.Match) -> str:
+            k = int(m.group(1)) - 1
+            value = counters[k] if counters[k] is not None else _start(levels, k)
+            fmt = "decimal" if lvl.legal else (levels[k].fmt if k in levels else "decimal")
+            return _format(value, fmt)
+
+        return re.sub(r"%([1-9])", number, lvl.text), lvl.fmt
+
+    def suffix(self, num_id: str, ilvl: int) -> str:
+        levels, _ = self._levels(num_id)
+        lvl = levels.get(ilvl)
+        return "" if lvl and lvl.suffix == "nothing" else " "
+
+    def _levels(self, num_id: str) -> tuple[dict[int, _Level], str]:
+        num = self._nums.get(num_id)
+        if num is None:
+            return {}, ""
+        aid, overrides = num
+        levels = self._abstract.get(aid, {})
+        if not levels and aid in self._style_link:  # the list's levels live in a numbering style
+            linked = self._styles.num(self._style_link[aid])
+            if linked and linked[0] and linked[0] != num_id:
+                levels = self._levels(linked[0])[0]
+        if not overrides:
+            return levels, aid  # lists sharing an abstract definition continue each other
+        merged = dict(levels)
+        for ilvl, ov in overrides.items():
+            if isinstance(ov, _Level):
+                merged[ilvl] = ov
+            elif ilvl in merged:
+                old = merged[ilvl]
+                merged[ilvl] = _Level(ov, old.fmt, old.text, old.legal, old.suffix)
+        return merged, f"num:{num_id}"  # a restart override makes this instance its own list
+
+
+def _level(lvl: etree._Element) -> _Level:
+    return _Level(
+        start=_int(_val(lvl, "start")) if _val(lvl, "start") is not None else 1,
+        fmt=_val(lvl, "numFmt") or "decimal",
+        text=_val(lvl, "lvlText") or "",
+        legal=lvl.find(W + "isLgl") is not None and _val(lvl, "isLgl") not in ("0", "false"),
+        suffix=_val(lvl, "suff") or "tab",
+    )
+
+
+def _start(levels: dict[int, _Level], ilvl: int) -> int:
+    return levels[ilvl].start if ilvl in levels else 1
+
+
+def _format(n: int, fmt: str) -> str:
+    if fmt in ("lowerLetter", "upperLetter"):
+        s = _letters(n)
+        return s.upper() if fmt == "upperLetter" else s
+    if fmt in ("lowerRoman", "upperRoman"):
+        s = roman(n)
+        return s.lower() if fmt == "lowerRoman" else s
+    if fmt == "decimalZero":
+        return f"{n:02d}"
+    if fmt == "none":
+        return ""
+    if fmt == "ordinal":
+        suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+        return f"{n}{suffix}"
+    return str(n)
+
+
+def _letters(n: int) -> str:
+    # Word repeats the letter past z: 27 -> "aa", 28 -> "bb".
+    if n <= 0:
+        return str(n)
+    return chr(ord("a") + (n - 1) % 26) * ((n - 1) // 26 + 1)
+
+
+def roman(n: int) -> str:
+    if n <= 0:
+        return str(n)
+    out = []
+    for value, digits in ((1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"), (50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")):
+        while n >= value:
+            out.append(digits)
+            n -= value
+    return "".join(out)
+
+
+def _val(parent: etree._Element | None, tag: str) -> str | None:
+    el = parent.find(W + tag) if parent is not None else None
+    return el.get(W + "val") if el is not None else None
+
+
+def _int(s: str | None) -> int | None:
+    try:
+        return int(s) if s is not None else None
+    except ValueError:
+        return None
