@@ -77,7 +77,7 @@ def defects(text: str | None, blocks: Sequence[Block], chunks: Sequence[Chunk]) 
                 pos = block.text.find("\n", pos + 1)
 
     if located:
-        mid = sum(c.end not in clean_ends for c in chunks)
+        mid = sum(c.end - (len(c.text) - len(c.text.rstrip())) not in clean_ends for c in chunks)
         separated = sum(not any(c.start <= a and c.end >= b for c in chunks) for a, b, _, _ in pairs)
         doc_len = len(text)
     else:

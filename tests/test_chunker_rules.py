@@ -1,0 +1,143 @@
+"""Each packing rule, on small documents built to exercise it, and token counts on real files."""
+
+from __future__ import annotations
+
+import pytest
+
+from ingest import ChunkOptions, chunk, load_file
+from ingest.blocks import Block, Document, Loaded
+from ingest.chunker.tokens import get_tokenizer
+from ingest.errors import ChunkerError
+from ingest.loaders.markdown import parse
+
+DOC = Document(id="d", uri="d", name="d.md", mime_type="text/markdown", title="d")
+
+
+def md(text: str) -> Loaded:
+    return parse(text, DOC)
+
+
+def test_table_over_budget_splits_between_rows_repeating_the_header():
+    rows = "\n".join(f"| drug {i} | {i} mg/kg | every {i} h |" for i in range(40))
+    loaded = md(f"# Doses\n\n| Drug | Dose | Interval |\n|---|---|---|\n{rows}\n")
+    chunks = list(chunk(loaded, ChunkOptions(max_tokens=80, min_tokens=0, overlap_tokens=0)))
+    assert len(chunks) > 3
+    body_lines = []
+    for c in chunks:
+        lines = c.text.split("\n")
+        assert lines[:2] == ["| Drug | Dose | Interval |", "|---|---|---|"]
+        assert c.token_count <= 80
+        body_lines += lines[2:]
+    assert body_lines == rows.split("\n")  # every row once, whole, in order
+
+
+def test_code_over_budget_splits_only_between_lines():
+    code_lines = [f"value_{i} = compute({i}, factor={i * 3})" for i in range(60)]
+    loaded = md("# Code\n\n```python\n" + "\n".join(code_lines) + "\n```\n")
+    chunks = list(chunk(loaded, ChunkOptions(max_tokens=60, min_tokens=0, overlap_tokens=30)))
+    seen = []
+    for c in chunks:
+        assert c.overlap_tokens == 0  # overlap never enters code
+        seen += [line for line in c.text.split("\n") if line.startswith("value_")]
+    assert seen == code_lines
+
+
+def test_long_sentence_falls_back_to_words_then_the_hard_cap():
+    words = " ".join(f"word{i}" for i in range(400))
+    blob = "x" * 3000
+    loaded = md(f"# W\n\n{words}.\n\n{blob}\n")
+    tok = get_tokenizer("cl100k_base")
+    chunks = list(chunk(loaded, ChunkOptions(max_tokens=50, min_tokens=0, overlap_tokens=0)))
+    assert all(c.token_count <= 50 for c in chunks)
+    assert all(c.token_count == tok.count(c.text) for c in chunks)
+    word_chunks = [c for c in chunks if "word" in c.text]
+    assert all(not c.text.endswith(("word", "wor")) or c.text.split()[-1].startswith("word") for c in word_chunks)
+    assert " ".join(c.text for c in word_chunks).split() == (words + ".").split()  # cut at spaces only
+    assert "".join(c.text for c in chunks if c.text.startswith("x")) == blob
+
+
+def test_a_chunk_never_spans_two_heading_paths():
+    loaded = md("# A\n\nShort.\n\n## B\n\nAlso short.\n\n## C\n\nTiny.\n")
+    chunks = list(chunk(loaded, ChunkOptions(max_tokens=500, min_tokens=100, overlap_tokens=0)))
+    assert [c.heading_path for c in chunks] == [("A",), ("A", "B"), ("A", "C")]
+
+
+def test_small_chunk_merges_with_a_neighbour_of_the_same_path():
+    para = " ".join(f"Sentence {i} carries some words." for i in range(12))
+    loaded = md(f"# A\n\n{para}\n\nTail.\n")
+    chunks = list(chunk(loaded, ChunkOptions(max_tokens=200, min_tokens=30, overlap_tokens=0)))
+    assert len(chunks) == 1 and chunks[0].text.endswith("Tail.")
+    unmerged = list(chunk(loaded, ChunkOptions(max_tokens=200, min_tokens=0, overlap_tokens=0)))
+    assert len(unmerged) == 1  # both fit anyway: merging must not change a fitting pack
+    split = list(chunk(loaded, ChunkOptions(max_tokens=70, min_tokens=5, overlap_tokens=0)))
+    assert split[-1].text.endswith("Tail.") and all(c.token_count <= 70 for c in split)
+
+
+def test_overlap_is_whole_sentences_within_budget_and_section():
+    para = " ".join(f"Point {i} is made clearly here." for i in range(30))
+    loaded = md(f"# A\n\n{para}\n\n## B\n\n{para}\n")
+    tok = get_tokenizer("cl100k_base")
+    chunks = list(chunk(loaded, ChunkOptions(max_tokens=60, min_tokens=0, overlap_tokens=20)))
+    for prev, cur in zip(chunks, chunks[1:]):
+        if cur.heading_path != prev.heading_path:
+            assert cur.overlap_tokens == 0  # never across sections
+            continue
+        assert 0 < cur.overlap_tokens <= 20
+        first_sentence = cur.text.split(". ")[0] + "."
+        assert cur.text.startswith("Point")  # starts at a sentence, not mid-way
+        assert first_sentence in prev.text  # ...that the previous chunk holds
+    assert all(c.token_count == tok.count(c.text) <= 60 for c in chunks)
+
+
+def test_no_overlap_into_or_out_of_a_table():
+    para = " ".join(f"Claim {i} is stated." for i in range(25))
+    loaded = md(f"# A\n\n{para}\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n{para}\n")
+    chunks = list(chunk(loaded, ChunkOptions(max_tokens=60, min_tokens=0, overlap_tokens=25)))
+    for prev, cur in zip(chunks, chunks[1:]):
+        if "table" in prev.kinds[-1:] or cur.kinds[0] == "table":
+            assert cur.overlap_tokens == 0
+
+
+def test_options_are_checked():
+    with pytest.raises(ChunkerError, match="overlap_tokens"):
+        ChunkOptions(max_tokens=50, min_tokens=10, overlap_tokens=50)
+    with pytest.raises(ChunkerError, match="min_tokens"):
+        ChunkOptions(max_tokens=50, min_tokens=60)
+
+
+def test_blocks_without_source_text_still_chunk():
+    blocks = (
+        Block("heading", "Intro", ("T", "Intro"), level=1),
+        Block("paragraph", "First sentence. Second sentence.", ("T", "Intro"), page=2),
+        Block("table", "| a |\n|---|\n| 1 |", ("T", "Intro"), rows=(("a",), ("1",)), header_rows=1, page=3),
+    )
+    loaded = Loaded(DOC, blocks)
+    (c,) = chunk(loaded, ChunkOptions(max_tokens=100, min_tokens=0))
+    assert c.text == "First sentence. Second sentence.\n\n| a |\n|---|\n| 1 |"
+    assert (c.page_start, c.page_end, c.start, c.end) == (2, 3, None, None)
+
+
+def test_ids_are_deterministic_and_embed_text_leads_with_the_path(seeds):
+    a = list(chunk(load_file(seeds / "paediatric-fever.md")))
+    b = list(chunk(load_file(seeds / "paediatric-fever.md")))
+    assert [c.id for c in a] == [c.id for c in b] and len({c.id for c in a}) == len(a)
+    assert a[1].embed_text.startswith("Paediatric fever > Antipyretic dosing\n\n")
+
+
+@pytest.mark.parametrize("tokenizer", ["cl100k_base", "o200k_base"])
+def test_token_counts_are_exact_on_real_markdown(corpus, tokenizer):
+    """Per-block counts joined at seams must equal encoding each chunk's text directly."""
+    tok = get_tokenizer(tokenizer)
+    files = sorted((corpus / "docling" / "md" / "sources").glob("*.md")) + sorted(
+        (corpus / "unstructured" / "example-docs").glob("*.md")
+    )
+    files += sorted((corpus / "chunking_evaluation" / "corpora").glob("*.md"))
+    assert len(files) >= 5
+    checked = 0
+    for path in files:
+        loaded = load_file(path)
+        for options in (ChunkOptions(512, 64, 48, tokenizer), ChunkOptions(96, 16, 24, tokenizer)):
+            for c in chunk(loaded, options):
+                assert c.token_count == tok.count(c.text), (path.name, c.chunk_index)
+                checked += 1
+    assert checked > 200
