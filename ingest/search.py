@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 import sqlite3
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePath
 
 from .blocks import Chunk
 from .errors import SinkError
@@ -69,7 +69,7 @@ def fts_query(query: str) -> str:
     """`query` as an FTS5 expression that cannot be a syntax error: each whitespace-separated term
     quoted as a phrase (so AND, NOT, NEAR, *, :, parentheses are plain text), OR-ed together."""
     terms: list[str] = []
-    for term in query.split():
+    for term in re.sub(r"[\x00-\x1f\x7f]", " ", query).split():  # SQLite strings end at NUL
         if not re.search(r"[^\W_]", term):  # nothing the tokenizer would index: "*", "--", "()"
             continue
         quoted = '"' + term.replace('"', '""') + '"'
@@ -140,7 +140,7 @@ def citation(chunk: Chunk) -> str:
     """"name > heading > path (uri)": the document name, then the headings under it."""
     path = list(chunk.heading_path)
     name = chunk.source.name
-    if path and path[0] == name:  # a title that repeats the file name
-        path = path[1:]
+    if path and path[0].casefold() in {name.casefold(), PurePath(name).stem.casefold()}:
+        path = path[1:]  # a title made from the file name says nothing new
     label = HEADING_SEPARATOR.join([name, *path]) if name else HEADING_SEPARATOR.join(path)
     return f"{label} ({chunk.source.uri})" if chunk.source.uri else label

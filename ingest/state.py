@@ -83,7 +83,6 @@ class StateStore:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._conn: sqlite3.Connection | None = sqlite3.connect(self.path, isolation_level=None, timeout=30.0)
-            self._conn.execute("PRAGMA journal_mode = WAL")
         except (OSError, sqlite3.Error) as exc:
             raise StateError(f"cannot open the state database ({exc}); check the path and its permissions", self.path) from exc
         try:
@@ -175,6 +174,7 @@ class StateStore:
     def _check_schema(self) -> None:
         conn = self._live()
         try:
+            conn.execute("PRAGMA journal_mode = WAL")  # readers never wait for a run's writes
             conn.execute("BEGIN IMMEDIATE")  # two processes creating at once: one wins
             try:
                 app_id = conn.execute("PRAGMA application_id").fetchone()[0]

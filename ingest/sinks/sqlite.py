@@ -158,23 +158,26 @@ def connect_index(path: Path, *, create: bool) -> sqlite3.Connection:
     `create=False` opens read-only and never creates anything: a missing file is an error that
     says to run `ingest run` first.
     """
+    if not create and not path.is_file():
+        raise SinkError("no index here; run `ingest run` first to build it", path)
     try:
         if create:
             path.parent.mkdir(parents=True, exist_ok=True)
             conn = sqlite3.connect(path, isolation_level=None, timeout=30.0)
+        else:
+            conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None, timeout=30.0)
+    except (OSError, sqlite3.Error) as exc:
+        raise SinkError(f"cannot open the index ({exc}); check the path and its permissions", path) from exc
+    try:
+        if create:
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = NORMAL")  # durable at checkpoints; safe with WAL
             conn.execute("PRAGMA foreign_keys = ON")
-        else:
-            if not path.is_file():
-                raise SinkError("no index here; run `ingest run` first to build it", path)
-            conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None, timeout=30.0)
-    except sqlite3.Error as exc:
-        raise SinkError(f"cannot open the index ({exc}); check the path and its permissions", path) from exc
-    try:
         _check_schema(conn, path, create=create)
-    except BaseException:
+    except BaseException as exc:
         conn.close()
+        if isinstance(exc, sqlite3.Error):
+            raise SinkError(f"cannot be read as an ingest index ({exc}); check it is the index file", path) from exc
         raise
     return conn
 
