@@ -1,0 +1,106 @@
+"""Drop page numbers: a number, roman numeral, "- 3 -" or "Page 3" alone at a page's top or bottom.
+
+The PDF loader keeps each line in a page's top or bottom band apart from the body as its own block
+(`meta["band"]`), with the pieces laid out on it in `meta["segments"]`. A piece at either end of
+such a line that reads as a page number is a candidate; the candidates that form a non-decreasing
+sequence across pages (the longest such run; a lone candidate stands) are page numbers, and the
+line holding one is dropped, header text beside the number included ("8  M. Lysak, et al.").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Iterable, Iterator
+
+from pydantic import BaseModel
+
+from ..blocks import Block
+from . import CleanContext, Cleaner
+
+_NUMBER = re.compile(
+    r"(?i)^(?:page\s*)?[-\u2013\u2014(\[]?\s*(\d{1,4}|[ivxlcdm]{1,7})\s*[-\u2013\u2014)\]]?"
+    r"(?:\s*(?:of|/)\s*\d{1,4})?$"
+)
+_ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
+
+
+class PageNumberOptions(BaseModel):
+    whole_line: bool = True
+    """Drop the text beside the number on its line too (a running header sharing the line)."""
+
+
+def drop_page_numbers(blocks: Iterable[Block], ctx: CleanContext) -> Iterator[Block]:
+    opts = ctx.options if isinstance(ctx.options, PageNumberOptions) else PageNumberOptions()
+    blocks = list(blocks)
+    found: dict[str, list[tuple[int, int, int]]] = {"arabic": [], "roman": []}  # (page, value, index)
+    pieces: dict[int, str] = {}
+    for i, block in enumerate(blocks):
+        if not block.meta or block.meta.get("band") not in ("top", "bottom"):
+            continue
+        segments = block.meta.get("segments") or (block.text,)
+        for piece in dict.fromkeys((segments[0], segments[-1], block.text)):
+            value = _value(piece)
+            if value is not None:
+                found[value[0]].append((block.page or 0, value[1], i))
+                pieces[i] = piece
+                break
+    drop = {i for run in found.values() for i in _sequence(run)}
+    for i, block in enumerate(blocks):
+        if i not in drop:
+            yield block
+            continue
+        ctx.count("lines", 1)
+        if opts.whole_line or block.text.strip() == pieces[i].strip():
+            ctx.count("chars", len(block.text))
+            continue
+        rest = " ".join(s for s in block.meta.get("segments", ()) if s != pieces[i])
+        ctx.count("chars", len(block.text) - len(rest))
+        yield replace(block, text=rest)
+
+
+def _value(piece: str) -> tuple[str, int] | None:
+    m = _NUMBER.match(piece.strip())
+    if m is None:
+        return None
+    token = m.group(1)
+    if token.isdigit():
+        return "arabic", int(token)
+    return "roman", _roman(token.lower())
+
+
+def _roman(token: str) -> int:
+    total = 0
+    for a, b in zip(token, token[1:] + " "):
+        v = _ROMAN[a]
+        total += -v if b != " " and _ROMAN[b] > v else v
+    return total
+
+
+def _sequence(found: list[tuple[int, int, int]]) -> list[int]:
+    """Indexes of the longest run of candidates whose values never fall as the pages rise."""
+    found.sort()
+    if not found:
+        return []
+    best = [1] * len(found)
+    prev = [-1] * len(found)
+    for j in range(len(found)):
+        for i in range(j):
+            if found[i][0] < found[j][0] and found[i][1] <= found[j][1] and best[i] + 1 > best[j]:
+                best[j], prev[j] = best[i] + 1, i
+    j = max(range(len(found)), key=best.__getitem__)
+    run = []
+    while j != -1:
+        run.append(found[j][2])
+        j = prev[j]
+    # Several numbers on one page (a two-page spread) go with the page's number in the run.
+    pages = {found[k][0] for k in range(len(found)) if found[k][2] in run}
+    return [idx for page, _, idx in found if page in pages]
+
+
+cleaner = Cleaner(
+    name="page_numbers",
+    run=drop_page_numbers,
+    options=PageNumberOptions,
+    default_for=frozenset({"application/pdf"}),
+)

@@ -1,0 +1,98 @@
+"""Drop running headers and footers: lines that recur in the top or bottom band of many pages.
+
+The PDF loader keeps every line that sits in a page's top or bottom band apart from the body as a
+block of its own with `meta["band"]`. Lines are compared with digits normalised ("Page 3" and
+"Page 4" are one line) and small differences tolerated, and a line recurring on enough of the
+document's pages is dropped. A document of one or two pages cannot show recurrence on enough pages
+to lose body text this way: the threshold never goes below two pages, and then only band lines
+count. Known stamps (PACER's "Case: ... Document: ... Page: ..." line, "Page 3 of 17") are dropped
+wherever they sit in a band, since court filings are often too short to show recurrence.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from difflib import SequenceMatcher
+from typing import Iterable, Iterator
+
+from pydantic import BaseModel, Field
+
+from ..blocks import Block
+from . import CleanContext, Cleaner
+
+PACER = r"(?i)^case:?\s+\S+.*\bdoc(ument)?\b.*\bpage\b"
+PAGE_OF = r"(?i)^page\s+\d+\s+of\s+\d+$"
+
+
+class RunningHeaderOptions(BaseModel):
+    min_share: float = Field(0.3, gt=0, le=1)
+    """Share of the document's pages a line must recur on (alternating odd/even headers: ~0.5)."""
+    min_pages: int = Field(2, ge=2)
+    similarity: float = Field(0.8, gt=0, le=1)
+    """How alike two lines must be, digits normalised, to count as the same header."""
+    patterns: list[str] = [PACER, PAGE_OF]
+    """Regexes for stamps dropped from any band even without recurrence."""
+    side_stamps: bool = True
+    """Also drop rotated text in the side margins (arXiv identifiers, filing stamps)."""
+
+
+def drop_running_headers(blocks: Iterable[Block], ctx: CleanContext) -> Iterator[Block]:
+    opts = ctx.options if isinstance(ctx.options, RunningHeaderOptions) else RunningHeaderOptions()
+    blocks = list(blocks)
+    pages = {b.page for b in blocks if b.page is not None}
+    need = max(opts.min_pages, math.ceil(opts.min_share * len(pages)))
+    patterns = [re.compile(p) for p in opts.patterns]
+    drop: set[int] = set()
+    clusters: list[tuple[str, str, set[int], list[int]]] = []  # band, key, pages, block indexes
+    for i, block in enumerate(blocks):
+        band = block.meta.get("band") if block.meta else None
+        if band in ("left", "right") and opts.side_stamps and block.meta.get("rotated"):
+            drop.add(i)
+            continue
+        if band not in ("top", "bottom"):
+            continue
+        if any(p.search(s) for p in patterns for s in _pieces(block)):
+            drop.add(i)
+            continue
+        key = _key(block.text)
+        for c_band, c_key, c_pages, members in clusters:
+            if c_band == band and _alike(key, c_key, opts.similarity):
+                c_pages.add(block.page or 0)
+                members.append(i)
+                break
+        else:
+            clusters.append((band, key, {block.page or 0}, [i]))
+    for _, _, c_pages, members in clusters:
+        if len(c_pages) >= need:
+            drop.update(members)
+    for i, block in enumerate(blocks):
+        if i in drop:
+            ctx.count("lines", 1)
+            ctx.count("chars", len(block.text))
+        else:
+            yield block
+
+
+def _pieces(block: Block) -> tuple[str, ...]:
+    """The whole line, and each piece of it: stamps are matched on either."""
+    return (block.text, *block.meta.get("segments", ()))
+
+
+def _key(text: str) -> str:
+    return " ".join(re.sub(r"\d+", "#", text.lower()).split())
+
+
+def _alike(a: str, b: str, threshold: float) -> bool:
+    if a == b:
+        return True
+    matcher = SequenceMatcher(None, a, b, autojunk=False)
+    return matcher.real_quick_ratio() >= threshold and matcher.quick_ratio() >= threshold and matcher.ratio() >= threshold
+
+
+cleaner = Cleaner(
+    name="running_headers",
+    run=drop_running_headers,
+    options=RunningHeaderOptions,
+    default_for=frozenset({"application/pdf"}),
+)

@@ -1,0 +1,347 @@
+"""PDF loader (pymupdf, AGPL-3.0): pages to headings, paragraphs, list items and tables.
+
+Loaders describe, cleaners decide. The catch with PDFs is that paragraphs must be rebuilt from
+lines here, and a running header or a pleading line number glued into a paragraph could never be
+taken out again by a cleaner. So the loader sorts lines by place before it builds anything:
+
+- lines in the top or bottom band of a page that do not read on into the body (other size, a gap,
+  a bare page number), rotated text in the side margins and bare small numbers left of the body's
+  left edge (a line-number gutter) never join a paragraph. Each such header line becomes its own
+  block of kind "paragraph" with `meta["band"]` ("top", "bottom", "left", "right"), its
+  `meta["segments"]` (the pieces of the line, left to right, as laid out) and `meta["font_size"]`.
+- everything else is body: read in column order, rebuilt into paragraphs (joined across lines,
+  columns and pages, hyphenation undone, ligatures and soft hyphens normalised), list items
+  (`level` by marker indent) and headings; tables come from pymupdf's table finder as table
+  blocks and their words are kept out of the paragraphs.
+
+Whether a margin block is a running header, a page number or a gutter line number is decided by
+the `running_headers`, `page_numbers` and `line_numbers` cleaners, which drop what they recognise
+and leave the rest (a one-off line at a page's top stays text). A block whose `meta["band"]` is
+None is body text.
+
+Headings come from the outline (`get_toc`) when it has at least two entries, else from font
+statistics: a short unit in a larger size than the body, or all bold, is a heading; levels rank
+the heading sizes, deepened by section numbers ("2.1"). Blocks carry `page` (1-based, the page
+where they start), `bbox`, and `meta["page_end"]` where a paragraph runs onto a later page.
+
+A PDF without any text layer (a scan) raises `LoaderError`: indexing it would store nothing and
+report success, while an error is recorded in the state DB and says to OCR the file. Pages that hold
+images but no text in an otherwise textual PDF give a `Loaded.warnings` entry instead.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import replace
+from typing import Iterator
+
+import pymupdf
+
+from ..blocks import Block, Document, Loaded
+from ..errors import LoaderError
+from ..table_text import render_table
+from .pdf_lines import Line, PageLines, extract, split_margins
+from .pdf_paragraphs import Unit, continues, list_marker, page_units, section_depth
+
+if hasattr(pymupdf, "no_recommend_layout"):
+    pymupdf.no_recommend_layout()  # find_tables would print an advert for pymupdf-layout
+pymupdf.TOOLS.mupdf_display_errors(False)
+
+_JUNK_TITLE = re.compile(r"(?i)^(microsoft \w+ - |untitled\b)|\.(docx?|pdf|rtf|odt)$")
+
+
+def load(data: bytes, document: Document) -> Loaded:
+    doc = _open(data, document)
+    try:
+        pages, warnings = _read_pages(doc, document)
+        toc = doc.get_toc(simple=True)
+        title = (doc.metadata or {}).get("title", "").strip()
+    finally:
+        doc.close()
+    if title and not _JUNK_TITLE.search(title):
+        document = replace(document, title=title)
+    elif not document.title:
+        document = replace(document, title=document.name)
+    blocks = tuple(_blocks(_band_headings(pages), toc, document.title))
+    return Loaded(document=document, blocks=blocks, warnings=tuple(warnings))
+
+
+def _open(data: bytes, document: Document) -> pymupdf.Document:
+    if not data:
+        raise LoaderError("empty file (0 bytes); re-export or re-download it", subject=document.uri)
+    try:
+        doc = pymupdf.open(stream=data, filetype="pdf")
+    except Exception as exc:
+        raise LoaderError(f"not a readable PDF ({exc}); the file is damaged or not a PDF",
+                          subject=document.uri) from exc
+    if doc.needs_pass and not doc.authenticate(""):
+        doc.close()
+        raise LoaderError("encrypted PDF needs a password; save an unprotected copy to index it",
+                          subject=document.uri)
+    if doc.page_count == 0:
+        doc.close()
+        raise LoaderError("PDF has no pages; the file is damaged", subject=document.uri)
+    return doc
+
+
+def _read_pages(doc: pymupdf.Document, document: Document) -> tuple[list[tuple[PageLines, list[Unit]]], list[str]]:
+    pages: list[tuple[PageLines, list[Unit]]] = []
+    imaged: list[int] = []
+    for page in doc:
+        number = page.number + 1
+        tables = _tables(page, number)
+        lines = extract(page, [pymupdf.Rect(t.bbox) for t in tables])
+        if not lines and not tables:
+            if page.get_images():
+                imaged.append(number)
+            continue
+        rect = page.rect
+        placed = split_margins(lines, number, rect.width, rect.height)
+        pages.append((placed, page_units(placed.body, tables, number)))
+    if not pages:
+        raise LoaderError("no text layer (a scanned or image-only PDF); run OCR on it (e.g. ocrmypdf) "
+                          "and index the result", subject=document.uri)
+    warnings = []
+    if imaged:
+        warnings.append(f"{document.uri}: pages {_ranges(imaged)} are images without text and were "
+                        "skipped; OCR the file to index them")
+    return pages, warnings
+
+
+def _tables(page: pymupdf.Page, number: int) -> list[Unit]:
+    # The table finder costs ~50-150 ms a page; only ruled grids can be found by its default
+    # strategy, so pages without both horizontal and vertical rules skip it.
+    horizontal = vertical = 0
+    for kind, r in page.get_bboxlog():
+        if "path" in kind:
+            w, h = r[2] - r[0], r[3] - r[1]
+            horizontal += h < 3 and w > 10
+            vertical += w < 3 and h > 10
+    if horizontal < 2 or vertical < 2:
+        return []
+    units = []
+    for table in page.find_tables().tables:
+        rows = [tuple(_cell(c) for c in row) for row in table.extract()]
+        header_rows = 1 if len(rows) > 1 else 0
+        if table.header.external and table.header.names:
+            rows.insert(0, tuple(_cell(c) for c in table.header.names))
+            header_rows = 1
+        rows = [r for r in rows if any(r)]
+        if len(rows) < 2 or max(len(r) for r in rows) < 2:
+            continue  # a framed paragraph, not a table: its lines stay text
+        units.append(Unit("table", [], number, rows=tuple(rows), header_rows=header_rows,
+                          bbox=tuple(table.bbox)))
+    return units
+
+
+def _cell(value: str | None) -> str:
+    return " ".join((value or "").split())
+
+
+def _ranges(numbers: list[int]) -> str:
+    return ", ".join(str(n) for n in numbers[:20]) + (" ..." if len(numbers) > 20 else "")
+
+
+# -- headings ---------------------------------------------------------------------------------
+
+
+def _body_size(pages: list[tuple[PageLines, list[Unit]]]) -> float:
+    sizes: Counter[float] = Counter()
+    for placed, _ in pages:
+        for line in placed.body:
+            sizes[line.size] += len(line.text)
+    return sizes.most_common(1)[0][0] if sizes else 0.0
+
+
+def _heading_like(unit: Unit, body: float) -> bool:
+    if unit.kind not in ("paragraph", "list_item") or len(unit.lines) > 3:
+        return False
+    text = unit.text
+    words = len(text.split())
+    if len(text) > 150 or not any(c.isalpha() for c in text) or text.endswith((",", ";")):
+        return False
+    if unit.kind == "list_item" and not section_depth(text):
+        return False
+    size = unit.lines[0].size
+    if any(abs(l.size - size) > 0.5 for l in unit.lines):
+        return False
+    if text.endswith(".") and words > 8:
+        return False
+    bold = all(l.bold for l in unit.lines)
+    # Bigger alone is not enough (author lines run a point above the body): bold or much bigger.
+    bigger = size >= body + 0.9 and (bold or size >= 1.2 * body)
+    return bigger or (bold and size >= body - 0.6 and words <= 14)
+
+
+def _font_levels(pages: list[tuple[PageLines, list[Unit]]]) -> dict[int, int]:
+    """Heading level by id() of the unit, from size rank (larger is higher), deepened by numbering."""
+    body = _body_size(pages)
+    found = [u for _, units in pages for u in units if _heading_like(u, body)]
+    sizes = sorted({round(u.lines[0].size * 2) / 2 for u in found}, reverse=True)
+    levels = {}
+    for unit in found:
+        rank = sizes.index(round(unit.lines[0].size * 2) / 2) + 1
+        levels[id(unit)] = min(6, max(rank, section_depth(unit.text)))
+    return levels
+
+
+def _toc_levels(pages: list[tuple[PageLines, list[Unit]]], toc: list) -> dict[int, int]:
+    """Heading level by id() of the unit whose text opens with a bookmark's title on its page."""
+    levels: dict[int, int] = {}
+    by_page: dict[int, list[Unit]] = {}
+    for _, units in pages:
+        for unit in units:
+            by_page.setdefault(unit.page, []).append(unit)
+    for level, title, page in toc:
+        key = _key(title)
+        for unit in by_page.get(page, []):
+            if id(unit) not in levels and unit.kind != "table" and key and _key(unit.text).startswith(key):
+                levels[id(unit)] = min(9, max(1, level))
+                break
+    return levels
+
+
+def _key(text: str) -> str:
+    return "".join(c for c in text.lower() if c.isalnum())
+
+
+def _band_headings(pages: list[tuple[PageLines, list[Unit]]]) -> list[tuple[PageLines, list[Unit]]]:
+    """A heading at the very top of a page (a title, a section opening a page) rejoins the body.
+
+    Only a band line in a heading's type that appears on no other page's band: a running header
+    set in bold must not become a section of the heading path.
+    """
+    body = _body_size(pages)
+    seen: Counter[str] = Counter()
+    for placed, _ in pages:
+        for key in {_band_key(lines) for band, lines in placed.margin if band in ("top", "bottom")}:
+            seen[key] += 1
+    out = []
+    for placed, units in pages:
+        keep, lift = [], []
+        for group in placed.margin:
+            band, lines = group
+            unit = Unit("paragraph", list(lines), placed.number)
+            if band == "top" and seen[_band_key(lines)] == 1 and _heading_like(unit, body):
+                lift.append(unit)
+            else:
+                keep.append(group)
+        if lift:
+            placed = replace(placed, margin=tuple(keep))
+            units = lift + units
+        out.append((placed, units))
+    return out
+
+
+def _band_key(lines: tuple[Line, ...]) -> str:
+    return re.sub(r"\d+", "#", " ".join(l.text for l in lines).lower())
+
+
+# -- blocks -----------------------------------------------------------------------------------
+
+
+def _blocks(pages: list[tuple[PageLines, list[Unit]]], toc: list, title: str) -> Iterator[Block]:
+    levels = _toc_levels(pages, toc) if len(toc) >= 2 else {}
+    if not levels:
+        levels = _font_levels(pages)
+    ordered = [u for _, units in pages for u in units]
+    firsts = [levels[id(u)] for u in ordered if id(u) in levels]
+    sole_root = bool(firsts) and firsts[0] == 1 and firsts.count(1) == 1
+    root: tuple[str, ...] = () if sole_root else (title,)
+    stack: list[tuple[int, str]] = []
+    path = root or (title,)
+    pending: Unit | None = None
+    pending_path = path
+    held: list[Block] = []  # margin blocks met while a paragraph may still run on
+    markers: list[float] = []  # x of open list markers: nesting depth of the next item
+
+    def flush() -> Iterator[Block]:
+        nonlocal pending
+        if pending is not None:
+            yield _text_block(pending, pending_path, markers)
+            pending = None
+        yield from held
+        held.clear()
+
+    for placed, units in pages:
+        top = [g for g in placed.margin if g[0] == "top"]
+        rest = [g for g in placed.margin if g[0] != "top"]
+        held.extend(_margin_block(g, placed, path) for g in top)
+        for unit in units:
+            level = levels.get(id(unit))
+            if level is not None:
+                yield from flush()
+                markers.clear()
+                text = " ".join(unit.text.split())
+                while stack and stack[-1][0] >= level:
+                    stack.pop()
+                stack.append((level, text))
+                path = root + tuple(t for _, t in stack)
+                yield Block("heading", text, path, level=level, page=unit.page, bbox=_bbox(unit),
+                            meta={"font_size": unit.lines[0].size, "band": None})
+                continue
+            if (pending is not None and unit.kind == "paragraph" and unit.page != pending.page
+                    and continues(pending.lines[-1].text, unit.lines[0].text)):
+                if pending.bbox is None:
+                    pending.bbox = _bbox(pending)  # the box stays the one on the first page
+                pending.lines.extend(unit.lines)  # runs on from the previous page
+                pending.page_end = unit.page
+                continue
+            yield from flush()
+            if unit.kind == "table":
+                markers.clear()
+                yield Block("table", render_table(unit.rows or (), unit.header_rows), path,
+                            rows=unit.rows, header_rows=unit.header_rows, page=unit.page,
+                            bbox=unit.bbox, meta={"band": None})
+                continue
+            pending, pending_path = unit, path
+        held.extend(_margin_block(g, placed, path) for g in rest)
+    yield from flush()
+
+
+def _text_block(unit: Unit, path: tuple[str, ...], markers: list[float]) -> Block:
+    meta: dict = {"font_size": unit.lines[0].size, "band": None}
+    if unit.page_end is not None:
+        meta["page_end"] = unit.page_end
+    text = unit.text
+    level = 0
+    if unit.kind == "list_item":
+        marker, rest = list_marker(text) or ("", text)
+        meta["marker"] = marker
+        if not any(c.isalnum() for c in marker):
+            text = rest  # a bullet glyph says nothing; a number does, so it stays
+        x = unit.lines[0].bbox[0]
+        while markers and markers[-1] > x + 3:
+            markers.pop()
+        if not markers or x > markers[-1] + 3:
+            markers.append(x)
+        level = len(markers) - 1
+    else:
+        markers.clear()
+    return Block(unit.kind, text, path, level=level, page=unit.page, bbox=_bbox(unit), meta=meta)
+
+
+def _margin_block(group: tuple[str, tuple[Line, ...]], placed: PageLines, path: tuple[str, ...]) -> Block:
+    band, lines = group
+    ordered = sorted(lines, key=lambda l: (round(l.bbox[1] / max(l.height, 1)), l.bbox[0]))
+    text = " ".join(l.text.replace("\u00ad", "") for l in ordered)
+    box = (min(l.bbox[0] for l in lines), min(l.bbox[1] for l in lines),
+           max(l.bbox[2] for l in lines), max(l.bbox[3] for l in lines))
+    meta = {
+        "band": band,
+        "segments": tuple(l.text.replace("\u00ad", "") for l in ordered),
+        "font_size": lines[0].size,
+        "rotated": any(l.rotated for l in lines),
+        "page_width": placed.width,
+        "page_height": placed.height,
+        "left_edge": placed.left_edge,
+    }
+    return Block("paragraph", text, path, page=placed.number, bbox=box, meta=meta)
+
+
+def _bbox(unit: Unit) -> tuple[float, float, float, float] | None:
+    if unit.bbox is not None:
+        return unit.bbox
+    return (min(l.bbox[0] for l in unit.lines), min(l.bbox[1] for l in unit.lines),
+            max(l.bbox[2] for l in unit.lines), max(l.bbox[3] for l in unit.lines))

@@ -1,0 +1,227 @@
+"""Lines out of a PDF page, and the page geometry a cleaner needs to judge them.
+
+pymupdf gives spans grouped into lines and blocks. Here a line becomes a `Line` (normalised text,
+box, dominant font size, boldness), lines that sit on one baseline inside a block are merged (a
+bullet glyph and its text are two pymupdf lines), and each line learns where it sits: in the top or
+bottom band of the page apart from the body, or as a bare number in the side margin (a pleading
+gutter). Nothing is dropped here; `pdf.py` keeps margin lines out of paragraphs so the cleaners can
+decide about them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+import pymupdf
+
+# Ligatures expanded by MuPDF itself (no TEXT_PRESERVE_LIGATURES); text clipped to the page.
+TEXT_FLAGS = pymupdf.TEXT_MEDIABOX_CLIP | pymupdf.TEXT_CID_FOR_UNKNOWN_UNICODE
+
+BAND = 0.13
+"""Share of the page height at top and bottom where headers, footers and page numbers live."""
+
+_LIGATURES = str.maketrans({
+    "\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl",
+    "\ufb05": "st", "\ufb06": "st", "\u00a0": " ", "\t": " ", "\u2002": " ", "\u2003": " ",
+})
+_SPACES = re.compile(r"\s+")
+_GUTTER_NUMBER = re.compile(r"\d{1,2}")
+_PAGE_NUMBER = re.compile(
+    r"(?i)(?:page\s*)?[-\u2013\u2014]?\s*(?:\d{1,4}|[ivxlcdm]{1,7})\s*[-\u2013\u2014]?(?:\s*(?:of|/)\s*\d{1,4})?"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One visual line of text on one page."""
+
+    text: str
+    """Ligatures expanded, whitespace collapsed; a soft hyphen kept only at the end (a break hint)."""
+    bbox: tuple[float, float, float, float]
+    size: float
+    """Font size of most of the line's characters."""
+    bold: bool
+    """Most of the line's characters are bold."""
+    block: int
+    """pymupdf block number: lines of one block were laid out together."""
+    rotated: bool = False
+
+    @property
+    def height(self) -> float:
+        return self.bbox[3] - self.bbox[1]
+
+
+@dataclass(frozen=True, slots=True)
+class PageLines:
+    """A page's lines split by place: the body, and the margin lines the cleaners judge."""
+
+    number: int
+    width: float
+    height: float
+    body: tuple[Line, ...]
+    margin: tuple[tuple[str, tuple[Line, ...]], ...]
+    """(band, lines) groups: band is "top", "bottom", "left" or "right"; one group per header line."""
+    left_edge: float | None
+    """Where most body lines start: text left of it is in the left margin."""
+
+
+def normalise(text: str) -> str:
+    text = text.translate(_LIGATURES)
+    soft_end = text.rstrip().endswith("\u00ad")
+    text = _SPACES.sub(" ", text.replace("\u00ad", "")).strip()
+    return text + "\u00ad" if soft_end and text else text
+
+
+def extract(page: pymupdf.Page, skip: Sequence[pymupdf.Rect] = ()) -> list[Line]:
+    """The page's non-empty lines in pymupdf's order, minus those inside `skip` (tables)."""
+    lines: list[Line] = []
+    for block in page.get_text("dict", flags=TEXT_FLAGS)["blocks"]:
+        if block["type"] != 0:
+            continue
+        row: list[Line] = []
+        for raw in block["lines"]:
+            line = _line(raw, block["number"])
+            if line is None or (skip and _inside(line.bbox, skip)):
+                continue
+            if row and _same_baseline(row[-1], line):
+                row.append(line)
+                continue
+            if row:
+                lines.append(_merge(row))
+            row = [line]
+        if row:
+            lines.append(_merge(row))
+    return lines
+
+
+def _line(raw: dict, block: int) -> Line | None:
+    sizes: Counter[float] = Counter()
+    bold = chars = 0
+    parts = []
+    for span in raw["spans"]:
+        text = span["text"]
+        parts.append(text)
+        n = len(text.strip())
+        if not n:
+            continue
+        chars += n
+        sizes[round(span["size"], 1)] += n
+        if span["flags"] & 16 or "Bold" in span["font"] or "Black" in span["font"]:
+            bold += n
+    if not chars:
+        return None
+    text = normalise("".join(parts))
+    if not text:
+        return None
+    dx, dy = raw["dir"]
+    return Line(text, tuple(raw["bbox"]), sizes.most_common(1)[0][0], bold * 2 > chars, block,
+                rotated=abs(dy) > 0.1 or dx < 0)
+
+
+def _same_baseline(a: Line, b: Line) -> bool:
+    """b continues a on the same visual line: a bullet and its text, a split span."""
+    if a.rotated or b.rotated:
+        return False
+    overlap = min(a.bbox[3], b.bbox[3]) - max(a.bbox[1], b.bbox[1])
+    gap = b.bbox[0] - a.bbox[2]
+    return overlap > 0.5 * min(a.height, b.height) and -2 < gap < 3 * max(a.size, b.size)
+
+
+def _merge(row: list[Line]) -> Line:
+    if len(row) == 1:
+        return row[0]
+    row.sort(key=lambda l: l.bbox[0])
+    text = " ".join(l.text.rstrip("\u00ad") for l in row[:-1]) + " " + row[-1].text
+    main = max(row, key=lambda l: len(l.text))
+    box = (min(l.bbox[0] for l in row), min(l.bbox[1] for l in row),
+           max(l.bbox[2] for l in row), max(l.bbox[3] for l in row))
+    return Line(text, box, main.size, main.bold, row[0].block)
+
+
+def _inside(box: tuple[float, float, float, float], rects: Iterable[pymupdf.Rect]) -> bool:
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return any(r.x0 <= cx <= r.x1 and r.y0 <= cy <= r.y1 for r in rects)
+
+
+def is_page_number(text: str) -> bool:
+    return _PAGE_NUMBER.fullmatch(text.strip()) is not None
+
+
+def split_margins(lines: list[Line], number: int, width: float, height: float) -> PageLines:
+    """Sort lines into body and margin: page bands apart from the body, gutter numbers, side stamps."""
+    left_edge = _left_edge(lines)
+    band: dict[int, str] = {}
+    for i, line in enumerate(lines):
+        x0, _, x1, _ = line.bbox
+        if line.rotated:
+            if x1 < 0.15 * width or x0 > 0.85 * width:
+                band[i] = "left" if x1 < width / 2 else "right"
+        elif left_edge is not None and x1 <= left_edge - 2 and _GUTTER_NUMBER.fullmatch(line.text):
+            band[i] = "left"
+    flow = [i for i, l in enumerate(lines) if i not in band and not l.rotated]
+    top = {i for i in flow if lines[i].bbox[3] <= BAND * height}
+    bottom = {i for i in flow if lines[i].bbox[1] >= (1 - BAND) * height}
+    for zone, where in ((top, "top"), (bottom, "bottom")):
+        for i in zone:
+            if _apart(i, lines, flow, zone):
+                band[i] = where
+    body = tuple(l for i, l in enumerate(lines) if i not in band)
+    return PageLines(number, width, height, body, _group_margins(lines, band), left_edge)
+
+
+def _left_edge(lines: list[Line]) -> float | None:
+    starts: Counter[int] = Counter()
+    for line in lines:
+        if len(line.text) >= 20 and not line.rotated:
+            starts[round(line.bbox[0])] += len(line.text)
+    return float(starts.most_common(1)[0][0]) if starts else None
+
+
+def _apart(i: int, lines: list[Line], flow: list[int], zone: set[int]) -> bool:
+    """No chain of close lines links line i to text outside its band: it is not body text.
+
+    Close: stacked with a gap of at most 1.3 line heights, overlapping horizontally, in the same
+    font size. A bare page number is apart by itself and links nothing.
+    """
+    if is_page_number(lines[i].text):
+        return True
+    seen, todo = {i}, [i]
+    while todo:
+        a = lines[todo.pop()]
+        for j in flow:
+            if j in seen:
+                continue
+            b = lines[j]
+            if abs(a.size - b.size) > 0.6 or min(a.bbox[2], b.bbox[2]) <= max(a.bbox[0], b.bbox[0]):
+                continue
+            gap = max(b.bbox[1] - a.bbox[3], a.bbox[1] - b.bbox[3])
+            if gap > 1.3 * max(a.height, b.height) or is_page_number(b.text):
+                continue
+            if j not in zone:
+                return False
+            seen.add(j)
+            todo.append(j)
+    return True
+
+
+def _group_margins(lines: list[Line], band: dict[int, str]) -> tuple[tuple[str, tuple[Line, ...]], ...]:
+    """One group per header line (pieces on one baseline) or per run of close lines in one band."""
+    groups: list[tuple[str, list[Line]]] = []
+    for i in sorted(band, key=lambda i: (band[i], lines[i].bbox[1], lines[i].bbox[0])):
+        line, where = lines[i], band[i]
+        if where in ("top", "bottom") and groups and groups[-1][0] == where and _near(groups[-1][1][-1], line):
+            groups[-1][1].append(line)
+        else:
+            groups.append((where, [line]))
+    return tuple((where, tuple(ls)) for where, ls in groups)
+
+
+def _near(a: Line, b: Line) -> bool:
+    same_row = min(a.bbox[3], b.bbox[3]) - max(a.bbox[1], b.bbox[1]) > 0.5 * min(a.height, b.height)
+    if same_row:
+        return True
+    overlap_x = min(a.bbox[2], b.bbox[2]) - max(a.bbox[0], b.bbox[0]) > 0
+    return overlap_x and 0 <= b.bbox[1] - a.bbox[3] <= 0.6 * a.height and abs(a.size - b.size) <= 0.6

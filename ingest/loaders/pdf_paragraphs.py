@@ -1,0 +1,181 @@
+"""Reading order and paragraphs: body lines of one page become paragraph and list-item units.
+
+Order: pymupdf blocks (and tables) are read top to bottom; where a stretch of the page holds blocks
+left and right of the text's centre line side by side, the left column is read before the right.
+Paragraphs: consecutive lines stay together unless the geometry says a new one starts: a wider
+line pitch than the page's usual, a first-line indent, a change of font size or weight, a list
+marker, or a short line closing a sentence. Joining undoes hyphenation at line ends.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from .pdf_lines import Line
+
+_TERMINAL = tuple('.!?:;"\u201d)\u2019')
+_BULLET = re.compile(
+    r"^([\u2022\u25cf\u25cb\u25e6\u25aa\u25a0\u25a1\u2610\u2611\u2612\u2013\u2014\u00b7\u2023\u2043\u2219"
+    r"\u27a2\u2756\u2713\u2714\u2192\u25ba\u25b6\u00bb>\ue000-\uf8ff\x80-\x9f-]+)\s*(?=\S)"
+)
+_NUMBERED = re.compile(r"^(\(?\d{1,3}[.)]|\(?[a-z][.)]|\([ivx]{1,5}\)|[ivx]{1,5}\.)\s+(?=\S)")
+_SECTION_NUMBER = re.compile(r"^(\d{1,2}(?:\.\d{1,2}){0,4})\.?\s+\S")
+
+
+@dataclass(slots=True)
+class Unit:
+    """A paragraph, list item or table of one page, before headings are decided."""
+
+    kind: str
+    lines: list[Line]
+    page: int
+    rows: tuple[tuple[str, ...], ...] | None = None
+    header_rows: int = 0
+    bbox: tuple[float, float, float, float] | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+    page_end: int | None = None
+
+    @property
+    def text(self) -> str:
+        return join_lines([l.text for l in self.lines])
+
+
+def join_lines(texts: Sequence[str]) -> str:
+    """Join a paragraph's lines, undoing hyphenation at line ends ("infor-" + "mation")."""
+    out = ""
+    for text in texts:
+        if not out:
+            out = text
+        elif out.endswith("\u00ad"):
+            out = out[:-1] + text
+        elif out.endswith("-") and len(out) > 1 and out[-2].islower() and text[:1].islower():
+            # A compound already hyphenated ("state-of-the-") keeps its hyphen.
+            word = out.rsplit(" ", 1)[-1]
+            out = out + text if "-" in word[:-1] else out[:-1] + text
+        else:
+            out += " " + text
+    return out.replace("\u00ad", "")
+
+
+def list_marker(text: str) -> tuple[str, str] | None:
+    """(marker, rest) if the text opens a list item: a bullet glyph or "1." "(a)" "iv."."""
+    m = _BULLET.match(text) or _NUMBERED.match(text)
+    if m is None or (m.group(1) in ("-", "--") and not text[m.end():][:1].isalpha()):
+        return None
+    return m.group(1), text[m.end():]
+
+
+def section_depth(text: str) -> int:
+    """Depth of a section number ("2.1 Scope" -> 2), 0 without one."""
+    m = _SECTION_NUMBER.match(text)
+    return m.group(1).count(".") + 1 if m else 0
+
+
+def reading_order(items: list[tuple[tuple[float, float, float, float], Any]]) -> list[Any]:
+    """Items (bbox, payload) in reading order: top to bottom, side-by-side columns left first."""
+    if not items:
+        return []
+    x0 = min(b[0] for b, _ in items)
+    x1 = max(b[2] for b, _ in items)
+    mid = (x0 + x1) / 2
+    out: list[Any] = []
+    stretch: list[tuple[tuple[float, float, float, float], Any]] = []
+    for item in sorted(items, key=lambda it: (it[0][1], it[0][0])):
+        box = item[0]
+        if box[0] < mid - 2 and box[2] > mid + 2:  # spans the centre: closes a column stretch
+            out.extend(_columns(stretch, mid))
+            stretch = []
+            out.append(item[1])
+        else:
+            stretch.append(item)
+    out.extend(_columns(stretch, mid))
+    return out
+
+
+def _columns(stretch: list, mid: float) -> list[Any]:
+    left = [it for it in stretch if (it[0][0] + it[0][2]) / 2 < mid]
+    right = [it for it in stretch if (it[0][0] + it[0][2]) / 2 >= mid]
+    side_by_side = any(min(a[0][3], b[0][3]) > max(a[0][1], b[0][1]) for a in left for b in right)
+    if not side_by_side:
+        return [it[1] for it in stretch]
+    return [it[1] for it in left] + [it[1] for it in right]
+
+
+def page_units(lines: Sequence[Line], tables: Sequence[Unit], page: int) -> list[Unit]:
+    """Body lines and tables of one page as paragraph, list-item and table units, in reading order."""
+    blocks: dict[int, list[Line]] = {}
+    for line in lines:
+        blocks.setdefault(line.block, []).append(line)
+    items: list[tuple[tuple[float, float, float, float], Any]] = [
+        (_box(ls), ls) for ls in blocks.values()
+    ]
+    items += [(t.bbox, t) for t in tables if t.bbox is not None]
+    ordered: list[Line] = []
+    units: list[Unit] = []
+    pitch = _usual_pitch(lines)
+    for payload in reading_order(items):
+        if isinstance(payload, Unit):
+            units.extend(_paragraphs(ordered, page, pitch))
+            ordered = []
+            units.append(payload)
+        else:
+            ordered.extend(payload)
+    units.extend(_paragraphs(ordered, page, pitch))
+    return units
+
+
+def _box(lines: Sequence[Line]) -> tuple[float, float, float, float]:
+    return (min(l.bbox[0] for l in lines), min(l.bbox[1] for l in lines),
+            max(l.bbox[2] for l in lines), max(l.bbox[3] for l in lines))
+
+
+def _usual_pitch(lines: Sequence[Line]) -> float:
+    """Median baseline-to-baseline distance over font size between stacked lines of the page."""
+    ratios = []
+    for a, b in zip(lines, lines[1:]):
+        pitch = b.bbox[3] - a.bbox[3]
+        if abs(a.size - b.size) <= 0.6 and 0 < pitch < 3 * a.size and a.size > 0:
+            ratios.append(pitch / a.size)
+    return statistics.median(ratios) if ratios else 1.3
+
+
+def _paragraphs(lines: list[Line], page: int, pitch: float) -> list[Unit]:
+    units: list[Unit] = []
+    current: Unit | None = None
+    for line in lines:
+        marker = list_marker(line.text)
+        if current is None or marker or _breaks(current, line, pitch):
+            current = Unit("list_item" if marker else "paragraph", [line], page)
+            units.append(current)
+        else:
+            current.lines.append(line)
+    return units
+
+
+def continues(prev: str, nxt: str) -> bool:
+    """Text that reads on: no sentence end before, a lower-case word or a hyphen break after."""
+    prev = prev.rstrip()
+    return bool(prev) and (prev.endswith(("-", "\u00ad", ",")) or
+                           (not prev.endswith(_TERMINAL) and nxt[:1].islower()))
+
+
+def _breaks(unit: Unit, b: Line, pitch: float) -> bool:
+    a = unit.lines[-1]
+    if a.rotated or b.rotated or abs(a.size - b.size) > 0.6 or a.bold != b.bold:
+        return True
+    if b.bbox[1] < a.bbox[1] - 2 or b.bbox[0] > a.bbox[2]:  # up the page or beside: a new column
+        return not continues(a.text, b.text)
+    step = b.bbox[3] - a.bbox[3]
+    if step > (pitch * 1.35 + 0.15) * a.size:
+        return True
+    if unit.kind == "paragraph" and b.bbox[0] > a.bbox[0] + 0.8 * a.size and len(unit.lines) > 1:
+        return True  # a first-line indent opens the next paragraph
+    if unit.kind == "paragraph" and len(unit.lines) == 1 and b.bbox[0] > a.bbox[0] + 0.8 * a.size:
+        return not continues(a.text, b.text) and a.text.endswith(_TERMINAL)
+    right = max(max(l.bbox[2] for l in unit.lines), b.bbox[2])
+    left = min(min(l.bbox[0] for l in unit.lines), b.bbox[0])
+    short = a.bbox[2] < right - 0.2 * (right - left)
+    return short and a.text.endswith(_TERMINAL) and not b.text[:1].islower()
