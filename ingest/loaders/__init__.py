@@ -98,6 +98,7 @@ def _register_builtins() -> None:
     register(MARKDOWN, markdown.load)
     register(TEXT, plain_text.load)
     from . import docx; register(docx.MIME, docx.load)  # noqa: E702
+    from . import pdf; register("application/pdf", pdf.load)  # noqa: E702
     from . import spreadsheet
     register(spreadsheet.XLSX, spreadsheet.load_workbook)
     register(spreadsheet.XLSM, spreadsheet.load_workbook)
