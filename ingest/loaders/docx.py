@@ -21,7 +21,8 @@ from ..blocks import Block, Document, Loaded, Mark
 from ..errors import LoaderError
 from .docx_inline import MC, R, W, InlineReader, Paragraph, trim
 from .docx_numbering import TITLE_RANK, Numbering, Styles, roman
-from .docx_tables import Table, pipe_table, read_table
+from ..table_text import render_table
+from .docx_tables import Table, read_table
 
 MIME = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
 
@@ -191,7 +192,8 @@ class _Reader:
             if el.tag == W + "tbl":
                 keep_lead = False
                 table, notes = self._table(el)
-                yield _Item("table", table=table)
+                if table.rows:  # a table whose rows were all deleted is left empty by some tools
+                    yield _Item("table", table=table)
                 yield from self._note_items(notes)
                 continue
             if el.tag == W + "altChunk":
@@ -371,8 +373,9 @@ def _place(items: list[_Item], title: str, root_heading: bool) -> Iterator[Block
         path = (title, *(t for _, t in stack))
         if item.table is not None:
             t = item.table
-            meta = {"covered": t.covered, "cell_marks": t.cell_marks, "row_marks": t.row_marks, "header_guessed": t.header_guessed}
-            yield Block("table", pipe_table(t.rows, t.header_rows), path=path, rows=t.rows, header_rows=t.header_rows, meta=meta)
+            meta = {"covered": t.covered, "merges": t.merges, "cell_marks": t.cell_marks, "row_marks": t.row_marks,
+                    "header_guessed": t.header_guessed, "marks_shape": (len(t.rows), len(t.rows[0]) if t.rows else 0)}
+            yield Block("table", render_table(t.rows, t.header_rows), path=path, rows=t.rows, header_rows=t.header_rows, meta=meta)
         else:
             yield Block(item.kind, item.text, path=path, level=item.level, marks=tuple(item.marks), meta=item.meta)
 

@@ -152,9 +152,18 @@ class InlineReader:
                 if child.tag in CHANGE_TAGS:
                     self._changes.append(change_of(child))
                     pushed += 1
+        self._run_content(r)
+        for _ in range(pushed):
+            self._changes.pop()
+
+    def _run_content(self, r: etree._Element) -> None:
         for child in r:
             tag = child.tag
-            if tag in (W + "t", W + "delText", M + "t"):
+            if tag in CHANGE_TAGS:  # math runs may wrap their text in w:ins / w:del
+                self._changes.append(change_of(child))
+                self._run_content(child)
+                self._changes.pop()
+            elif tag in (W + "t", W + "delText", M + "t"):
                 self._text(child.text or "")
             elif tag in (W + "tab", W + "ptab"):
                 self._text("\t")
@@ -179,8 +188,6 @@ class InlineReader:
                     self._comment(cid, self._pos)
             elif tag not in _SKIP:
                 self._element(child)
-        for _ in range(pushed):
-            self._changes.pop()
 
     def _fld_char(self, kind: str | None) -> None:
         if kind == "begin":

@@ -8,7 +8,7 @@ can tell a merge shadow from a cell that is really empty.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Iterator
 
 from lxml import etree
 
@@ -29,6 +29,8 @@ class Table:
     """Marks inside one cell: (row, col, mark), the mark's offsets index into `rows[row][col]`."""
     row_marks: tuple[tuple[int, Mark], ...]
     """A whole row was inserted or deleted: (row, mark) with an empty span."""
+    merges: tuple[tuple[int, int, int, int], ...]
+    """Each merged range as (anchor_row, anchor_col, last_row, last_col)."""
 
 
 def read_table(tbl: etree._Element, read_cell: CellReader) -> Table:
@@ -40,6 +42,8 @@ def read_table(tbl: etree._Element, read_cell: CellReader) -> Table:
     row_marks: list[tuple[int, Mark]] = []
     header_rows = 0
     counting_header = True
+    merges: dict[tuple[int, int], list[int]] = {}
+    open_v: dict[int, tuple[int, int]] = {}  # grid column -> anchor of the vertical merge running there
     for r, tr in enumerate(_children(tbl, W + "tr")):
         trpr = tr.find(W + "trPr")
         col = _val_int(trpr, "gridBefore")
@@ -57,12 +61,19 @@ def read_table(tbl: etree._Element, read_cell: CellReader) -> Table:
             if _continues(tcpr):
                 covered.extend((r, c) for c in range(col, col + span))
                 cells.extend([""] * span)
+                if col in open_v:
+                    merges[open_v[col]][0] = r
             else:
                 text, marks = read_cell(tc)
                 cells.append(text)
                 cell_marks.extend((r, col, m) for m in marks)
                 covered.extend((r, c) for c in range(col + 1, col + span))
                 cells.extend([""] * (span - 1))
+                merges[(r, col)] = [r, col + span - 1]
+                if _restarts(tcpr):
+                    open_v[col] = (r, col)
+                else:
+                    open_v.pop(col, None)
             col += span
         cells.extend([""] * _val_int(trpr, "gridAfter"))
         rows.append(cells)
@@ -77,26 +88,8 @@ def read_table(tbl: etree._Element, read_cell: CellReader) -> Table:
         covered=tuple(covered),
         cell_marks=tuple(cell_marks),
         row_marks=tuple(row_marks),
+        merges=tuple((r, c, r1, c1) for (r, c), (r1, c1) in merges.items() if (r1, c1) != (r, c)),
     )
-
-
-def pipe_table(rows: Sequence[Sequence[str]], header_rows: int) -> str:
-    """Render rows as a Markdown pipe table; the separator follows the header (or first) row."""
-    if not rows:
-        return ""
-    width = max(len(r) for r in rows)
-    head = max(1, header_rows)
-    lines = []
-    for i, row in enumerate(rows):
-        cells = [_pipe_cell(c) for c in row] + [""] * (width - len(row))
-        lines.append("| " + " | ".join(cells) + " |")
-        if i == head - 1:
-            lines.append("|" + " --- |" * width)
-    return "\n".join(lines)
-
-
-def _pipe_cell(text: str) -> str:
-    return " ".join(text.split()).replace("|", "\\|")
 
 
 def _children(parent: etree._Element, tag: str) -> Iterator[etree._Element]:
@@ -125,6 +118,11 @@ def _continues(tcpr: etree._Element | None) -> bool:
         if el is not None and el.get(W + "val", "continue") == "continue":
             return True
     return False
+
+
+def _restarts(tcpr: etree._Element | None) -> bool:
+    el = tcpr.find(W + "vMerge") if tcpr is not None else None
+    return el is not None and el.get(W + "val") == "restart"
 
 
 def _val_int(parent: etree._Element | None, tag: str) -> int:

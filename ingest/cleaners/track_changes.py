@@ -1,0 +1,228 @@
+"""Resolve tracked changes: the text as it reads after accepting (or rejecting) every change.
+
+Works on marks only, so Word revisions and Google Docs suggestions resolve alike:
+
+- `insertion` / `deletion` marks cover text that was inserted / deleted. `accept` removes deleted
+  spans and keeps inserted ones, `reject` the opposite, `keep` leaves text and marks as they are.
+  Other marks (comments, links, footnote references) move with the text that remains.
+- A block whose text ends in a newline under a change mark ends in a tracked paragraph mark. When
+  resolving removes that newline, the paragraph joins the next one, as in Word; the joined block
+  takes the next block's kind and path (the surviving paragraph mark carries the formatting).
+  Footnotes and furniture between the two wait and follow the joined block.
+- Tables keep marks per cell in `meta["cell_marks"]` as (row, col, mark), offsets into
+  `rows[row][col]`, and whole inserted or deleted rows in `meta["row_marks"]` as (row, mark).
+  Resolved cells are written back into `rows` and the table text is rendered again.
+  `meta["marks_shape"]` = (rows, columns) when the marks were made; a table another cleaner has
+  reshaped since cannot be resolved safely and passes unchanged (counted as "stale_tables").
+- Headings change with their text, and so do the heading paths of the blocks under them.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import replace
+from typing import Iterable, Iterator, Literal, Sequence
+
+from pydantic import BaseModel
+
+from ..blocks import Block, Mark
+from ..table_text import render_table
+from . import CleanContext, Cleaner
+
+CHANGES = frozenset({"insertion", "deletion"})
+_ASIDE = frozenset({"footnote", "furniture"})
+
+
+class TrackChangesOptions(BaseModel, frozen=True):
+    mode: Literal["accept", "reject", "keep"] = "accept"
+    """accept: the text after accepting every change; reject: as before them; keep: both, marked."""
+
+
+def resolve_changes(text: str, marks: Sequence[Mark], mode: str) -> tuple[str, tuple[Mark, ...], int]:
+    """Text and remaining marks after resolving change marks; also how many characters went."""
+    if mode == "keep" or not any(m.kind in CHANGES for m in marks):
+        return text, tuple(marks), 0
+    drop = "deletion" if mode == "accept" else "insertion"
+    spans = _merged(sorted((m.start, m.end) for m in marks if m.kind == drop and m.end > m.start))
+    pieces, prev = [], 0
+    for s, e in spans:
+        pieces.append(text[prev:s])
+        prev = e
+    pieces.append(text[prev:])
+    starts = [s for s, _ in spans]
+    removed_before = [0]
+    for s, e in spans:
+        removed_before.append(removed_before[-1] + e - s)
+
+    def at(pos: int) -> int:
+        i = bisect_right(starts, pos) - 1
+        if i < 0:
+            return pos
+        s, e = spans[i]
+        return s - removed_before[i] if pos < e else pos - removed_before[i + 1]
+
+    kept = []
+    for m in marks:
+        if m.kind in CHANGES:
+            continue
+        s, e = at(m.start), at(m.end)
+        if e > s or m.kind == "comment":  # a comment outlives the text it was anchored to
+            kept.append(Mark(m.kind, s, e, m.attrs))
+    return "".join(pieces), tuple(kept), removed_before[-1]
+
+
+def strip_marked(text: str, marks: Sequence[Mark]) -> tuple[str, tuple[Mark, ...]]:
+    """Strip whitespace at both ends of `text`, moving marks with the characters they cover."""
+    lead = len(text) - len(text.lstrip())
+    end = max(lead, len(text.rstrip()))
+    out = []
+    for m in marks:
+        s, e = min(max(m.start - lead, 0), end - lead), min(max(m.end - lead, 0), end - lead)
+        if e > s or m.start == m.end:
+            out.append(Mark(m.kind, s, e, m.attrs))
+    return text[lead:end], tuple(out)
+
+
+def resolve_track_changes(blocks: Iterable[Block], ctx: CleanContext) -> Iterator[Block]:
+    options = ctx.options if isinstance(ctx.options, TrackChangesOptions) else TrackChangesOptions()
+    if options.mode == "keep":
+        yield from blocks
+        return
+    mode = options.mode
+    drop = "deletion" if mode == "accept" else "insertion"
+    renames: dict[tuple[str, ...], tuple[str, ...]] = {}
+    pending: Block | None = None  # a paragraph whose mark went: it joins the next one
+    held: list[Block] = []
+
+    def flush() -> Iterator[Block]:
+        nonlocal pending
+        if pending is not None:
+            yield from _finish(pending, ctx)
+            pending = None
+        yield from held
+        held.clear()
+
+    for block in blocks:
+        path = _renamed(block.path, renames)
+        if block.kind == "table":
+            yield from flush()
+            table = _table(replace(block, path=path), mode, ctx)
+            if table is not None:
+                yield table
+            continue
+        joins = _ends_in_mark(block, drop)
+        text, marks, removed = resolve_changes(block.text, block.marks, mode)
+        ctx.count("chars", removed)
+        if block.kind == "heading":
+            new_title = " ".join(text.split())
+            parent = path[:-1]
+            renames[block.path] = (*parent, new_title) if new_title else parent or block.path
+            path = renames[block.path]
+        block = replace(block, text=text, marks=marks, path=path)
+        if pending is not None and (block.kind in _ASIDE or block.meta.get("textbox")):
+            held.extend(_finish(block, ctx))
+            continue
+        if pending is not None:
+            shift = len(pending.text)
+            block = replace(block, text=pending.text + block.text,
+                            marks=(*pending.marks, *(replace(m, start=m.start + shift, end=m.end + shift) for m in block.marks)))
+            pending = None
+            ctx.count("joins")
+        if joins:
+            pending = block
+            continue
+        pending = block
+        yield from flush()
+    yield from flush()
+
+
+def _finish(block: Block, ctx: CleanContext) -> Iterator[Block]:
+    text, marks = strip_marked(block.text, block.marks)
+    if not text:
+        ctx.count("blocks")
+        return
+    yield replace(block, text=text, marks=marks)
+
+
+def _ends_in_mark(block: Block, drop: str) -> bool:
+    """The block ends in a tracked paragraph mark that resolving removes."""
+    n = len(block.text)
+    return n > 0 and block.text[-1] == "\n" and any(
+        m.kind == drop and m.start < n <= m.end for m in block.marks
+    )
+
+
+def _renamed(path: tuple[str, ...], renames: dict[tuple[str, ...], tuple[str, ...]]) -> tuple[str, ...]:
+    for k in range(len(path), 0, -1):
+        if path[:k] in renames:
+            return renames[path[:k]] + path[k:]
+    return path
+
+
+def _table(block: Block, mode: str, ctx: CleanContext) -> Block | None:
+    meta = block.meta
+    cell_marks = tuple(meta.get("cell_marks", ()))
+    row_marks = tuple(meta.get("row_marks", ()))
+    if not block.rows or not any(m.kind in CHANGES for *_, m in (*cell_marks, *row_marks)):
+        return block
+    rows = block.rows
+    shape = (len(rows), max(len(r) for r in rows))
+    if tuple(meta.get("marks_shape", shape)) != shape:
+        ctx.count("stale_tables")
+        return block
+    drop = "deletion" if mode == "accept" else "insertion"
+    gone = {r for r, m in row_marks if m.kind == drop}
+    new_index = {}
+    for r in range(len(rows)):
+        if r not in gone:
+            new_index[r] = len(new_index)
+    by_cell: dict[tuple[int, int], list[Mark]] = {}
+    for r, c, m in cell_marks:
+        by_cell.setdefault((r, c), []).append(m)
+    new_rows, new_marks = [], []
+    for r, row in enumerate(rows):
+        if r in gone:
+            ctx.count("rows")
+            continue
+        cells = []
+        for c, value in enumerate(row):
+            text, marks, removed = resolve_changes(value, by_cell.get((r, c), ()), mode)
+            ctx.count("chars", removed)
+            text, marks = strip_marked(text, marks)
+            cells.append(text)
+            new_marks.extend((new_index[r], c, m) for m in marks)
+        new_rows.append(tuple(cells))
+    if not new_rows:
+        ctx.count("blocks")
+        return None
+    if meta.get("header_guessed"):
+        header_rows = 1 if len(new_rows) > 1 else 0
+    else:
+        header_rows = sum(1 for r in range(block.header_rows) if r not in gone)
+    new_meta = dict(meta)
+    new_meta.update(cell_marks=tuple(new_marks), row_marks=(), marks_shape=(len(new_rows), shape[1]))
+    if "covered" in meta:
+        new_meta["covered"] = tuple((new_index[r], c) for r, c in meta["covered"] if r in new_index)
+    if "merges" in meta:
+        new_meta["merges"] = tuple(_shifted_merges(meta["merges"], new_index))
+    return replace(block, rows=tuple(new_rows), header_rows=header_rows, text=render_table(new_rows, header_rows), meta=new_meta)
+
+
+def _shifted_merges(merges: Iterable[tuple[int, int, int, int]], new_index: dict[int, int]) -> Iterator[tuple[int, int, int, int]]:
+    for r0, c0, r1, c1 in merges:
+        kept = [new_index[r] for r in range(r0, r1 + 1) if r in new_index]
+        if kept and (kept[0] != kept[-1] or c0 != c1):
+            yield kept[0], c0, kept[-1], c1
+
+
+def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for s, e in spans:
+        if out and s <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], e))
+        else:
+            out.append((s, e))
+    return out
+
+
+cleaner = Cleaner(name="track_changes", run=resolve_track_changes, options=TrackChangesOptions, default_for=frozenset())
