@@ -18,7 +18,8 @@ Cell = tuple[int, int]
 Merge = tuple[int, int, int, int]
 """(first_row, first_col, last_row, last_col) of a merged range, 1-based, inclusive."""
 
-_NUMBER = re.compile(r"^[-+(]?[\d.,\s%$€£¥]*\d[\d.,\s%)]*$")
+NUMBER = re.compile(r"^[-+(]?[\d.,\s%$€£¥]*\d[\d.,\s%)]*$")
+"""A cell that reads as a number (or date-like digits): a row of these is data, not column names."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,5 +145,5 @@ def _table(top: int, left: int, bottom: int, right: int, cells: Mapping[Cell, st
     header_rows = max([1] + [r1 + 1 for r0, _, r1, _ in local if r0 == 0])
     header_rows = min(header_rows, len(rows))
     first = [t for t in rows[0] if t]
-    detected = bool(first) and not any(_NUMBER.match(t) for t in first)
+    detected = bool(first) and not any(NUMBER.match(t) for t in first)
     return Table(top, left, tuple(rows), header_rows, tuple(covered), local, detected)

@@ -28,7 +28,7 @@ from openpyxl.utils import get_column_letter, range_boundaries
 from ..blocks import Block, Document, Loaded
 from ..errors import LoaderError
 from ..table_text import render_table
-from .sheet_regions import Cell, Merge, sheet_pieces
+from .sheet_regions import NUMBER, Cell, Merge, sheet_pieces
 from .text_decoding import decode_text
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -60,27 +60,36 @@ def load_workbook(data: bytes, document: Document) -> Loaded:
 
 
 def load_csv(data: bytes, document: Document) -> Loaded:
-    """A CSV file: its regions as tables under the document title (a CSV has no sheets)."""
+    """A CSV file: one table under the document title (a CSV has no sheets).
+
+    Unlike a sheet, a CSV is one table by definition, so it is not cut into regions: a blank
+    line or an empty column inside it stays, described, for the `empty_cells` cleaner."""
     try:
         text, notes = decode_text(data)
     except LoaderError as exc:
         raise LoaderError(str(exc), subject=document.uri) from exc
-    title = _title(document)
-    sample = text[:65536]
     try:
-        dialect: type[csv.Dialect] | csv.Dialect = csv.Sniffer().sniff(sample, delimiters=",;\t|")
+        dialect: type[csv.Dialect] | csv.Dialect = csv.Sniffer().sniff(text[:65536], delimiters=",;\t|")
     except csv.Error:  # one column, or too little text to tell: plain commas
         dialect = csv.excel
-    cells: dict[Cell, str] = {}
     try:
-        for r, row in enumerate(csv.reader(io.StringIO(text, newline=""), dialect), start=1):
-            for c, value in enumerate(row, start=1):
-                if value.strip():
-                    cells[(r, c)] = value.strip()
+        rows = [tuple(cell.strip() for cell in row) for row in csv.reader(io.StringIO(text, newline=""), dialect)]
     except csv.Error as exc:
         raise LoaderError(f"malformed CSV ({exc}); check its quoting and delimiter", subject=document.uri) from exc
-    blocks = tuple(_piece_blocks(cells, [], (title,), sheet=""))
-    return Loaded(document, blocks, warnings=tuple(notes) + (() if blocks else ("no cell holds text",)))
+    filled = [i for i, row in enumerate(rows) if any(row)]
+    if not filled:
+        return Loaded(document, (), warnings=tuple(notes) + ("no cell holds text",))
+    first, last = filled[0], filled[-1]  # blank lines around the table are not part of it
+    rows = rows[first : last + 1]
+    width = max(len(row) for row in rows)
+    rows = [row + ("",) * (width - len(row)) for row in rows]
+    header = [cell for cell in rows[0] if cell]
+    meta = {
+        "range": f"A{first + 1}:{get_column_letter(width)}{last + 1}",
+        "header": "detected" if header and not any(NUMBER.match(c) for c in header) else "first_row",
+    }
+    table = Block("table", render_table(rows, 1), (_title(document),), rows=tuple(rows), header_rows=1, meta=meta)
+    return Loaded(document, (table,), warnings=tuple(notes))
 
 
 def _workbook_blocks(wb, facts: Mapping[str, SheetFacts], document: Document) -> Loaded:
