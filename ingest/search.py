@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 
@@ -106,14 +107,15 @@ def join_context(chunks: list[Chunk]) -> str:
     """The texts of consecutive chunks joined by blank lines, each overlap printed once.
 
     A chunk with `overlap_tokens` starts with the previous chunk's tail; that prefix is dropped
-    when it is found verbatim at the end of the previous text and ends at a word boundary.
+    when it is found verbatim at the end of the previous text: its length comes from the source
+    spans (`start`/`end`) where they agree with the texts, else from matching between breaks.
     Otherwise both texts are kept whole: repeating a sentence is better than losing one.
     """
     if not chunks:
         return ""
     parts = [chunks[0].text]
     for prev, chunk in zip(chunks, chunks[1:]):
-        cut = _overlap_chars(prev.text, chunk.text) if chunk.overlap_tokens and chunk.chunk_index == prev.chunk_index + 1 else 0
+        cut = _overlap_chars(prev, chunk) if chunk.overlap_tokens and chunk.chunk_index == prev.chunk_index + 1 else 0
         if cut:
             parts[-1] += chunk.text[cut:]
         else:
@@ -121,19 +123,33 @@ def join_context(chunks: list[Chunk]) -> str:
     return "\n\n".join(parts)
 
 
-def _overlap_chars(prev: str, text: str) -> int:
-    """Length of the longest prefix of `text` that `prev` ends with and that ends at a word break."""
-    if not prev:
-        return 0
-    for size in range(min(len(prev), len(text) - 1), 0, -1):
+def _overlap_chars(prev: Chunk, chunk: Chunk) -> int:
+    """How many leading characters of `chunk.text` repeat the end of `prev.text`."""
+    if prev.end is not None and chunk.start is not None and prev.end > chunk.start:
+        size = prev.end - chunk.start  # exact where both texts are spans of the source text
+        if size < len(chunk.text) and prev.text.endswith(chunk.text[:size]):
+            return size
+    return _shortest_border(prev.text, chunk.text)
+
+
+def _shortest_border(prev: str, text: str) -> int:
+    """Length of the shortest prefix of `text` that `prev` ends with, starting and ending at a
+    break (space or punctuation, so scripts written without spaces qualify). Shortest, because in
+    repetitive text a longer match could swallow new text; a shorter one can only repeat some."""
+    for size in range(1, min(len(prev), len(text) - 1) + 1):
         if (
             text[size - 1] == prev[-1]
-            and text[size].isspace()
-            and (size == len(prev) or prev[-size - 1].isspace())
+            and (_is_break(text[size]) or _is_break(text[size - 1]))
+            and (size == len(prev) or _is_break(prev[-size - 1]))
             and prev.endswith(text[:size])
+            and re.search(r"[^\W_]", text[:size])
         ):
             return size
     return 0
+
+
+def _is_break(char: str) -> bool:
+    return char.isspace() or unicodedata.category(char).startswith("P")
 
 
 def citation(chunk: Chunk) -> str:

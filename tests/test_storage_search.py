@@ -181,3 +181,30 @@ def test_citation_names_the_file_then_the_headings(index: Path) -> None:
     # A title the loader made from the file name is not repeated.
     titled = dataclasses.replace(hit.chunk, heading_path=("paediatric-fever", "Contraindications"))
     assert citation(titled) == f"paediatric-fever.md > Contraindications ({hit.chunk.source.uri})"
+
+
+def test_context_of_real_overlapping_chunks_is_the_source_span(corpus: Path) -> None:
+    # The chunker's overlap on a real speech: each chunk's text is its span of the source, so two
+    # neighbours joined without the repeated tail must be exactly the source from one to the other.
+    from ingest.chunker import ChunkOptions, chunk
+    from ingest.loaders import load_bytes
+
+    path = corpus / "chunking_evaluation" / "corpora" / "state_of_the_union.md"
+    doc = Document(id=str(path), uri=path.as_uri(), name=path.name, mime_type="text/markdown")
+    loaded = load_bytes(path.read_bytes(), doc)
+    chunks = list(chunk(loaded, ChunkOptions(max_tokens=120, min_tokens=20, overlap_tokens=30)))
+    pairs = [(a, b) for a, b in zip(chunks, chunks[1:]) if b.overlap_tokens and b.start < a.end]
+    assert len(pairs) > 20
+    exact_without_spans = 0
+    for a, b in pairs:
+        source = loaded.text[a.start : b.end]
+        assert join_context([a, b]) == source
+        # Without spans (formats with no source text) the overlap is found by matching: never a
+        # loss, at worst a repeat (this speech says "That's what America does." twice in a row).
+        a0, b0 = (dataclasses.replace(x, start=None, end=None) for x in (a, b))
+        context = join_context([a0, b0])
+        assert context.startswith(a.text) and context.endswith(loaded.text[a.end : b.end])
+        exact_without_spans += context == source
+    assert exact_without_spans >= 0.9 * len(pairs)
+    a, b, c = chunks[pairs[0][0].chunk_index : pairs[0][0].chunk_index + 3]
+    assert join_context([a, b, c]).count(b.text[: a.end - b.start]) == 1
