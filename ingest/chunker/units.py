@@ -101,8 +101,11 @@ def _word_pieces(text: str, begin: int, end: int, seam: str, tok: Tokenizer, lim
         begin = stop
 
 
-def _line_pieces(text: str, begin: int, end: int, tok: Tokenizer, limit: int) -> Iterator[Piece]:
-    """Whole lines, greedily, each piece within the budget; a line over it is cut at the cap."""
+def _line_pieces(
+    text: str, begin: int, end: int, tok: Tokenizer, limit: int, cut_long_lines: bool = True
+) -> Iterator[Piece]:
+    """Whole lines, greedily, each piece within the budget. A line over it is cut at the cap, or,
+    for table rows (`cut_long_lines=False`), kept whole as a piece of its own."""
     lines = _lines(text, begin, end)
     group_start = None
     group_end = 0
@@ -118,7 +121,7 @@ def _line_pieces(text: str, begin: int, end: int, tok: Tokenizer, limit: int) ->
                 continue
             yield group_start, group_end, text[group_start:group_end], group_count, seam
             seam = text[group_end:line_start]
-        if count > limit:
+        if count > limit and cut_long_lines:
             pieces = _word_pieces(text, line_start, line_end, seam, tok, limit)
             for piece in pieces:
                 yield piece
@@ -141,13 +144,13 @@ def _table_pieces(text: str, header_rows: int, tok: Tokenizer, limit: int) -> It
         return
     header = text[: lines[head - 1][1]]
     header_count = tok.count(header)
-    body_limit = max(limit - header_count, 1)
+    body_limit = max(limit - header_count - tok.count("\n"), 1)  # the header's line break counts too
     body = lines[head:]
     if not body:
         yield from _line_pieces(text, 0, len(text), tok, limit)
         return
     seam = ""
-    for begin, end, rows, _count, _seam in _line_pieces(text, body[0][0], len(text), tok, body_limit):
+    for begin, end, rows, _count, _seam in _line_pieces(text, body[0][0], len(text), tok, body_limit, False):
         piece = header + "\n" + rows
         count = tok.join(header, header_count, "\n", rows, _count)
         if count is None:
