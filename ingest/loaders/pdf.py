@@ -48,6 +48,7 @@ if hasattr(pymupdf, "no_recommend_layout"):
     pymupdf.no_recommend_layout()  # find_tables would print an advert for pymupdf-layout
 pymupdf.TOOLS.mupdf_display_errors(False)
 
+_RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")
 _JUNK_TITLE = re.compile(r"(?i)^(microsoft \w+ - |untitled\b)|\.(docx?|pdf|rtf|odt)$")
 
 
@@ -123,6 +124,8 @@ def _tables(page: pymupdf.Page, number: int) -> list[Unit]:
     units = []
     for table in page.find_tables().tables:
         rows = [tuple(_cell(c) for c in row) for row in table.extract()]
+        if any(_RTL.search(c) for row in rows for c in row):
+            rows = _logical_rows(page, table)  # the finder returns right-to-left text reversed
         header_rows = 1 if len(rows) > 1 else 0
         if table.header.external and table.header.names:
             rows.insert(0, tuple(_cell(c) for c in table.header.names))
@@ -133,6 +136,10 @@ def _tables(page: pymupdf.Page, number: int) -> list[Unit]:
         units.append(Unit("table", [], number, rows=tuple(rows), header_rows=header_rows,
                           bbox=tuple(table.bbox)))
     return units
+
+
+def _logical_rows(page: pymupdf.Page, table) -> list[tuple[str, ...]]:
+    return [tuple(_cell(page.get_textbox(cell)) if cell else "" for cell in row.cells) for row in table.rows]
 
 
 def _cell(value: str | None) -> str:

@@ -164,6 +164,13 @@ def split_margins(lines: list[Line], number: int, width: float, height: float) -
     flow = [i for i, l in enumerate(lines) if i not in band and not l.rotated]
     top = {i for i in flow if lines[i].bbox[3] <= BAND * height}
     bottom = {i for i in flow if lines[i].bbox[1] >= (1 - BAND) * height}
+    if flow:  # a page number set higher than the band (LaTeX on A4) is still the page's last line
+        last = max(flow, key=lambda i: lines[i].bbox[3])
+        first = min(flow, key=lambda i: lines[i].bbox[1])
+        if is_page_number(lines[last].text):
+            bottom.add(last)
+        if is_page_number(lines[first].text):
+            top.add(first)
     for zone, where in ((top, "top"), (bottom, "bottom")):
         for i in zone:
             if _apart(i, lines, flow, zone):
@@ -220,7 +227,8 @@ def _group_margins(lines: list[Line], band: dict[int, str]) -> tuple[tuple[str, 
 
 
 def _near(a: Line, b: Line) -> bool:
-    same_row = min(a.bbox[3], b.bbox[3]) - max(a.bbox[1], b.bbox[1]) > 0.5 * min(a.height, b.height)
+    # Pieces of one header line share their baseline; a footer stacked half a line off is another.
+    same_row = min(a.bbox[3], b.bbox[3]) - max(a.bbox[1], b.bbox[1]) > 0.8 * min(a.height, b.height)
     if same_row:
         return True
     overlap_x = min(a.bbox[2], b.bbox[2]) - max(a.bbox[0], b.bbox[0]) > 0
