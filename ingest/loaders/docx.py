@@ -173,9 +173,15 @@ class _Reader:
 
     def read(self) -> Loaded:
         root = self.pkg.xml(self.pkg.main)
-        body = root.find(W + "body") if root is not None else None
+        if root is None or root.tag != W + "document":
+            raise LoaderError(
+                f"the package's main part {self.pkg.main} is not a Word document "
+                "(a spreadsheet or presentation named .docx?); open it in its own application",
+                subject=self.pkg.subject,
+            )
+        body = root.find(W + "body")
         if body is None:
-            raise LoaderError(f"{self.pkg.main} has no w:body; the file is damaged or not a Word document", subject=self.pkg.subject)
+            raise LoaderError(f"{self.pkg.main} has no w:body; the file is damaged", subject=self.pkg.subject)
         items = list(self._body(body))
         title, root_heading = self._root(items)
         blocks = [*self._furniture(body, "header", title), *_place(items, title, root_heading), *self._furniture(body, "footer", title)]
