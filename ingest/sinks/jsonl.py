@@ -90,7 +90,10 @@ def slug(name: str) -> str:
 def _atomic_write(target: Path, data: str) -> None:
     # The temp file lives beside the target (os.replace is atomic only within one file system)
     # and ends in ".tmp", so `_files` never mistakes a leftover for a document's dump.
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise SinkError(f"cannot write ({exc.strerror}); the previous file is kept", target) from exc
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(data)
