@@ -1,0 +1,42 @@
+"""docling's DOCX ground truth, file by file: headings in heading paths, body text and table cells
+kept, page headers and footers gone after the default cleaners (see benchmarks/docx_groundtruth.py)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+_spec = importlib.util.spec_from_file_location("docx_groundtruth", ROOT / "benchmarks" / "docx_groundtruth.py")
+gt = importlib.util.module_from_spec(_spec)
+sys.modules[_spec.name] = gt  # dataclasses look their module up
+_spec.loader.exec_module(gt)
+
+
+@pytest.fixture(scope="module")
+def scores(corpus):
+    return {s.name: s for s in gt.scores(corpus)}
+
+
+def _names():
+    from conftest import CORPUS
+
+    return sorted(p.name.removesuffix(".json") for p in (CORPUS / "docling/docx/groundtruth").glob("*.docx.json"))
+
+
+def test_every_ground_truth_file_is_scored(scores):
+    assert len(scores) == len(_names()) == 30
+    assert sum(s.headings[1] for s in scores.values()) >= 50  # not vacuous
+    assert sum(s.cells[1] for s in scores.values()) >= 200
+
+
+@pytest.mark.parametrize("name", _names())
+def test_file_matches_ground_truth(scores, name):
+    s = scores[name]
+    assert s.headings[0] == s.headings[1], s.missing
+    assert s.body[0] == s.body[1], s.missing
+    assert s.cells[0] == s.cells[1], s.missing
+    assert not s.furniture_leaks
