@@ -24,7 +24,7 @@ from .loaders import load_file
 from .pipeline import DocResult, run as run_pipeline
 from .search import search as search_index
 
-err = Console(stderr=True)
+err = Console(stderr=True, soft_wrap=True)
 
 
 def main() -> None:

@@ -15,6 +15,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from .chunker import ChunkOptions
+from .chunker.tokens import get_tokenizer
 from .cleaners import Step, build_chain
 from .errors import ConfigError, IngestError
 
@@ -56,6 +57,7 @@ class ChunkerConfig(_Strict):
     tokenizer: str = "cl100k_base"
 
     def options(self) -> ChunkOptions:
+        get_tokenizer(self.tokenizer)  # an unknown name fails here, at the edge, not mid-run
         return ChunkOptions(self.max_tokens, self.min_tokens, self.overlap_tokens, self.tokenizer)
 
 

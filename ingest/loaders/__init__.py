@@ -58,7 +58,9 @@ def load_bytes(data: bytes, document: Document) -> Loaded:
         raise UnsupportedFormat(f"no loader for {document.mime_type}", subject=document.uri)
     try:
         return loader(data, document)
-    except LoaderError:
+    except LoaderError as exc:
+        if exc.subject is None:  # a loader's own check: name the file here, once
+            raise LoaderError(str(exc), subject=document.uri) from exc
         raise
     except Exception as exc:  # a parser's own exception: name the file and the cause
         raise LoaderError(f"could not parse as {document.mime_type}: {exc}", subject=document.uri) from exc
