@@ -42,7 +42,7 @@ from ..blocks import Block, Document, Loaded
 from ..errors import LoaderError
 from ..table_text import render_table
 from .pdf_lines import Line, PageLines, extract, split_margins
-from .pdf_paragraphs import Unit, continues, list_marker, page_units, section_depth
+from .pdf_paragraphs import TERMINAL, Unit, continues, list_marker, page_units, section_depth
 
 if hasattr(pymupdf, "no_recommend_layout"):
     pymupdf.no_recommend_layout()  # find_tables would print an advert for pymupdf-layout
@@ -288,8 +288,7 @@ def _blocks(pages: list[tuple[PageLines, list[Unit]]], toc: list, title: str) ->
                 yield Block("heading", text, path, level=level, page=unit.page, bbox=_bbox(unit),
                             meta={"font_size": unit.lines[0].size, "band": None})
                 continue
-            if (pending is not None and unit.kind == "paragraph" and unit.page != pending.page
-                    and continues(pending.lines[-1].text, unit.lines[0].text)):
+            if pending is not None and unit.kind == "paragraph" and unit.page != pending.page and _runs_on(pending, unit):
                 if pending.bbox is None:
                     pending.bbox = _bbox(pending)  # the box stays the one on the first page
                 pending.lines.extend(unit.lines)  # runs on from the previous page
@@ -305,6 +304,18 @@ def _blocks(pages: list[tuple[PageLines, list[Unit]]], toc: list, title: str) ->
             pending, pending_path = unit, path
         held.extend(_margin_block(g, placed, path) for g in rest)
     yield from flush()
+
+
+def _runs_on(pending: Unit, unit: Unit) -> bool:
+    """The page's last paragraph goes on in the next page's first: it reads on, or its last line
+    is full and ends without a sentence stop ("... open-domain" | "QA datasets, ...")."""
+    last = pending.lines[-1]
+    if continues(last.text, unit.lines[0].text):
+        return True
+    left = min(l.bbox[0] for l in pending.lines)
+    right = max(l.bbox[2] for l in pending.lines)
+    full = len(pending.lines) > 1 and last.bbox[2] >= right - 0.05 * (right - left)
+    return full and not last.text.rstrip().endswith(TERMINAL) and abs(last.size - unit.lines[0].size) <= 0.6
 
 
 def _text_block(unit: Unit, path: tuple[str, ...], markers: list[float]) -> Block:

@@ -16,7 +16,7 @@ from typing import Any, Sequence
 
 from .pdf_lines import Line
 
-_TERMINAL = tuple('.!?:;"\u201d)\u2019')
+TERMINAL = tuple('.!?:;"\u201d)\u2019')
 _BULLET = re.compile(
     r"^([\u2022\u25cf\u25cb\u25e6\u25aa\u25a0\u25a1\u2610\u2611\u2612\u2013\u2014\u00b7\u2023\u2043\u2219"
     r"\u27a2\u2756\u2713\u2714\u2192\u25ba\u25b6\u00bb>\ue000-\uf8ff\x80-\x9f-]+)\s*(?=\S)"
@@ -159,7 +159,7 @@ def continues(prev: str, nxt: str) -> bool:
     """Text that reads on: no sentence end before, a lower-case word or a hyphen break after."""
     prev = prev.rstrip()
     return bool(prev) and (prev.endswith(("-", "\u00ad", ",")) or
-                           (not prev.endswith(_TERMINAL) and nxt[:1].islower()))
+                           (not prev.endswith(TERMINAL) and nxt[:1].islower()))
 
 
 def _breaks(unit: Unit, b: Line, pitch: float) -> bool:
@@ -174,8 +174,8 @@ def _breaks(unit: Unit, b: Line, pitch: float) -> bool:
     if unit.kind == "paragraph" and b.bbox[0] > a.bbox[0] + 0.8 * a.size and len(unit.lines) > 1:
         return True  # a first-line indent opens the next paragraph
     if unit.kind == "paragraph" and len(unit.lines) == 1 and b.bbox[0] > a.bbox[0] + 0.8 * a.size:
-        return not continues(a.text, b.text) and a.text.endswith(_TERMINAL)
+        return not continues(a.text, b.text) and a.text.endswith(TERMINAL)
     right = max(max(l.bbox[2] for l in unit.lines), b.bbox[2])
     left = min(min(l.bbox[0] for l in unit.lines), b.bbox[0])
     short = a.bbox[2] < right - 0.2 * (right - left)
-    return short and a.text.endswith(_TERMINAL) and not b.text[:1].islower()
+    return short and a.text.endswith(TERMINAL) and not b.text[:1].islower()
