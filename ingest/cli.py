@@ -131,17 +131,19 @@ def stats(paths: tuple[Path, ...], max_tokens: str, overlap_tokens: str, min_tok
         for row in rows:
             click.echo(json.dumps(row))
         return
-    table = Table("max", "overlap", "n", "min", "p50", "p90", "max", "over", "mid-sentence",
-                  "orphan rows", "headerless", "separated", "stored")
+    headers = ("max", "overlap", "n", "min", "p50", "p90", "max", "over", "mid-sentence",
+               "orphan-rows", "headerless", "separated", "stored")
+    lines = [headers]
     for r in rows:
         s, d = r["sizes"], r["defects"]
-        table.add_row(
-            str(r["max_tokens"]), str(r["overlap_tokens"]), str(s["n"]), str(s["min"]), str(s["p50"]),
-            str(s["p90"]), str(s["max"]), str(s["over_target"]), str(d["end_mid_sentence"]),
-            str(d["orphaned_table_rows"]), str(d["headerless_table_pieces"]),
+        lines.append((
+            r["max_tokens"], r["overlap_tokens"], s["n"], s["min"], s["p50"], s["p90"], s["max"],
+            s["over_target"], d["end_mid_sentence"], d["orphaned_table_rows"], d["headerless_table_pieces"],
             f"{d['separated_pairs']}/{d['sentence_pairs']}", f"{d['stored_ratio']:.2f}x",
-        )
-    Console().print(table)
+        ))
+    widths = [max(len(str(line[i])) for line in lines) for i in range(len(headers))]
+    for line in lines:  # plain columns: readable in a terminal, a pipe or a log alike
+        click.echo("  ".join(str(v).rjust(w) for v, w in zip(line, widths)))
 
 
 def _measure(docs: list[tuple[Loaded, list]], options: ChunkOptions) -> dict:

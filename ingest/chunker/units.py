@@ -78,18 +78,23 @@ def _prose_pieces(text: str, tok: Tokenizer, limit: int) -> Iterator[Piece]:
         if count <= limit:
             yield begin, end, sentence, count, seam
         else:
-            yield from _word_pieces(text, begin, end, seam, tok, limit)
+            yield from _word_pieces(text, begin, end, seam, tok, limit, count)
         prev_end = end
 
 
-def _word_pieces(text: str, begin: int, end: int, seam: str, tok: Tokenizer, limit: int) -> Iterator[Piece]:
-    """Cut a sentence over budget at the last space that fits, else at the token cap."""
+def _word_pieces(
+    text: str, begin: int, end: int, seam: str, tok: Tokenizer, limit: int, count: int
+) -> Iterator[Piece]:
+    """Cut a sentence over budget into near-equal pieces at spaces, else at the token cap.
+
+    Aiming at count / ceil(count / limit) rather than at the limit avoids a tiny last piece.
+    """
+    target = -(-count // -(-count // limit))
     while begin < end:
         window = text[begin : min(end, begin + limit * 16)]  # bounded: no re-encoding of a huge rest
-        cut = tok.cut(window, limit)
-        stop = begin + cut
+        stop = begin + tok.cut(window, target)
         if stop < end:
-            space = text.rfind(" ", begin + 1, stop + 1)
+            space = max(text.rfind(" ", begin + 1, stop + 1), text.rfind("\n", begin + 1, stop + 1))
             if space > begin:
                 stop = space
         piece = text[begin:stop]
@@ -122,7 +127,7 @@ def _line_pieces(
             yield group_start, group_end, text[group_start:group_end], group_count, seam
             seam = text[group_end:line_start]
         if count > limit and cut_long_lines:
-            pieces = _word_pieces(text, line_start, line_end, seam, tok, limit)
+            pieces = _word_pieces(text, line_start, line_end, seam, tok, limit, count)
             for piece in pieces:
                 yield piece
             group_start = None
