@@ -20,7 +20,7 @@ from ingest.blocks import Block
 from ingest.cleaners import build_chain, clean
 from ingest.loaders import load_file
 
-pytestmark = pytest.mark.filterwarnings("ignore:Unknown extension:UserWarning")
+pytestmark = pytest.mark.filterwarnings("ignore::UserWarning:openpyxl")
 
 DOCLING = ["xlsx_01.xlsx", "xlsx_02_sample_sales_data.xlsm", "xlsx_03_chartsheet.xlsx", "xlsx_04_inflated.xlsx",
            "xlsx_05_table_with_title.xlsx", "xlsx_08_one_cell_anchor.xlsx", "xlsx_09_section_label_header.xlsx",

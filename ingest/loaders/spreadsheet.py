@@ -17,6 +17,7 @@ import warnings
 import zipfile
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
+from functools import lru_cache
 from pathlib import PurePosixPath
 from typing import Iterator, Mapping
 from xml.etree import ElementTree
@@ -267,6 +268,7 @@ def _relationships(zf: zipfile.ZipFile, part: str) -> dict[str, str]:
 _BRACKETS = re.compile(r"\[[^\]]*\]")
 _CURRENCY = re.compile(r"\[\$([^\]-]*)(?:-[^\]]*)?\]")
 _PLACEHOLDER = re.compile(r"[0#?]")
+_GENERAL = frozenset({"General", "GENERAL", "general", "@", ""})
 
 
 def shown(value: object, number_format: str | None) -> str:
@@ -287,6 +289,8 @@ def shown(value: object, number_format: str | None) -> str:
     if isinstance(value, timedelta):
         return str(value)
     if isinstance(value, (int, float)):
+        if fmt in _GENERAL:
+            return _general(value)
         try:
             return _formatted_number(value, fmt)
         except (ValueError, OverflowError):
@@ -355,7 +359,8 @@ def _formatted_number(value: float | int, fmt: str) -> str:
     return f"{prefix}{sign}{number}{suffix}".strip()
 
 
-def _sections(fmt: str) -> list[str]:
+@lru_cache(maxsize=256)  # a sheet uses a handful of formats over many cells
+def _sections(fmt: str) -> tuple[str, ...]:
     parts, buf, quoted = [], [], False
     for ch in fmt:
         if ch == '"':
@@ -366,7 +371,7 @@ def _sections(fmt: str) -> list[str]:
         else:
             buf.append(ch)
     parts.append("".join(buf))
-    return parts
+    return tuple(parts)
 
 
 def _literal_free(section: str) -> str:
