@@ -328,7 +328,9 @@ def _formatted_number(value: float | int, fmt: str) -> str:
     bare = _literal_free(section)
     first = _PLACEHOLDER.search(bare)
     if first is None:
-        return _literals(section)  # a text-only section, e.g. "-" for zero
+        if re.search(r"[ymdhs]", bare, re.IGNORECASE):  # a date format openpyxl did not convert
+            return sign + _general(value)
+        return _literals(section).strip()  # a text-only section, e.g. "-" for zero
     if "/" in bare:  # fractions: not worth imitating
         return sign + _general(value)
     last = max(m.end() for m in _PLACEHOLDER.finditer(bare))
@@ -345,7 +347,7 @@ def _formatted_number(value: float | int, fmt: str) -> str:
             value /= 1000
             last += 1
         integer, _, fraction = pattern.partition(".")
-        decimals = len(_PLACEHOLDER.findall(fraction))
+        decimals = len(re.match(r"[0#?]*", fraction).group())
         number = f"{value:,.{decimals}f}" if "," in integer else f"{value:.{decimals}f}"
         pad = integer.replace(",", "").count("0")
         whole, dot, rest = number.partition(".")
