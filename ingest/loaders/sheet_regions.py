@@ -5,13 +5,21 @@ empty rows and columns (an XY-cut), so two tables side by side or one above the 
 while a table with holes stays whole. A region's leading rows that hold a single cell in a wider
 region are its title lines (unstructured and docling read them so too); the rest is the table, its
 first row the header, extended down through vertical merges anchored in it.
+
+Read-only openpyxl hides merged ranges and trusts the dimension tag, so `sheet_facts` scans the
+sheet XML's bytes once for both: merges, and the last row that holds a value.
 """
 
 from __future__ import annotations
 
+import posixpath
 import re
+import zipfile
 from dataclasses import dataclass
 from typing import Iterator, Mapping
+from xml.etree import ElementTree
+
+from openpyxl.utils import range_boundaries
 
 Cell = tuple[int, int]
 """(row, column), 1-based as in the sheet."""
@@ -147,3 +155,98 @@ def _table(top: int, left: int, bottom: int, right: int, cells: Mapping[Cell, st
     first = [t for t in rows[0] if t]
     detected = bool(first) and not any(NUMBER.match(t) for t in first)
     return Table(top, left, tuple(rows), header_rows, tuple(covered), local, detected)
+
+
+# --- what the sheet XML says that read-only openpyxl does not ---------------------------------
+
+_REL_NS = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
+# Tags that matter before parsing: rows (their number), values, inline strings, merged ranges.
+_TAG = re.compile(rb'<(?:\w+:)?(row|v|is|mergeCell)\b([^>]*)>')
+_ROW_NUMBER = re.compile(rb'\br="(\d+)"')
+_MERGE_REF = re.compile(rb'\bref="([A-Za-z]+[0-9]+(?::[A-Za-z]+[0-9]+)?)"')
+
+
+@dataclass(frozen=True, slots=True)
+class SheetFacts:
+    """What the sheet XML says that read-only openpyxl does not: merges, and where values end."""
+
+    merges: list[Merge]
+    last_value_row: int | None
+    """The last row holding a value, or None if rows are unnumbered (then read to the end)."""
+
+
+def sheet_facts(zf: zipfile.ZipFile) -> dict[str, SheetFacts]:
+    """Sheet name -> facts. Missing parts mean no facts, never an error: openpyxl has already
+    judged the workbook readable."""
+    try:
+        book = _office_document(zf)
+        rels = _relationships(zf, book)
+        root = ElementTree.fromstring(zf.read(book))
+    except (KeyError, ElementTree.ParseError):
+        return {}
+    found: dict[str, SheetFacts] = {}
+    for sheet in root.iter():
+        if not sheet.tag.endswith("}sheet"):
+            continue
+        part = rels.get(sheet.get(f"{_REL_NS}id", ""))
+        if part is None or part not in zf.NameToInfo:
+            continue
+        with zf.open(part) as stream:
+            found[sheet.get("name", "")] = _scan_sheet(stream)
+    return found
+
+
+def _scan_sheet(stream) -> SheetFacts:
+    """One pass over the sheet's bytes, far cheaper than parsing it: a dimension tag or a styled
+    cell a million rows down must not make the reader walk a million empty rows."""
+    merges: list[Merge] = []
+    row = last = 0
+    numbered = True
+    tail = b""
+    while True:
+        chunk = stream.read(1 << 20)
+        buf = tail + chunk
+        done = 0
+        for m in _TAG.finditer(buf):
+            name, attrs = m.group(1), m.group(2)
+            if name == b"row":
+                number = _ROW_NUMBER.search(attrs)
+                row = int(number.group(1)) if number else row + 1
+                numbered = numbered and number is not None
+            elif name == b"mergeCell":
+                ref = _MERGE_REF.search(attrs)
+                if ref:
+                    min_col, min_row, max_col, max_row = range_boundaries(ref.group(1).decode("ascii").upper())
+                    merges.append((min_row, min_col, max_row, max_col))
+            elif not attrs.rstrip().endswith(b"/"):  # <v/> is no value
+                last = row
+            done = m.end()
+        if not chunk:
+            return SheetFacts(merges, last if numbered else None)
+        # A tag cut at the chunk's end did not match; it is read whole with the next chunk.
+        tail = buf[max(done, len(buf) - 512):]
+
+
+def _office_document(zf: zipfile.ZipFile) -> str:
+    for target in _relationships(zf, "").values():
+        if target.endswith(".xml") and "workbook" in target.rsplit("/", 1)[-1].lower():
+            return target
+    return "xl/workbook.xml"
+
+
+def _relationships(zf: zipfile.ZipFile, part: str) -> dict[str, str]:
+    """Relationship id -> part name, for `part` ("" for the package)."""
+    folder, name = posixpath.split(part)
+    rels_name = posixpath.join(folder, "_rels", name + ".rels")
+    try:
+        root = ElementTree.fromstring(zf.read(rels_name))
+    except KeyError:
+        return {}
+    out = {}
+    for rel in root:
+        target = rel.get("Target", "")
+        if rel.get("TargetMode") == "External":
+            continue
+        full = target.lstrip("/") if target.startswith("/") else posixpath.normpath(posixpath.join(folder, target))
+        out[rel.get("Id", "")] = full
+    return out
