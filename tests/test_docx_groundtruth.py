@@ -22,7 +22,10 @@ def scores(corpus):
 
 
 def _names():
-    from conftest import CORPUS
+    try:  # collection needs the corpus path before fixtures exist
+        from .conftest import CORPUS
+    except ImportError:
+        from conftest import CORPUS
 
     return sorted(p.name.removesuffix(".json") for p in (CORPUS / "docling/docx/groundtruth").glob("*.docx.json"))
 

@@ -29,7 +29,10 @@ def rp(corpus) -> Path:
 
 
 def _sets():
-    from conftest import CORPUS
+    try:  # collection needs the corpus path before fixtures exist
+        from .conftest import CORPUS
+    except ImportError:
+        from conftest import CORPUS
 
     return bench.rp_sets(CORPUS / "open_xml_powertools" / "TestFiles" / "RP")
 
