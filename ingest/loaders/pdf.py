@@ -114,15 +114,19 @@ def _tables(page: pymupdf.Page, number: int) -> list[Unit]:
     # The table finder costs ~50-150 ms a page; only ruled grids can be found by its default
     # strategy, so pages without both horizontal and vertical rules skip it.
     horizontal = vertical = 0
+    grid = pymupdf.Rect()
     for kind, r in page.get_bboxlog():
         if "path" in kind:
             w, h = r[2] - r[0], r[3] - r[1]
-            horizontal += h < 3 and w > 10
-            vertical += w < 3 and h > 10
+            if (h < 3 and w > 10) or (w < 3 and h > 10):
+                horizontal += h < 3
+                vertical += w < 3
+                grid |= r
     if horizontal < 2 or vertical < 2:
         return []
     units = []
-    for table in page.find_tables().tables:
+    # Clipped to the ruled area: the finder reads every character inside its clip.
+    for table in page.find_tables(clip=grid + (-3, -3, 3, 3)).tables:
         rows = [tuple(_cell(c) for c in row) for row in table.extract()]
         if any(_RTL.search(c) for row in rows for c in row):
             rows = _logical_rows(page, table)  # the finder returns right-to-left text reversed
@@ -139,7 +143,21 @@ def _tables(page: pymupdf.Page, number: int) -> list[Unit]:
 
 
 def _logical_rows(page: pymupdf.Page, table) -> list[tuple[str, ...]]:
-    return [tuple(_cell(page.get_textbox(cell)) if cell else "" for cell in row.cells) for row in table.rows]
+    """Cells from MuPDF's words, which keep logical order, placed by their centres."""
+    words = page.get_text("words", clip=pymupdf.Rect(table.bbox))
+    rows = []
+    for row in table.rows:
+        cells = []
+        for cell in row.cells:
+            if cell is None:
+                cells.append("")
+                continue
+            x0, y0, x1, y1 = cell
+            inside = [w for w in words if x0 <= (w[0] + w[2]) / 2 <= x1 and y0 <= (w[1] + w[3]) / 2 <= y1]
+            inside.sort(key=lambda w: (w[5], w[6], w[7]))
+            cells.append(_cell(" ".join(w[4] for w in inside)))
+        rows.append(tuple(cells))
+    return rows
 
 
 def _cell(value: str | None) -> str:

@@ -1,0 +1,137 @@
+"""Pages per second: the PDF loader plus its cleaners against pymupdf's own text walks and peers.
+
+All on the same PDFs (every PDF of the shared corpus that has text), in one run, best of
+`--rounds`; each extractor opens the document from bytes itself.
+
+- floor: `page.get_text("dict")` with text-only flags over every page (what the loader reads);
+- `page.get_text("text")`: plain text, no structure;
+- ingest: `load_bytes` (pymupdf) + the default PDF cleaner chain, blocks materialised;
+- ingest, loader only;
+- pymupdf4llm.to_markdown (bench extra; 0.x, which keeps pymupdf < 1.29 and needs no layout model);
+- unstructured partition_pdf(strategy="fast") if it is installed.
+
+    .venv/bin/python benchmarks/pdf_speed.py [--rounds 3] [--corpus ../shared/corpus]
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import sys
+import time
+from contextlib import redirect_stdout
+from pathlib import Path
+from typing import Callable
+
+import pymupdf
+
+from ingest.cleaners import build_chain, clean
+from ingest.loaders import load_bytes, local_document
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def corpus_pdfs(corpus: Path) -> list[tuple[Path, bytes]]:
+    out = []
+    for path in sorted(corpus.rglob("*.pdf")):
+        data = path.read_bytes()
+        try:
+            with pymupdf.open(stream=data, filetype="pdf") as doc:
+                if doc.needs_pass or not any(p.get_text("text").strip() for p in doc):
+                    continue
+        except Exception:
+            continue
+        out.append((path, data))
+    return out
+
+
+def floor_dict(path: Path, data: bytes) -> None:
+    with pymupdf.open(stream=data, filetype="pdf") as doc:
+        for page in doc:
+            page.get_text("dict", flags=pymupdf.TEXTFLAGS_TEXT)
+
+
+def plain_text(path: Path, data: bytes) -> None:
+    with pymupdf.open(stream=data, filetype="pdf") as doc:
+        for page in doc:
+            page.get_text("text")
+
+
+def make_ingest(with_cleaners: bool) -> Callable[[Path, bytes], None]:
+    steps = build_chain([])
+
+    def run(path: Path, data: bytes) -> None:
+        loaded = load_bytes(data, local_document(path, data, 0.0))
+        if with_cleaners:
+            blocks, _ = clean(loaded.blocks, loaded.document, steps)
+            list(blocks)
+
+    return run
+
+
+def peers() -> dict[str, Callable[[Path, bytes], None] | str]:
+    found: dict[str, Callable[[Path, bytes], None] | str] = {}
+    try:
+        import pymupdf4llm
+
+        def to_markdown(path: Path, data: bytes) -> None:
+            with pymupdf.open(stream=data, filetype="pdf") as doc, redirect_stdout(io.StringIO()):
+                pymupdf4llm.to_markdown(doc, show_progress=False)
+
+        found[f"pymupdf4llm {pymupdf4llm.__version__} to_markdown"] = to_markdown
+    except ImportError:
+        found["pymupdf4llm"] = "not installed (pip install -e '.[bench]')"
+    try:
+        from unstructured.partition.pdf import partition_pdf
+
+        def fast(path: Path, data: bytes) -> None:
+            partition_pdf(file=io.BytesIO(data), strategy="fast")
+
+        found["unstructured partition_pdf fast"] = fast
+    except Exception as exc:  # ImportError, or a missing system package behind it
+        found["unstructured partition_pdf fast"] = f"not measured: {type(exc).__name__}: {exc}"[:160]
+    return found
+
+
+def measure(fn: Callable[[Path, bytes], None], pdfs: list[tuple[Path, bytes]], rounds: int) -> float:
+    best = float("inf")
+    for _ in range(rounds):
+        start = time.perf_counter()
+        for path, data in pdfs:
+            fn(path, data)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    pdfs = corpus_pdfs(args.corpus)
+    pages = 0
+    for _, data in pdfs:
+        with pymupdf.open(stream=data, filetype="pdf") as doc:
+            pages += doc.page_count
+    print(f"{len(pdfs)} PDFs, {pages} pages, best of {args.rounds} rounds")
+    runs: dict[str, Callable[[Path, bytes], None] | str] = {
+        'floor: get_text("dict") text flags': floor_dict,
+        'get_text("text")': plain_text,
+        "ingest loader + cleaners": make_ingest(True),
+        "ingest loader only": make_ingest(False),
+        **peers(),
+    }
+    floor = None
+    for name, fn in runs.items():
+        if isinstance(fn, str):
+            print(f"{name:40} {fn}")
+            continue
+        seconds = measure(fn, pdfs, args.rounds if "pymupdf4llm" not in name else 1)
+        rate = pages / seconds
+        floor = floor or seconds
+        print(f"{name:40} {rate:8.1f} pages/s   {seconds / floor:5.2f}x the floor's time")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
