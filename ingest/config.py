@@ -66,6 +66,8 @@ class Config(_Strict):
     sink: SinkConfig = SinkConfig(sqlite=Path("out/index.sqlite"))
     state: Path = Path("out/state.sqlite")
     chunker: ChunkerConfig = ChunkerConfig()
+    workers: int = Field(0, ge=0)
+    """Processes that load, clean and chunk; 0 means one per core, 1 keeps everything in-process."""
     cleaners: list[str | dict[str, dict[str, Any] | bool | None]] = Field(default_factory=list)
     """Ordered names (entry points or module:attr); `{name: {options}}` configures, `{name: false}` switches off."""
 

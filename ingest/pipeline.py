@@ -11,14 +11,16 @@ import json
 import logging
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Callable, Literal
+from concurrent.futures import Future
+from typing import Callable, Iterator, Literal
 
 from . import __version__
-from .chunker import ChunkOptions, chunk
-from .cleaners import Step, clean
+from .chunker import ChunkOptions
+from .cleaners import Step
 from .config import Config
 from .errors import IngestError
-from .loaders import content_hash, load_bytes, supports
+from .loaders import content_hash, supports
+from .parallel import Done, Job, ordered_map, process, worker_count
 from .sinks import Sink
 from .sinks.jsonl import JsonlSink
 from .sinks.sqlite import SqliteSink
@@ -65,41 +67,57 @@ def run(
     options: ChunkOptions,
     on_result: Callable[[DocResult], None] | None = None,
 ) -> RunSummary:
-    """Sync the configured source into the sink; `on_result` sees each document as it finishes."""
+    """Sync the configured source into the sink; `on_result` sees each document as it finishes.
+
+    The parent process lists, reads and decides; workers load, clean and chunk; the parent writes
+    the sink and the state, in listing order, so the state always trails the sink.
+    """
     started = time.perf_counter()
     source = LocalSource(config.source.local)
     sink = _open_sink(config)
     results: list[DocResult] = []
+
+    def report(result: DocResult) -> None:
+        results.append(result)
+        if on_result:
+            on_result(result)
+
     with StateStore(config.state) as state, sink:
         stamp = _settings_hash(steps, options)[:16]
         known = state.known(source.key)
         seen: set[str] = set()
-        for item in source.items():
-            seen.add(item.doc_id)
-            result = _process(item, source, sink, state, steps, options, stamp)
-            results.append(result)
-            if on_result:
-                on_result(result)
+
+        def plans() -> Iterator[DocResult | _Planned]:
+            for item in source.items():
+                seen.add(item.doc_id)
+                yield _plan(item, source, state, steps, options, stamp)
+
+        for plan, future in ordered_map(_execute, plans(), worker_count(config.workers)):
+            if isinstance(plan, DocResult):
+                report(plan)
+            else:
+                report(_finish(plan, future, sink, state, source.key))
         for doc_id, doc_state in known.items():
             if doc_id not in seen:
                 sink.delete(doc_id)
                 state.forget(source.key, doc_id)
-                result = DocResult(doc_id, doc_state.name, "deleted")
-                results.append(result)
-                if on_result:
-                    on_result(result)
+                report(DocResult(doc_id, doc_state.name, "deleted"))
     return _summary(results, time.perf_counter() - started)
 
 
-def _process(
-    item: Item,
-    source: Source,
-    sink: Sink,
-    state: StateStore,
-    steps: tuple[Step, ...],
-    options: ChunkOptions,
-    stamp: str,
-) -> DocResult:
+@dataclass(frozen=True, slots=True)
+class _Planned:
+    """A document that must be processed, with what the state will record once it is."""
+
+    item: Item
+    fingerprint: str
+    digest: str
+    job: Job
+
+
+def _plan(
+    item: Item, source: Source, state: StateStore, steps: tuple[Step, ...], options: ChunkOptions, stamp: str
+) -> DocResult | _Planned:
     if not supports(item.mime_type):
         return DocResult(item.doc_id, item.name, "skipped", error=f"no loader for {item.mime_type}")
     # Fingerprints and hashes are stored stamped with the settings they were processed under,
@@ -109,33 +127,47 @@ def _process(
     current = previous is not None and not previous.failed
     if current and previous.fingerprint == fingerprint:
         return DocResult(item.doc_id, item.name, "unchanged")
-    uri = item.doc_id
     try:
         data = source.read(item)
-        digest = f"{content_hash(data)}#{stamp}"
         document = source.document(item, data)
-        uri = document.uri
-        if current and previous.content_hash == digest:  # touched, not changed
-            state.record_ok(
-                source.key, item.doc_id, version=document.version, content_hash=digest,
-                fingerprint=fingerprint, chunk_count=previous.chunk_count, name=item.name, uri=uri,
-            )
-            return DocResult(item.doc_id, item.name, "unchanged")
-        loaded = load_bytes(data, document)
-        blocks, cleaned = clean(loaded.blocks, loaded.document, steps)
-        chunks = list(chunk(loaded, options, blocks))
-        sink.write(loaded.document, chunks)
+    except IngestError as exc:
+        return _failed(item, fingerprint, item.doc_id, str(exc), state, source.key)
+    digest = f"{content_hash(data)}#{stamp}"
+    if current and previous.content_hash == digest:  # touched, not changed
+        state.record_ok(
+            source.key, item.doc_id, version=document.version, content_hash=digest,
+            fingerprint=fingerprint, chunk_count=previous.chunk_count, name=item.name, uri=document.uri,
+        )
+        return DocResult(item.doc_id, item.name, "unchanged")
+    return _Planned(item, fingerprint, digest, Job(data, document, steps, options))
+
+
+def _execute(plan: DocResult | _Planned) -> Done | None:
+    return None if isinstance(plan, DocResult) else process(plan.job)
+
+
+def _finish(plan: _Planned, future: Future, sink: Sink, state: StateStore, key: str) -> DocResult:
+    item, document = plan.item, plan.job.document
+    try:
+        done: Done = future.result()
+        sink.write(done.document, done.chunks)
     except Exception as exc:  # one bad document must not stop the run
-        error = str(exc) if isinstance(exc, IngestError) else f"{item.doc_id}: internal error: {exc!r}"
-        if not isinstance(exc, IngestError):
-            log.exception("unexpected failure on %s", item.doc_id)
-        state.record_failure(source.key, item.doc_id, error=error, fingerprint=fingerprint, name=item.name, uri=uri)
-        return DocResult(item.doc_id, item.name, "failed", error=error)
+        if isinstance(exc, IngestError):
+            error = str(exc)
+        else:
+            log.error("unexpected failure on %s", item.doc_id, exc_info=exc)
+            error = f"{document.uri}: internal error: {exc!r}"
+        return _failed(item, plan.fingerprint, document.uri, error, state, key)
     state.record_ok(
-        source.key, item.doc_id, version=document.version, content_hash=digest,
-        fingerprint=fingerprint, chunk_count=len(chunks), name=item.name, uri=uri,
+        key, item.doc_id, version=document.version, content_hash=plan.digest,
+        fingerprint=plan.fingerprint, chunk_count=len(done.chunks), name=item.name, uri=document.uri,
     )
-    return DocResult(item.doc_id, item.name, "changed", chunks=len(chunks), cleaned=cleaned)
+    return DocResult(item.doc_id, item.name, "changed", chunks=len(done.chunks), cleaned=done.cleaned)
+
+
+def _failed(item: Item, fingerprint: str, uri: str, error: str, state: StateStore, key: str) -> DocResult:
+    state.record_failure(key, item.doc_id, error=error, fingerprint=fingerprint, name=item.name, uri=uri)
+    return DocResult(item.doc_id, item.name, "failed", error=error)
 
 
 def _open_sink(config: Config) -> Sink:

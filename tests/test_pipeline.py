@@ -162,3 +162,28 @@ def test_a_persistently_failing_file_does_not_make_others_reprocess(workspace):
     summary, status = sync(config)
     assert status["broken.md"] == "failed"
     assert summary.changed == 0 and summary.unchanged == 3
+
+
+def test_workers_give_the_same_index_as_one_process(workspace, tmp_path):
+    docs, config, index = workspace
+    text = config.read_text()
+    config.write_text(text + "workers: 1\n")
+    sync(config)
+    one = {d: chunk_texts(index, d) for d in ("fever.md", "notes.txt", "sub/policy.md")}
+    config.write_text(text.replace(str(tmp_path / "out"), str(tmp_path / "out2")) + "workers: 2\n")
+    summary, _ = sync(config)
+    two = {d: chunk_texts(tmp_path / "out2" / "index.sqlite", d) for d in one}
+    assert summary.changed == 3 and one == two and all(one.values())
+
+
+def test_chunk_files_spreads_over_processes_and_names_failures(tmp_path, seeds):
+    from ingest.chunker import ChunkOptions
+    from ingest.parallel import chunk_files
+
+    bad = tmp_path / "bad.md"
+    bad.write_bytes(b"\x00\x00")
+    paths = [seeds / "paediatric-fever.md", bad, seeds / "paediatric-fever.md"]
+    results = list(chunk_files(paths, ChunkOptions(max_tokens=700, tokenizer="chars"), workers=2))
+    assert [r.path for r in results] == paths  # input order
+    assert [len(r.chunks) for r in results] == [4, 0, 4]
+    assert "bad.md" in results[1].error

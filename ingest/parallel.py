@@ -1,0 +1,111 @@
+"""Spread documents over processes: parsing is pure Python, so threads would not help.
+
+Results come back in submission order, and at most `window` documents are in flight, so memory
+stays bounded by a few documents per worker whatever the size of the run.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import deque
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterable, Iterator, TypeVar
+
+from .blocks import Chunk, Document
+from .chunker import ChunkOptions, chunk
+from .cleaners import Step, build_chain, clean
+from .errors import IngestError
+from .loaders import load_bytes, load_file
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def worker_count(requested: int | None) -> int:
+    """`None` or 0 means one worker per core."""
+    return requested if requested and requested > 0 else (os.cpu_count() or 1)
+
+
+def ordered_map(fn: Callable[[T], R], items: Iterable[T], workers: int) -> Iterator[tuple[T, Future]]:
+    """(item, future) pairs in input order; with one worker everything runs in this process."""
+    if workers <= 1:
+        for item in items:
+            future: Future = Future()
+            try:
+                future.set_result(fn(item))
+            except Exception as exc:  # the caller decides per item, as with a pool
+                future.set_exception(exc)
+            yield item, future
+        return
+    window = workers * 4
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        pending: deque[tuple[T, Future]] = deque()
+        for item in items:
+            pending.append((item, pool.submit(fn, item)))
+            if len(pending) >= window:
+                yield pending.popleft()
+        while pending:
+            yield pending.popleft()
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """One document to load, clean and chunk in a worker."""
+
+    data: bytes
+    document: Document
+    steps: tuple[Step, ...]
+    options: ChunkOptions
+
+
+@dataclass(frozen=True, slots=True)
+class Done:
+    document: Document
+    chunks: tuple[Chunk, ...]
+    cleaned: dict
+
+
+def process(job: Job) -> Done:
+    loaded = load_bytes(job.data, job.document)
+    blocks, cleaned = clean(loaded.blocks, loaded.document, job.steps)
+    chunks = tuple(chunk(loaded, job.options, blocks))
+    return Done(loaded.document, chunks, cleaned)
+
+
+@dataclass(frozen=True, slots=True)
+class FileChunks:
+    path: Path
+    chunks: tuple[Chunk, ...]
+    error: str = ""
+
+
+def chunk_files(paths: Iterable[str | Path], options: ChunkOptions, workers: int | None = None) -> Iterator[FileChunks]:
+    """Chunks of each file with the default cleaners, files spread over `workers` processes."""
+    task = _FileTask(options)
+    for path, future in ordered_map(task, (Path(p) for p in paths), worker_count(workers)):
+        try:
+            yield FileChunks(path, future.result())
+        except IngestError as exc:
+            yield FileChunks(path, (), str(exc))
+
+
+@dataclass(frozen=True, slots=True)
+class _FileTask:
+    options: ChunkOptions
+
+    def __call__(self, path: Path) -> tuple[Chunk, ...]:
+        loaded = load_file(path)
+        blocks, _ = clean(loaded.blocks, loaded.document, _default_chain())
+        return tuple(chunk(loaded, self.options, blocks))
+
+
+_chain: tuple[Step, ...] | None = None
+
+
+def _default_chain() -> tuple[Step, ...]:
+    global _chain  # resolved once per worker process: entry points are slow to scan
+    if _chain is None:
+        _chain = build_chain([])
+    return _chain
