@@ -53,11 +53,13 @@ def test_chunking_invariants(text, opts):
 
     for c in chunks:
         assert c.token_count == tok.count(c.text)
-        if "table" not in c.kinds:  # a split table's pieces repeat the header; all else is a slice
+        if "table" not in c.kinds and c.kinds != ("heading",):  # else the text is a source slice
             assert c.text == loaded.text[c.start : c.end]
         # one heading path: every block the chunk touches carries it
-        touched = [b for b in content if b.start < c.end and b.end > c.start]
+        touched = [b for b in loaded.blocks if b.start < c.end and b.end > c.start]
         assert touched and all(b.path == c.heading_path for b in touched)
+        if c.kinds == ("heading",):  # a heading with nothing under it stands alone
+            assert touched[0].kind == "heading" and c.text == touched[0].text
         # budgets hold, except a single unit that cannot be split (a table row with its header)
         if c.token_count > opts.max_tokens:
             assert c.kinds == ("table",) and len([l for l in c.text.split("\n") if l.startswith("| ")]) <= 2 + 1

@@ -14,7 +14,7 @@ import pytest
 from ingest import ChunkOptions, chunk, clean_blocks, load_file
 from ingest.chunk_json import chunk_to_dict
 
-from .conftest import CORPUS, ROOT
+from conftest import CORPUS, ROOT
 
 REGENERATE = os.environ.get("INGEST_REGENERATE_GOLDEN") == "1"
 GOLDEN = ROOT / "tests" / "golden"

@@ -63,20 +63,32 @@ def chunk(loaded: Loaded, options: ChunkOptions | None = None, blocks: Iterable[
 
 
 def _sections(blocks: Iterable[Block]) -> Iterator[tuple[tuple[str, ...], list[Block]]]:
-    """Runs of content blocks under one heading (headings themselves live in the path)."""
+    """Runs of content blocks under one heading (headings themselves live in the path).
+
+    A heading with neither content nor subheadings would reach no chunk at all, so it becomes
+    a section of its own.
+    """
     path: tuple[str, ...] | None = None
     run: list[Block] = []
+    bare: Block | None = None  # the last heading, while nothing has followed it yet
     for block in blocks:
-        if block.kind == "heading" or block.path != path:
+        if block.kind == "heading":
+            if bare is not None and block.level <= bare.level:
+                yield bare.path, [bare]
+            elif run:
+                yield path or (), run
+            run, path, bare = [], block.path, block
+            continue
+        if block.path != path:
             if run:
                 yield path or (), run
-            run = []
-            path = block.path
-            if block.kind == "heading":
-                continue
+            run, path = [], block.path
+        bare = None
         run.append(block)
     if run:
         yield path or (), run
+    elif bare is not None:
+        yield bare.path, [bare]
 
 
 def _seam(text: str | None, before: Block, after: Block) -> str:
@@ -223,7 +235,7 @@ def _chunk(draft: _Draft, doc_id: str, index: int, path: tuple[str, ...], source
     text = draft.text()
     units = draft.units
     kinds = tuple(dict.fromkeys(u.kind for u in units[draft.overlap :] or units))
-    pages = [u.page for u in units if u.page is not None]
+    pages = [p for u in units for p in (u.page, u.page_end) if p is not None]
     starts = [u.start for u in units]
     ends = [u.end for u in units]
     located = None not in starts and None not in ends

@@ -29,6 +29,8 @@ class Unit:
     start: int | None
     end: int | None
     page: int | None
+    page_end: int | None
+    """Last page the unit's block runs onto (a paragraph can cross a page break)."""
     piece_of: int | None = None
     """Section-local id of the block this unit is a piece of; None for a whole block."""
     comments: tuple = ()
@@ -44,9 +46,10 @@ def units_of(block: Block, block_id: int, seam: str, tok: Tokenizer, max_tokens:
     if not text.strip():
         return
     comments = tuple(block.meta.get("comments", ())) if block.meta else ()
+    page_end = block.meta.get("page_end", block.page) if block.meta else block.page
     count = tok.count(text)
     if count <= max_tokens:
-        yield Unit(text, count, block.kind, seam, block.start, block.end, block.page, None, comments)
+        yield Unit(text, count, block.kind, seam, block.start, block.end, block.page, page_end, None, comments)
         return
     if block.kind == "table":
         pieces = _table_pieces(text, block.header_rows, tok, max_tokens)
@@ -60,7 +63,7 @@ def units_of(block: Block, block_id: int, seam: str, tok: Tokenizer, max_tokens:
         stop = None if block.start is None or end is None else block.start + end
         yield Unit(
             piece_text, piece_count, block.kind, seam if first else piece_seam,
-            start, stop, block.page, block_id, comments if first else (),
+            start, stop, block.page, page_end, block_id, comments if first else (),
         )
         first = False
 

@@ -45,6 +45,9 @@ class Cleaner:
     """Options model; None if the cleaner takes none."""
     default_for: frozenset[str] | None = None
     """MIME types it runs on unless switched off; None: only when the config names it; empty: all."""
+    order: int = 50
+    """Place among the default cleaners, lowest first: inline marks (10-20) resolve before page
+    furniture (30) and table shape (50) change what they point at; dropping furniture is last (90)."""
 
     def applies_to(self, mime_type: str) -> bool:
         return self.default_for is not None and (not self.default_for or mime_type in self.default_for)
@@ -98,7 +101,8 @@ def build_chain(configured: Iterable[tuple[str, Mapping | bool | None]]) -> tupl
             raise CleanerError("named twice in the cleaner list", subject=name)
         settings[name] = value
         order.append(name)
-    names = [n for n, c in cleaners.items() if c.default_for is not None and n not in settings]
+    defaults = [c for n, c in cleaners.items() if c.default_for is not None and n not in settings]
+    names = [c.name for c in sorted(defaults, key=lambda c: (c.order, c.name))]
     steps = []
     for name in names + order:
         value = settings.get(name)

@@ -95,4 +95,5 @@ cleaner = Cleaner(
     run=drop_running_headers,
     options=RunningHeaderOptions,
     default_for=frozenset({"application/pdf"}),
+    order=30,
 )

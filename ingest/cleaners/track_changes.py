@@ -225,4 +225,4 @@ def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return out
 
 
-cleaner = Cleaner(name="track_changes", run=resolve_track_changes, options=TrackChangesOptions, default_for=frozenset())
+cleaner = Cleaner(name="track_changes", run=resolve_track_changes, options=TrackChangesOptions, default_for=frozenset(), order=20)
