@@ -48,7 +48,7 @@ def units_of(block: Block, block_id: int, seam: str, tok: Tokenizer, max_tokens:
     comments = tuple(block.meta.get("comments", ())) if block.meta else ()
     page_end = block.meta.get("page_end", block.page) if block.meta else block.page
     count = tok.count(text)
-    if count <= max_tokens:
+    if count <= max_tokens or block.kind == "heading":  # a bare heading stays whole, like a row
         yield Unit(text, count, block.kind, seam, block.start, block.end, block.page, page_end, None, comments)
         return
     if block.kind == "table":
