@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from typing import Sequence
+
+_DELIMITER_ROW = re.compile(r"^\s*\|?\s*:?-{3,}")
 
 
 def render_table(rows: Sequence[Sequence[str]], header_rows: int = 1) -> str:
@@ -15,6 +18,15 @@ def render_table(rows: Sequence[Sequence[str]], header_rows: int = 1) -> str:
         if header_rows and i == header_rows - 1:
             lines.append("|" + "---|" * width)
     return "\n".join(lines)
+
+
+def header_lines(lines: Sequence[str], header_rows: int) -> int:
+    """How many leading lines of a rendered table are its header: the header rows plus the
+    delimiter line under them, when there is one."""
+    head = min(header_rows, len(lines))
+    if head and head < len(lines) and _DELIMITER_ROW.match(lines[head]):
+        head += 1
+    return head
 
 
 def _cell(value: str) -> str:

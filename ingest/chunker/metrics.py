@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..blocks import PROSE_KINDS, Block, Chunk
+from ..table_text import header_lines
 from .sentences import sentence_spans
 
 _CLEAN_END = re.compile(r"[.!?:;|`)\]\"'”’。！？]\s*\Z")
-_DELIMITER_ROW = re.compile(r"^\s*\|?\s*:?-{3,}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,9 +98,7 @@ def _table_defects(blocks: Sequence[Block], chunks: Sequence[Chunk]) -> tuple[in
         if block.kind != "table":
             continue
         lines = [line for line in block.text.split("\n") if line.strip()]
-        head = block.header_rows
-        if head and head < len(lines) and _DELIMITER_ROW.match(lines[head]):
-            head += 1
+        head = header_lines(lines, block.header_rows)
         header, body = lines[:head], lines[head:]
         holding = [c for c in chunks if any(line in c.text for line in body)]
         orphaned += sum(not any(line in c.text for c in chunks) for line in body)

@@ -8,15 +8,14 @@ by its own grain, falling back step by step:
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, replace
 from typing import Iterator
 
 from ..blocks import PROSE_KINDS, Block
+from ..table_text import header_lines
 from .sentences import sentence_spans
 from .tokens import Tokenizer
 
-_DELIMITER_ROW = re.compile(r"^\s*\|?\s*:?-{3,}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,9 +143,7 @@ def _line_pieces(
 def _table_pieces(text: str, header_rows: int, tok: Tokenizer, limit: int) -> Iterator[Piece]:
     """Groups of whole rows, each led by the header (and its delimiter line) when it has one."""
     lines = _lines(text, 0, len(text))
-    head = min(header_rows, len(lines))
-    if head and head < len(lines) and _DELIMITER_ROW.match(text[lines[head][0] : lines[head][1]]):
-        head += 1
+    head = header_lines([text[a:b] for a, b in lines[: header_rows + 1]], header_rows)
     if not head:
         yield from _line_pieces(text, 0, len(text), tok, limit)
         return

@@ -20,7 +20,7 @@ from lxml import etree
 from ..blocks import Block, Document, Loaded, Mark
 from ..errors import LoaderError
 from .docx_inline import CHANGE_TAGS, MC, R, W, InlineReader, Paragraph, change_of, trim
-from .docx_numbering import TITLE_RANK, Numbering, Styles, roman
+from .docx_numbering import TITLE_RANK, Numbering, Styles, parse_int, roman, xml_val
 from ..table_text import render_table
 
 MIME = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
@@ -217,8 +217,8 @@ class _Reader:
 
     def _classify(self, p: etree._Element, para: Paragraph, keep_lead: bool) -> _Item | None:
         ppr = p.find(W + "pPr")
-        sid = _val(ppr, "pStyle") or self.styles.default
-        outline = _int(_val(ppr, "outlineLvl"))
+        sid = xml_val(ppr, "pStyle") or self.styles.default
+        outline = parse_int(xml_val(ppr, "outlineLvl"))
         rank = (outline + 1 if 0 <= outline <= 8 else None) if outline is not None else self.styles.rank(sid)
         num = self._num(ppr, sid)
         marker = fmt = ""
@@ -244,8 +244,8 @@ class _Reader:
     def _num(self, ppr: etree._Element | None, sid: str | None) -> tuple[str, int] | None:
         numpr = ppr.find(W + "numPr") if ppr is not None else None
         style_num = self.styles.num(sid)
-        num_id = _val(numpr, "numId") or (style_num[0] if style_num else None)
-        ilvl = _int(_val(numpr, "ilvl"))
+        num_id = xml_val(numpr, "numId") or (style_num[0] if style_num else None)
+        ilvl = parse_int(xml_val(numpr, "ilvl"))
         if ilvl is None:
             ilvl = style_num[1] if style_num and style_num[1] is not None else 0
         if not num_id or num_id == "0":  # numId 0 switches numbering off
@@ -317,7 +317,7 @@ class _Reader:
 
     def _advance_numbering(self, p: etree._Element) -> None:
         ppr = p.find(W + "pPr")
-        num = self._num(ppr, _val(ppr, "pStyle") or self.styles.default)
+        num = self._num(ppr, xml_val(ppr, "pStyle") or self.styles.default)
         if num is not None:
             self.numbering.next(*num)
 
@@ -535,15 +535,3 @@ def _without_deletions(text: str, marks: list[Mark]) -> str:
         if m.kind == "deletion":
             keep[m.start : m.end] = [False] * (m.end - m.start)
     return "".join(c for c, k in zip(text, keep) if k)
-
-
-def _val(parent: etree._Element | None, tag: str) -> str | None:
-    el = parent.find(W + tag) if parent is not None else None
-    return el.get(W + "val") if el is not None else None
-
-
-def _int(s: str | None) -> int | None:
-    try:
-        return int(s) if s is not None else None
-    except ValueError:
-        return None

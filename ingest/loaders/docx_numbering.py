@@ -49,11 +49,11 @@ class Styles:
             ppr = st.find(W + "pPr")
             num = None
             if ppr is not None and (numpr := ppr.find(W + "numPr")) is not None:
-                num = (_val(numpr, "numId"), _int(_val(numpr, "ilvl")))
+                num = (xml_val(numpr, "numId"), parse_int(xml_val(numpr, "ilvl")))
             self._styles[sid] = _Style(
-                name=(_val(st, "name") or sid).lower(),
-                based_on=_val(st, "basedOn"),
-                outline=_int(_val(ppr, "outlineLvl")) if ppr is not None else None,
+                name=(xml_val(st, "name") or sid).lower(),
+                based_on=xml_val(st, "basedOn"),
+                outline=parse_int(xml_val(ppr, "outlineLvl")) if ppr is not None else None,
                 num=num,
             )
             if st.get(W + "default") in ("1", "true", "on"):
@@ -118,18 +118,18 @@ class Numbering:
             return
         for ab in root.iterfind(W + "abstractNum"):
             aid = ab.get(W + "abstractNumId", "")
-            self._abstract[aid] = {_int(lvl.get(W + "ilvl")) or 0: _level(lvl) for lvl in ab.iterfind(W + "lvl")}
-            if link := _val(ab, "numStyleLink"):
+            self._abstract[aid] = {parse_int(lvl.get(W + "ilvl")) or 0: _level(lvl) for lvl in ab.iterfind(W + "lvl")}
+            if link := xml_val(ab, "numStyleLink"):
                 self._style_link[aid] = link
         for num in root.iterfind(W + "num"):
             overrides: dict[int, _Level | int] = {}
             for ov in num.iterfind(W + "lvlOverride"):
-                ilvl = _int(ov.get(W + "ilvl")) or 0
+                ilvl = parse_int(ov.get(W + "ilvl")) or 0
                 if (lvl := ov.find(W + "lvl")) is not None:
                     overrides[ilvl] = _level(lvl)
-                elif (start := _int(_val(ov, "startOverride"))) is not None:
+                elif (start := parse_int(xml_val(ov, "startOverride"))) is not None:
                     overrides[ilvl] = start
-            self._nums[num.get(W + "numId", "")] = (_val(num, "abstractNumId") or "", overrides)
+            self._nums[num.get(W + "numId", "")] = (xml_val(num, "abstractNumId") or "", overrides)
 
     def next(self, num_id: str, ilvl: int) -> tuple[str, str]:
         """Advance the list `num_id` at level `ilvl`; return (number text, format) Word shows."""
@@ -184,11 +184,11 @@ class Numbering:
 
 def _level(lvl: etree._Element) -> _Level:
     return _Level(
-        start=_int(_val(lvl, "start")) if _val(lvl, "start") is not None else 1,
-        fmt=_val(lvl, "numFmt") or "decimal",
-        text=_val(lvl, "lvlText") or "",
-        legal=lvl.find(W + "isLgl") is not None and _val(lvl, "isLgl") not in ("0", "false"),
-        suffix=_val(lvl, "suff") or "tab",
+        start=parse_int(xml_val(lvl, "start")) if xml_val(lvl, "start") is not None else 1,
+        fmt=xml_val(lvl, "numFmt") or "decimal",
+        text=xml_val(lvl, "lvlText") or "",
+        legal=lvl.find(W + "isLgl") is not None and xml_val(lvl, "isLgl") not in ("0", "false"),
+        suffix=xml_val(lvl, "suff") or "tab",
     )
 
 
@@ -231,12 +231,12 @@ def roman(n: int) -> str:
     return "".join(out)
 
 
-def _val(parent: etree._Element | None, tag: str) -> str | None:
+def xml_val(parent: etree._Element | None, tag: str) -> str | None:
     el = parent.find(W + tag) if parent is not None else None
     return el.get(W + "val") if el is not None else None
 
 
-def _int(s: str | None) -> int | None:
+def parse_int(s: str | None) -> int | None:
     try:
         return int(s) if s is not None else None
     except ValueError:
