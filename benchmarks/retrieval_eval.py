@@ -199,7 +199,7 @@ def evaluate(chunker: Chunker, questions, count_tokens: Callable[[str], int]) ->
     pieces = [p for corpus in CORPORA for p in chunker(corpus, DATA / "corpora" / f"{corpus}.md")]
     bm25 = BM25Okapi([words(p.text) for p in pieces])
     per_question, per_corpus, retrieved_chars = [], {c: [] for c in CORPORA}, []
-    refs_cut = refs_missed = 0  # a reference split over chunks; one no retrieved chunk touches
+    refs_cut = refs_missed = 0  # a reference touched by 2+ chunks (cut, or overlap); one no retrieved chunk touches
     for question, corpus, refs in questions:
         scores = bm25.get_scores(words(question))
         top = np.argsort(-scores, kind="stable")[:K]
@@ -275,7 +275,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"# retrieval_eval {started}: {len(questions)} questions, BM25Okapi over lowercased \\w+ words, "
           f"k = {K}; all chunks of {', '.join(CORPORA)} in one index\n")
     print("| chunker | chunks | tokens mean (p10/p50/p90, max) | <64 tok | chars mean | retrieved chars mean "
-          "| stored x | refs cut / missed | recall | precision | IoU | against the best baseline |")
+          "| stored x | refs in 2+ chunks / missed | recall | precision | IoU | against the best baseline |")
     print("|" + " --- |" * 12)
     for name, r in results.items():
         t = r["tokens"]
@@ -285,8 +285,9 @@ def main(argv: list[str] | None = None) -> None:
         ref = f" (issue: {REFERENCE[name][0]:.3f} / {REFERENCE[name][1]:.3f})" if name in REFERENCE else ""
         print(f"| {r['label']}{ref} | {r['chunks']} | {t['mean']:.0f} ({t['p10']}/{t['p50']}/{t['p90']}, {t['max']}) "
               f"| {t['under_64']} | {r['chars_mean']:.0f} | {r['retrieved_chars_mean']:.0f} | {r['stored_x']:.2f} | {r['refs_cut']} / {r['refs_missed']} | {r['recall']:.3f} | {r['precision']:.4f} | {r['iou']:.4f} | {beats} |")
-    print(f"\nrefs cut / missed: of the {results[next(iter(results))]['refs']} reference passages, how many "
-          "straddle two or more chunks, and how many no retrieved chunk touches at all (a ranking miss)")
+    print(f"\nrefs in 2+ chunks / missed: of the {results[next(iter(results))]['refs']} reference passages, how "
+          "many two or more chunks touch (cut at a boundary, or repeated by overlap), and how many no retrieved "
+          "chunk touches at all (a ranking miss)")
     print(f"best baseline recall {best_recall:.3f}, best baseline IoU {best_iou:.4f}; "
           "the last column is the difference to those")
     print("\n| chunker | " + " | ".join(f"{c} recall / IoU (chunks)" for c in CORPORA) + " |")
