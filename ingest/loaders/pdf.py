@@ -41,14 +41,12 @@ import pymupdf
 from ..blocks import Block, Document, Loaded
 from ..errors import LoaderError
 from ..table_text import render_table
-from .pdf_lines import Line, PageLines, extract, split_margins
+from .pdf_lines import TEXT_FLAGS, Line, PageLines, extract, split_margins
 from .pdf_paragraphs import TERMINAL, Unit, continues, list_marker, page_units, section_depth
+from .pdf_tables import cell_texts, find_grids
 
-if hasattr(pymupdf, "no_recommend_layout"):
-    pymupdf.no_recommend_layout()  # find_tables would print an advert for pymupdf-layout
 pymupdf.TOOLS.mupdf_display_errors(False)
 
-_RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")
 _JUNK_TITLE = re.compile(r"(?i)^(microsoft \w+ - |untitled\b)|\.(docx?|pdf|rtf|odt)$")
 
 
@@ -91,8 +89,12 @@ def _read_pages(doc: pymupdf.Document, document: Document) -> tuple[list[tuple[P
     imaged: list[int] = []
     for page in doc:
         number = page.number + 1
-        tables = _tables(page, number)
-        lines = extract(page, [pymupdf.Rect(t.bbox) for t in tables])
+        # One pass over the page: its text, and the vector rules the tables are found from.
+        textpage = page.get_textpage(flags=TEXT_FLAGS)
+        blocks = page.get_text("dict", textpage=textpage)["blocks"]
+        text = [b for b in blocks if b["type"] == 0]
+        tables = _tables(page, textpage, text, [b for b in blocks if b["type"] == 3], number)
+        lines = extract(text, [t.bbox for t in tables if t.bbox is not None])
         if not lines and not tables:
             if page.get_images():
                 imaged.append(number)
@@ -110,54 +112,57 @@ def _read_pages(doc: pymupdf.Document, document: Document) -> tuple[list[tuple[P
     return pages, warnings
 
 
-def _tables(page: pymupdf.Page, number: int) -> list[Unit]:
-    # The table finder costs ~50-150 ms a page; only ruled grids can be found by its default
-    # strategy, so pages without both horizontal and vertical rules skip it.
-    horizontal = vertical = 0
-    grid = pymupdf.Rect()
-    for kind, r in page.get_bboxlog():
-        if "path" in kind:
-            w, h = r[2] - r[0], r[3] - r[1]
-            if (h < 3 and w > 10) or (w < 3 and h > 10):
-                horizontal += h < 3
-                vertical += w < 3
-                grid |= r
-    if horizontal < 2 or vertical < 2:
+def _tables(page: pymupdf.Page, textpage: pymupdf.TextPage, text: list[dict], vectors: list[dict],
+            number: int) -> list[Unit]:
+    if not vectors:
         return []
+    boxes = _geometry(vectors)
+    rects = [box for box, v in zip(boxes, vectors) if v["isrect"]]
+    # Curved or slanted shapes count only where they could frame cells (a rounded box): a chart's
+    # hundreds of small marks would cost the grouping dearly and frame nothing.
+    shapes = rects + [b for b, v in zip(boxes, vectors) if not v["isrect"] and min(b[2] - b[0], b[3] - b[1]) >= 10]
+    spans = [s["bbox"] for b in text for l in b["lines"] for s in l["spans"] if s["text"].strip()]
+
+    def has_text(box: tuple[float, float, float, float]) -> bool:
+        x0, y0, x1, y1 = box
+        return any(x0 <= (s[0] + s[2]) / 2 <= x1 and y0 <= (s[1] + s[3]) / 2 <= y1 for s in spans)
+
+    grids = find_grids(rects, shapes, has_text)
+    if not grids:
+        return []
+    words = page.get_text("words", textpage=textpage)
     units = []
-    # Clipped to the ruled area: the finder reads every character inside its clip.
-    for table in page.find_tables(clip=grid + (-3, -3, 3, 3)).tables:
-        rows = [tuple(_cell(c) for c in row) for row in table.extract()]
-        if any(_RTL.search(c) for row in rows for c in row):
-            rows = _logical_rows(page, table)  # the finder returns right-to-left text reversed
+    for grid in grids:
+        rows = [tuple(_cell(c) for c in row) for row in cell_texts(grid, words)]
         header_rows = 1 if len(rows) > 1 else 0
-        if table.header.external and table.header.names:
-            rows.insert(0, tuple(_cell(c) for c in table.header.names))
-            header_rows = 1
         rows = [r for r in rows if any(r)]
         if len(rows) < 2 or max(len(r) for r in rows) < 2:
             continue  # a framed paragraph, not a table: its lines stay text
-        units.append(Unit("table", [], number, rows=tuple(rows), header_rows=header_rows,
-                          bbox=tuple(table.bbox)))
+        units.append(Unit("table", [], number, rows=tuple(rows), header_rows=header_rows, bbox=grid.bbox))
     return units
 
 
-def _logical_rows(page: pymupdf.Page, table) -> list[tuple[str, ...]]:
-    """Cells from MuPDF's words, which keep logical order, placed by their centres."""
-    words = page.get_text("words", clip=pymupdf.Rect(table.bbox))
-    rows = []
-    for row in table.rows:
-        cells = []
-        for cell in row.cells:
-            if cell is None:
-                cells.append("")
-                continue
-            x0, y0, x1, y1 = cell
-            inside = [w for w in words if x0 <= (w[0] + w[2]) / 2 <= x1 and y0 <= (w[1] + w[3]) / 2 <= y1]
-            inside.sort(key=lambda w: (w[5], w[6], w[7]))
-            cells.append(_cell(" ".join(w[4] for w in inside)))
-        rows.append(tuple(cells))
-    return rows
+def _geometry(vectors: list[dict]) -> list[tuple[float, float, float, float]]:
+    """Rectangles as drawn: MuPDF widens a stroked path's box by half the line width all round.
+
+    A stroked rule is as thick as its line, which gives the width; a stroked box does not, so it
+    shrinks by half the page's usual rule width (or half a point).
+    """
+    thin = sorted(min(b[2] - b[0], b[3] - b[1]) for v in vectors if v["stroked"]
+                  for b in [v["bbox"]] if min(b[2] - b[0], b[3] - b[1]) <= 3)
+    usual = thin[len(thin) // 2] / 2 if thin else 0.5
+    out = []
+    for v in vectors:
+        x0, y0, x1, y1 = v["bbox"]
+        if v["stroked"]:
+            w, h = x1 - x0, y1 - y0
+            half = min(w, h) / 2 if min(w, h) <= 3 else usual
+            if w > 2 * half:
+                x0, x1 = x0 + half, x1 - half
+            if h > 2 * half:
+                y0, y1 = y0 + half, y1 - half
+        out.append((x0, y0, x1, y1))
+    return out
 
 
 def _cell(value: str | None) -> str:

@@ -18,7 +18,10 @@ from typing import Iterable, Sequence
 import pymupdf
 
 # Ligatures expanded by MuPDF itself (no TEXT_PRESERVE_LIGATURES); text clipped to the page.
-TEXT_FLAGS = pymupdf.TEXT_MEDIABOX_CLIP | pymupdf.TEXT_CID_FOR_UNKNOWN_UNICODE
+# Vector graphics are collected in the same pass (the table rules), lazily: without the flag the
+# rules would cut MuPDF's text lines apart; with it only its blocks split at them.
+TEXT_FLAGS = (pymupdf.TEXT_MEDIABOX_CLIP | pymupdf.TEXT_CID_FOR_UNKNOWN_UNICODE
+              | pymupdf.TEXT_COLLECT_VECTORS | pymupdf.TEXT_LAZY_VECTORS)
 
 BAND = 0.13
 """Share of the page height at top and bottom where headers, footers and page numbers live."""
@@ -27,7 +30,6 @@ _LIGATURES = str.maketrans({
     "\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl",
     "\ufb05": "st", "\ufb06": "st", "\u00a0": " ", "\t": " ", "\u2002": " ", "\u2003": " ",
 })
-_SPACES = re.compile(r"\s+")
 _GUTTER_NUMBER = re.compile(r"\d{1,2}")
 _PAGE_NUMBER = re.compile(
     r"(?i)(?:page\s*)?[-\u2013\u2014]?\s*(?:\d{1,4}|[ivxlcdm]{1,7})\s*[-\u2013\u2014]?(?:\s*(?:of|/)\s*\d{1,4})?"
@@ -69,18 +71,21 @@ class PageLines:
 
 
 def normalise(text: str) -> str:
+    if text.isascii():
+        return " ".join(text.split())
     text = text.translate(_LIGATURES)
+    if "\u00ad" not in text:
+        return " ".join(text.split())
     soft_end = text.rstrip().endswith("\u00ad")
-    text = _SPACES.sub(" ", text.replace("\u00ad", "")).strip()
+    text = " ".join(text.replace("\u00ad", "").split())
     return text + "\u00ad" if soft_end and text else text
 
 
-def extract(page: pymupdf.Page, skip: Sequence[pymupdf.Rect] = ()) -> list[Line]:
-    """The page's non-empty lines in pymupdf's order, minus those inside `skip` (tables)."""
+def extract(blocks: Iterable[dict], skip: Sequence[tuple[float, float, float, float]] = ()) -> list[Line]:
+    """Non-empty lines of text blocks ("dict" output) in pymupdf's order, minus those inside
+    `skip` (tables)."""
     lines: list[Line] = []
-    for block in page.get_text("dict", flags=TEXT_FLAGS)["blocks"]:
-        if block["type"] != 0:
-            continue
+    for block in blocks:
         row: list[Line] = []
         for raw in block["lines"]:
             line = _line(raw, block["number"])
@@ -98,7 +103,7 @@ def extract(page: pymupdf.Page, skip: Sequence[pymupdf.Rect] = ()) -> list[Line]
 
 
 def _line(raw: dict, block: int) -> Line | None:
-    sizes: Counter[float] = Counter()
+    sizes: dict[float, int] = {}
     bold = chars = 0
     parts = []
     for span in raw["spans"]:
@@ -108,8 +113,10 @@ def _line(raw: dict, block: int) -> Line | None:
         if not n:
             continue
         chars += n
-        sizes[round(span["size"], 1)] += n
-        if span["flags"] & 16 or "Bold" in span["font"] or "Black" in span["font"]:
+        size = round(span["size"], 1)
+        sizes[size] = sizes.get(size, 0) + n
+        font = span["font"]
+        if span["flags"] & 16 or "Bold" in font or "Black" in font:
             bold += n
     if not chars:
         return None
@@ -117,7 +124,7 @@ def _line(raw: dict, block: int) -> Line | None:
     if not text:
         return None
     dx, dy = raw["dir"]
-    return Line(text, tuple(raw["bbox"]), sizes.most_common(1)[0][0], bold * 2 > chars, block,
+    return Line(text, tuple(raw["bbox"]), max(sizes, key=sizes.__getitem__), bold * 2 > chars, block,
                 rotated=abs(dy) > 0.1 or dx < 0)
 
 
@@ -141,9 +148,9 @@ def _merge(row: list[Line]) -> Line:
     return Line(text, box, main.size, main.bold, row[0].block)
 
 
-def _inside(box: tuple[float, float, float, float], rects: Iterable[pymupdf.Rect]) -> bool:
+def _inside(box: tuple[float, float, float, float], rects: Iterable[tuple[float, float, float, float]]) -> bool:
     cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-    return any(r.x0 <= cx <= r.x1 and r.y0 <= cy <= r.y1 for r in rects)
+    return any(r[0] <= cx <= r[2] and r[1] <= cy <= r[3] for r in rects)
 
 
 def is_page_number(text: str) -> bool:

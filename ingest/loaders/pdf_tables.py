@@ -1,0 +1,252 @@
+"""Ruled tables from the rules MuPDF already collected while it read the page's text.
+
+pymupdf's `page.find_tables()` costs 20-200 ms a page: it runs the page again for its drawings
+and again for a dict per character, and guesses headers from renderings. The loader reads each
+page once, as a text page that also collects vector graphics (`TEXT_COLLECT_VECTORS`; MuPDF splits
+a path into its straight pieces, each a rectangle). This module turns those rectangles into the
+same grids the table finder's default "lines" strategy finds, with its tolerances:
+
+- rules: a thin rectangle is a line along its middle, any other rectangle gives its four sides;
+  rectangles that touch at corners are joined, and a joined group with text in it gives its
+  bounding box's four sides too (a table with inner rules only, framed by shading);
+- rules close to one line are snapped onto it and joined where they meet or nearly meet;
+- crossings of horizontal and vertical rules are the grid's corners; the smallest rectangle of
+  corners linked by rules is a cell; cells sharing corners form a table, which needs two columns
+  and some text.
+
+Cell text comes from MuPDF's words placed by their centres, in MuPDF's logical order (so
+right-to-left cells read as written, where the finder returned them reversed).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+Box = tuple[float, float, float, float]
+
+SNAP = 3.0
+"""Rules closer than this (points) lie on one line; also the join and crossing tolerance."""
+THIN = 3.0
+"""A filled or stroked rectangle at most this thick is a rule, not a box."""
+_BUCKET = 32.0
+
+
+@dataclass(frozen=True, slots=True)
+class Grid:
+    """A ruled table: its box and its cells row by row (None where a spanning cell covers a slot)."""
+
+    bbox: Box
+    rows: tuple[tuple[Box | None, ...], ...]
+
+
+def find_grids(rects: Sequence[Box], shapes: Sequence[Box], has_text: Callable[[Box], bool]) -> list[Grid]:
+    """Tables made by `rects` (axis-aligned pieces of paths); `shapes` are all vector boxes,
+    curves included, joined where they touch; `has_text(box)` says whether text lies in a box."""
+    horizontal: list[tuple[float, float, float]] = []  # (y, x0, x1)
+    vertical: list[tuple[float, float, float]] = []  # (x, y0, y1)
+    for box in rects:
+        _rules(box, horizontal, vertical)
+    if not horizontal or not vertical:
+        return []
+    for box in _joined(shapes):
+        if has_text(box):
+            _sides(box, horizontal, vertical)
+    horizontal = _merge(horizontal)
+    vertical = _merge(vertical)
+    if len(horizontal) < 2 or len(vertical) < 3:
+        return []  # two rows need two rules across, two columns three down
+    corners = _crossings(horizontal, vertical)
+    cells = _cells(corners)
+    grids = []
+    for group in _tables(cells):
+        if len({c[0] for c in group}) < 2 or len({c[2] for c in group}) < 2:
+            continue
+        box = (min(c[0] for c in group), min(c[1] for c in group),
+               max(c[2] for c in group), max(c[3] for c in group))
+        if has_text(box):
+            grids.append(Grid(box, _rows(group)))
+    grids.sort(key=lambda g: (g.bbox[1], g.bbox[0]))
+    return grids
+
+
+def cell_texts(grid: Grid, words: Sequence[tuple]) -> list[tuple[str, ...]]:
+    """Each cell's words (MuPDF `extractWORDS` tuples) by centre, in MuPDF's reading order."""
+    x0, y0, x1, y1 = grid.bbox
+    inside = [w for w in words if x0 <= (w[0] + w[2]) / 2 <= x1 and y0 <= (w[1] + w[3]) / 2 <= y1]
+    inside.sort(key=lambda w: (w[5], w[6], w[7]))
+    out = []
+    for row in grid.rows:
+        cells = []
+        for cell in row:
+            if cell is None:
+                cells.append("")
+                continue
+            a, b, c, d = cell
+            cells.append(" ".join(w[4] for w in inside
+                                  if a <= (w[0] + w[2]) / 2 < c and b <= (w[1] + w[3]) / 2 < d))
+        out.append(tuple(cells))
+    return out
+
+
+def _rules(box: Box, horizontal: list, vertical: list) -> None:
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    if w <= THIN and w < h:
+        vertical.append(((x0 + x1) / 2, y0, y1))
+    elif h <= THIN and h < w:
+        horizontal.append(((y0 + y1) / 2, x0, x1))
+    elif w > 0 or h > 0:
+        _sides(box, horizontal, vertical)
+
+
+def _sides(box: Box, horizontal: list, vertical: list) -> None:
+    x0, y0, x1, y1 = box
+    horizontal += [(y0, x0, x1), (y1, x0, x1)]
+    vertical += [(x0, y0, y1), (x1, y0, y1)]
+
+
+def _joined(shapes: Sequence[Box]) -> list[Box]:
+    """Boxes of groups of shapes that touch (a corner of one within SNAP of the other's box).
+
+    Grouped again until no two group boxes touch: the finder grows a group's box and takes in
+    whatever the grown box meets.
+    """
+    boxes = sorted(set(shapes))
+    while True:
+        joined = _join_once(boxes)
+        if len(joined) == len(boxes):
+            return joined
+        boxes = joined
+
+
+def _join_once(boxes: list[Box]) -> list[Box]:
+    parent = list(range(len(boxes)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    # Each box is filed under the buckets its widened area covers; each corner then meets only
+    # the boxes of its own bucket (a figure's hundreds of strokes would otherwise meet each other).
+    buckets: dict[tuple[int, int], list[int]] = {}
+    for i, (x0, y0, x1, y1) in enumerate(boxes):
+        for bx in range(int((x0 - SNAP) // _BUCKET), int((x1 + SNAP) // _BUCKET) + 1):
+            for by in range(int((y0 - SNAP) // _BUCKET), int((y1 + SNAP) // _BUCKET) + 1):
+                buckets.setdefault((bx, by), []).append(i)
+    for j, (x0, y0, x1, y1) in enumerate(boxes):
+        for x, y in ((x0, y0), (x0, y1), (x1, y0), (x1, y1)):
+            for i in buckets[(int(x // _BUCKET), int(y // _BUCKET))]:
+                if i != j:
+                    a = boxes[i]
+                    if a[0] - SNAP <= x <= a[2] + SNAP and a[1] - SNAP <= y <= a[3] + SNAP:
+                        ri, rj = root(i), root(j)
+                        if ri != rj:
+                            parent[rj] = ri
+    groups: dict[int, list[float]] = {}
+    for i, (x0, y0, x1, y1) in enumerate(boxes):
+        g = groups.setdefault(root(i), [x0, y0, x1, y1])
+        g[0], g[1], g[2], g[3] = min(g[0], x0), min(g[1], y0), max(g[2], x1), max(g[3], y1)
+    return sorted((g[0], g[1], g[2], g[3]) for g in groups.values())
+
+
+def _merge(rules: list[tuple[float, float, float]]) -> list[tuple[float, float, float]]:
+    """Snap rules within SNAP of each other onto their mean position, join pieces that meet."""
+    rules.sort()
+    snapped: list[tuple[float, float, float]] = []
+    group: list[tuple[float, float, float]] = []
+    for rule in rules:
+        if group and rule[0] > group[-1][0] + SNAP:
+            snapped += _snap(group)
+            group = []
+        group.append(rule)
+    snapped += _snap(group)
+    snapped.sort()
+    out: list[tuple[float, float, float]] = []
+    for at, a, b in snapped:
+        if out and out[-1][0] == at and a <= out[-1][2] + SNAP:
+            if b > out[-1][2]:
+                out[-1] = (at, out[-1][1], b)
+        else:
+            out.append((at, a, b))
+    return [r for r in out if r[2] - r[1] >= THIN]
+
+
+def _snap(group: list[tuple[float, float, float]]) -> list[tuple[float, float, float]]:
+    if not group:
+        return []
+    at = sum(r[0] for r in group) / len(group)
+    return [(at, a, b) for _, a, b in group]
+
+
+def _crossings(horizontal: list, vertical: list) -> dict[tuple[float, float], tuple[set, set]]:
+    """Grid corners: (x, y) -> (indexes of vertical rules, of horizontal rules) through it."""
+    ys = [h[0] for h in horizontal]  # sorted by y
+    corners: dict[tuple[float, float], tuple[set, set]] = {}
+    for vi, (x, top, bottom) in enumerate(vertical):
+        for hi in range(bisect_left(ys, top - SNAP), bisect_right(ys, bottom + SNAP)):
+            y, x0, x1 = horizontal[hi]
+            if x0 - SNAP <= x <= x1 + SNAP:
+                v, h = corners.setdefault((x, y), (set(), set()))
+                v.add(vi)
+                h.add(hi)
+    return corners
+
+
+def _cells(corners: dict[tuple[float, float], tuple[set, set]]) -> list[Box]:
+    """For each corner, the smallest rectangle of corners linked by rules, with it as top-left."""
+    by_x: dict[float, list[float]] = {}
+    by_y: dict[float, list[float]] = {}
+    for x, y in sorted(corners):
+        by_x.setdefault(x, []).append(y)
+        by_y.setdefault(y, []).append(x)
+    cells = []
+    for (x, y), (vs, hs) in sorted(corners.items()):
+        below = [b for b in by_x[x] if b > y and vs & corners[(x, b)][0]]
+        right = [r for r in by_y[y] if r > x and hs & corners[(r, y)][1]]
+        found = None
+        for b in below:
+            for r in right:
+                far = corners.get((r, b))
+                if far and far[0] & corners[(r, y)][0] and far[1] & corners[(x, b)][1]:
+                    found = (x, y, r, b)
+                    break
+            if found:
+                break
+        if found:
+            cells.append(found)
+    return cells
+
+
+def _tables(cells: list[Box]) -> list[list[Box]]:
+    """Cells that share a corner, transitively, are one table."""
+    owner: dict[tuple[float, float], int] = {}
+    parent = list(range(len(cells)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, (x0, y0, x1, y1) in enumerate(cells):
+        for corner in ((x0, y0), (x0, y1), (x1, y0), (x1, y1)):
+            j = owner.setdefault(corner, i)
+            if j != i:
+                parent[root(j)] = root(i)
+    groups: dict[int, list[Box]] = {}
+    for i, cell in enumerate(cells):
+        groups.setdefault(root(i), []).append(cell)
+    return list(groups.values())
+
+
+def _rows(cells: list[Box]) -> tuple[tuple[Box | None, ...], ...]:
+    """Cells by row (same top), one slot per distinct left edge of the table."""
+    xs = sorted({c[0] for c in cells})
+    rows: dict[float, dict[float, Box]] = {}
+    for cell in sorted(cells, key=lambda c: (c[1], c[0])):
+        rows.setdefault(cell[1], {})[cell[0]] = cell
+    return tuple(tuple(row.get(x) for x in xs) for _, row in sorted(rows.items()))
