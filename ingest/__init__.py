@@ -12,24 +12,38 @@ The typed API the CLI is a thin layer over:
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING
+
 __version__ = "0.1.0"
 
-from .blocks import Block, Chunk, Document, Loaded, Mark, Source  # noqa: E402
-from .chunker import ChunkOptions, chunk  # noqa: E402
-from .cleaners import Step, build_chain, clean  # noqa: E402
-from .errors import IngestError  # noqa: E402
-from .config import Config, load_config  # noqa: E402
-from .loaders import load_bytes, load_file  # noqa: E402
-from .pipeline import RunSummary, run  # noqa: E402
+# Names resolve on first use, so `import ingest` stays cheap: a short script that only chunks
+# Markdown never pays for pydantic, SQLite or the PDF and Office parsers.
+_EXPORTS = {
+    "Block": "blocks", "Chunk": "blocks", "Document": "blocks", "Loaded": "blocks", "Mark": "blocks",
+    "Source": "blocks", "ChunkOptions": "chunker", "chunk": "chunker", "build_chain": "cleaners",
+    "clean": "cleaners", "clean_blocks": "cleaners", "Config": "config", "load_config": "config",
+    "IngestError": "errors", "load_bytes": "loaders", "load_file": "loaders", "RunSummary": "pipeline",
+    "run": "pipeline", "chunk_files": "parallel",
+}
+
+__all__ = sorted(_EXPORTS)
 
 
-def clean_blocks(loaded: Loaded, steps: tuple[Step, ...] | None = None) -> list[Block]:
-    """The loaded document's blocks through the cleaner chain (the defaults when `steps` is None)."""
-    blocks, _report = clean(loaded.blocks, loaded.document, build_chain([]) if steps is None else steps)
-    return list(blocks)
+def __getattr__(name: str):
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'ingest' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
+    globals()[name] = value
+    return value
 
 
-__all__ = [
-    "Block", "Chunk", "ChunkOptions", "Config", "Document", "IngestError", "Loaded", "Mark", "Source",
-    "build_chain", "chunk", "clean", "clean_blocks", "load_bytes", "load_config", "load_file", "run", "RunSummary",
-]
+if TYPE_CHECKING:
+    from .blocks import Block, Chunk, Document, Loaded, Mark, Source
+    from .chunker import ChunkOptions, chunk
+    from .cleaners import build_chain, clean, clean_blocks
+    from .config import Config, load_config
+    from .errors import IngestError
+    from .loaders import load_bytes, load_file
+    from .parallel import chunk_files
+    from .pipeline import RunSummary, run

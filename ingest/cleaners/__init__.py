@@ -15,7 +15,7 @@ from typing import Callable, Iterable, Iterator, Mapping
 
 from pydantic import BaseModel, ValidationError
 
-from ..blocks import Block, Document
+from ..blocks import Block, Document, Loaded
 from ..errors import CleanerError
 
 ENTRY_POINT_GROUP = "ingest.cleaners"
@@ -123,6 +123,12 @@ def clean(blocks: Iterable[Block], document: Document, chain: Iterable[Step]) ->
         ctx = CleanContext(document, step.options, report.setdefault(step.cleaner.name, {}))
         stream = step.cleaner.run(stream, ctx)
     return iter(stream), report
+
+
+def clean_blocks(loaded: Loaded, steps: tuple[Step, ...] | None = None) -> list[Block]:
+    """The loaded document's blocks through the cleaner chain (the defaults when `steps` is None)."""
+    blocks, _report = clean(loaded.blocks, loaded.document, build_chain([]) if steps is None else steps)
+    return list(blocks)
 
 
 def _options(cleaner: Cleaner, value: Mapping | bool | None) -> BaseModel | None:

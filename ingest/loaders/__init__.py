@@ -7,6 +7,7 @@ tracked changes, merged cells) and leaves decisions to the cleaners.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import mimetypes
 from datetime import datetime, timezone
 from pathlib import Path
@@ -42,18 +43,26 @@ def register(mime_type: str, loader: Loader) -> None:
     _LOADERS[mime_type] = loader
 
 
+def _loader(mime_type: str) -> Loader | None:
+    loader = _LOADERS.get(mime_type)
+    if loader is None and mime_type in _BUILTINS:
+        module, _, name = _BUILTINS[mime_type].partition(":")
+        loader = _LOADERS[mime_type] = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    return loader
+
+
 def mime_type_of(path: str | Path) -> str:
     suffix = Path(path).suffix.lower()
     return _EXTENSIONS.get(suffix) or mimetypes.guess_type(str(path))[0] or "application/octet-stream"
 
 
 def supports(mime_type: str) -> bool:
-    return mime_type in _LOADERS
+    return mime_type in _LOADERS or mime_type in _BUILTINS
 
 
 def load_bytes(data: bytes, document: Document) -> Loaded:
     """Parse `data` with the loader registered for `document.mime_type`."""
-    loader = _LOADERS.get(document.mime_type)
+    loader = _loader(document.mime_type)
     if loader is None:
         raise UnsupportedFormat(f"no loader for {document.mime_type}", subject=document.uri)
     try:
@@ -94,17 +103,14 @@ def content_hash(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _register_builtins() -> None:
-    from . import markdown, plain_text
-
-    register(MARKDOWN, markdown.load)
-    register(TEXT, plain_text.load)
-    from . import docx; register(docx.MIME, docx.load)  # noqa: E702
-    from . import pdf; register("application/pdf", pdf.load)  # noqa: E702
-    from . import spreadsheet
-    register(spreadsheet.XLSX, spreadsheet.load_workbook)
-    register(spreadsheet.XLSM, spreadsheet.load_workbook)
-    register(spreadsheet.CSV, spreadsheet.load_csv)
-
-
-_register_builtins()
+# Built-ins by MIME type, as "module:function" under this package: a loader's parser library
+# (pymupdf, lxml, openpyxl) is imported only when a document of its type arrives.
+_BUILTINS = {
+    MARKDOWN: "markdown:load",
+    TEXT: "plain_text:load",
+    _EXTENSIONS[".docx"]: "docx:load",
+    _EXTENSIONS[".pdf"]: "pdf:load",
+    _EXTENSIONS[".xlsx"]: "spreadsheet:load_workbook",
+    _EXTENSIONS[".xlsm"]: "spreadsheet:load_workbook",
+    _EXTENSIONS[".csv"]: "spreadsheet:load_csv",
+}
