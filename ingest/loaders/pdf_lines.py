@@ -30,6 +30,7 @@ _LIGATURES = str.maketrans({
     "\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl",
     "\ufb05": "st", "\ufb06": "st", "\u00a0": " ", "\t": " ", "\u2002": " ", "\u2003": " ",
 })
+_TRANSLATED = re.compile("[" + "".join(chr(c) for c in _LIGATURES) + "]")
 _GUTTER_NUMBER = re.compile(r"\d{1,2}")
 _PAGE_NUMBER = re.compile(
     r"(?i)(?:page\s*)?[-\u2013\u2014]?\s*(?:\d{1,4}|[ivxlcdm]{1,7})\s*[-\u2013\u2014]?(?:\s*(?:of|/)\s*\d{1,4})?"
@@ -73,7 +74,8 @@ class PageLines:
 def normalise(text: str) -> str:
     if text.isascii():
         return " ".join(text.split())
-    text = text.translate(_LIGATURES)
+    if _TRANSLATED.search(text):  # translate() is slow on text it leaves alone
+        text = text.translate(_LIGATURES)
     if "\u00ad" not in text:
         return " ".join(text.split())
     soft_end = text.rstrip().endswith("\u00ad")
@@ -103,29 +105,37 @@ def extract(blocks: Iterable[dict], skip: Sequence[tuple[float, float, float, fl
 
 
 def _line(raw: dict, block: int) -> Line | None:
-    sizes: dict[float, int] = {}
-    bold = chars = 0
-    parts = []
-    for span in raw["spans"]:
-        text = span["text"]
-        parts.append(text)
-        n = len(text.strip())
-        if not n:
-            continue
-        chars += n
-        size = round(span["size"], 1)
-        sizes[size] = sizes.get(size, 0) + n
+    spans = raw["spans"]
+    if len(spans) == 1:  # most lines: no tally needed
+        span = spans[0]
         font = span["font"]
-        if span["flags"] & 16 or "Bold" in font or "Black" in font:
-            bold += n
-    if not chars:
-        return None
-    text = normalise("".join(parts))
-    if not text:
-        return None
+        text = normalise(span["text"])
+        if not text or text == "\u00ad":
+            return None
+        size = round(span["size"], 1)
+        bold = bool(span["flags"] & 16) or "Bold" in font or "Black" in font
+    else:
+        sizes: dict[float, int] = {}
+        heavy = chars = 0
+        for span in spans:
+            n = len(span["text"].strip())
+            if not n:
+                continue
+            chars += n
+            size = round(span["size"], 1)
+            sizes[size] = sizes.get(size, 0) + n
+            font = span["font"]
+            if span["flags"] & 16 or "Bold" in font or "Black" in font:
+                heavy += n
+        if not chars:
+            return None
+        text = normalise("".join(span["text"] for span in spans))
+        if not text:
+            return None
+        size = max(sizes, key=sizes.__getitem__)
+        bold = heavy * 2 > chars
     dx, dy = raw["dir"]
-    return Line(text, tuple(raw["bbox"]), max(sizes, key=sizes.__getitem__), bold * 2 > chars, block,
-                rotated=abs(dy) > 0.1 or dx < 0)
+    return Line(text, raw["bbox"], size, bold, block, abs(dy) > 0.1 or dx < 0)
 
 
 def _same_baseline(a: Line, b: Line) -> bool:

@@ -30,7 +30,6 @@ SNAP = 3.0
 """Rules closer than this (points) lie on one line; also the join and crossing tolerance."""
 THIN = 3.0
 """A filled or stroked rectangle at most this thick is a rule, not a box."""
-_BUCKET = 32.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,49 +107,52 @@ def _sides(box: Box, horizontal: list, vertical: list) -> None:
 
 
 def _joined(shapes: Sequence[Box]) -> list[Box]:
-    """Boxes of groups of shapes that touch (a corner of one within SNAP of the other's box).
+    """Boxes of groups of shapes that touch: a corner of one within SNAP of the other's box.
 
-    Grouped again until no two group boxes touch: the finder grows a group's box and takes in
-    whatever the grown box meets.
+    As in the finder, a shape joins a group when it touches the group's box grown so far, and
+    groups whose boxes touch are one. Largest shapes first: a figure's frame takes in its hundreds
+    of strokes one test each.
     """
-    boxes = sorted(set(shapes))
-    while True:
-        joined = _join_once(boxes)
-        if len(joined) == len(boxes):
-            return joined
-        boxes = joined
+    groups: list[list[float]] = []
+    for box in sorted(set(shapes), key=lambda b: (b[0] - b[2]) * (b[3] - b[1])):
+        hit = [g for g in groups if _touch(g, box)]
+        if not hit:
+            groups.append(list(box))
+            continue
+        first = hit[0]
+        _grow(first, box)
+        if len(hit) > 1:
+            for other in hit[1:]:
+                _grow(first, other)
+            groups = [g for g in groups if g is first or all(g is not h for h in hit)]
+    merged = True
+    while merged:
+        merged = False
+        for i, a in enumerate(groups):
+            for b in groups[i + 1:]:
+                if _touch(a, b):
+                    _grow(a, b)
+                    groups = [g for g in groups if g is not b]
+                    merged = True
+                    break
+            if merged:
+                break
+    return [(g[0], g[1], g[2], g[3]) for g in groups]
 
 
-def _join_once(boxes: list[Box]) -> list[Box]:
-    parent = list(range(len(boxes)))
+def _touch(a: Sequence[float], b: Sequence[float]) -> bool:
+    ax0, ay0, ax1, ay1 = a[0] - SNAP, a[1] - SNAP, a[2] + SNAP, a[3] + SNAP
+    bx0, by0, bx1, by1 = b
+    if (ax0 <= bx0 <= ax1 or ax0 <= bx1 <= ax1) and (ay0 <= by0 <= ay1 or ay0 <= by1 <= ay1):
+        return True
+    bx0, by0, bx1, by1 = bx0 - SNAP, by0 - SNAP, bx1 + SNAP, by1 + SNAP
+    ax0, ay0, ax1, ay1 = a[0], a[1], a[2], a[3]
+    return (bx0 <= ax0 <= bx1 or bx0 <= ax1 <= bx1) and (by0 <= ay0 <= by1 or by0 <= ay1 <= by1)
 
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
 
-    # Each box is filed under the buckets its widened area covers; each corner then meets only
-    # the boxes of its own bucket (a figure's hundreds of strokes would otherwise meet each other).
-    buckets: dict[tuple[int, int], list[int]] = {}
-    for i, (x0, y0, x1, y1) in enumerate(boxes):
-        for bx in range(int((x0 - SNAP) // _BUCKET), int((x1 + SNAP) // _BUCKET) + 1):
-            for by in range(int((y0 - SNAP) // _BUCKET), int((y1 + SNAP) // _BUCKET) + 1):
-                buckets.setdefault((bx, by), []).append(i)
-    for j, (x0, y0, x1, y1) in enumerate(boxes):
-        for x, y in ((x0, y0), (x0, y1), (x1, y0), (x1, y1)):
-            for i in buckets[(int(x // _BUCKET), int(y // _BUCKET))]:
-                if i != j:
-                    a = boxes[i]
-                    if a[0] - SNAP <= x <= a[2] + SNAP and a[1] - SNAP <= y <= a[3] + SNAP:
-                        ri, rj = root(i), root(j)
-                        if ri != rj:
-                            parent[rj] = ri
-    groups: dict[int, list[float]] = {}
-    for i, (x0, y0, x1, y1) in enumerate(boxes):
-        g = groups.setdefault(root(i), [x0, y0, x1, y1])
-        g[0], g[1], g[2], g[3] = min(g[0], x0), min(g[1], y0), max(g[2], x1), max(g[3], y1)
-    return sorted((g[0], g[1], g[2], g[3]) for g in groups.values())
+def _grow(group: list[float], box: Sequence[float]) -> None:
+    group[0], group[1] = min(group[0], box[0]), min(group[1], box[1])
+    group[2], group[3] = max(group[2], box[2]), max(group[3], box[3])
 
 
 def _merge(rules: list[tuple[float, float, float]]) -> list[tuple[float, float, float]]:
