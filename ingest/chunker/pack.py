@@ -29,10 +29,15 @@ class _Draft:
     units: list[Unit]
     seams: list[str]
     """seams[i] joins units[i] to units[i + 1]."""
-    count: int
+    counts: list[int]
+    """counts[i]: exact count of units[: i + 1] joined; the last is the draft's count."""
     overlap: int = 0
     """Leading units that repeat the previous chunk's tail."""
     overlap_tokens: int = 0
+
+    @property
+    def count(self) -> int:
+        return self.counts[-1]
 
     def text(self) -> str:
         parts = [self.units[0].text]
@@ -118,30 +123,36 @@ class _Packer:
             if count <= self.max and not _repeats_header(cur, unit):
                 self._append(cur, unit, count)
                 continue
-            lead_in = self._lead_in(cur, unit)
+            moved = self._retreat(cur, unit)
             drafts.append(cur)
-            if lead_in is not None:
-                cur = self._start(None, lead_in)
-                count = self._join(cur, unit.seam, unit)
-                if count <= self.max:
-                    self._append(cur, unit, count)
-                    continue
-                drafts.append(cur)
-            cur = self._start(drafts[-1], unit)
+            cur = self._start_with(cur, moved + [unit])
         if cur is not None:
             drafts.append(cur)
         return self._merge_small(drafts)
 
+    def _start_with(self, previous: _Draft, units: list[Unit]) -> _Draft:
+        """A new draft holding `units` (known to fit together), with overlap if it still fits."""
+        for lead in (previous, None):
+            draft = self._start(lead, units[0])
+            for unit in units[1:]:
+                count = self._join(draft, unit.seam, unit)
+                if count > self.max:
+                    break
+                self._append(draft, unit, count)
+            else:
+                return draft
+        raise AssertionError("units moved forward must fit together")  # _retreat checked that
+
     def _start(self, previous: _Draft | None, unit: Unit) -> _Draft:
         """A new draft holding `unit`, led by whole sentences carried from `previous`."""
-        draft = _Draft([unit], [], unit.count)
+        draft = _Draft([unit], [], [unit.count])
         if not self.overlap or previous is None or unit.kind not in PROSE_KINDS:
             return draft
         last = previous.units[-1]
         if last.kind not in PROSE_KINDS:
             return draft
         for carried in self._tail_sentences(last):
-            head = _Draft([carried], [], carried.count, overlap=1, overlap_tokens=carried.count)
+            head = _Draft([carried], [], [carried.count], overlap=1, overlap_tokens=carried.count)
             count = self._join(head, unit.seam, unit)
             if count <= self.max:
                 self._append(head, unit, count)
@@ -164,17 +175,45 @@ class _Packer:
             candidates.append(last.carry(begin, text, count))
         yield from reversed(candidates)
 
-    def _lead_in(self, cur: _Draft, unit: Unit) -> Unit | None:
-        """The last unit of `cur` if it introduces `unit` and can move without emptying `cur`."""
+    def _retreat(self, cur: _Draft, unit: Unit) -> list[Unit]:
+        """Trailing units of `cur` to move forward so the cut before `unit` falls on a stronger
+        boundary: a lead-in paragraph goes with the list, table or code it introduces; otherwise
+        the cut moves back to the last paragraph or line break, if `cur` stays at least half full.
+        Empty when the cut stays where it is.
+        """
+        own = range(cur.overlap + 1, len(cur.units))  # cut positions that leave `cur` non-empty
         last = cur.units[-1]
-        if len(cur.units) - cur.overlap < 2 or unit.kind not in _INTRODUCED or last.kind != "paragraph":
-            return None
-        if not last.text.rstrip().endswith(":"):
-            return None
-        cur.units.pop()
-        cur.seams.pop()
-        cur.count = self._recount(cur)
-        return last
+        if (
+            own
+            and unit.kind in _INTRODUCED
+            and last.kind == "paragraph"
+            and last.text.rstrip().endswith(":")
+            and self._fits_with(cur, len(cur.units) - 1, unit)
+        ):
+            return self._cut(cur, len(cur.units) - 1)
+        best = None
+        for i in own:
+            strength = cur.units[i].strength
+            if strength > unit.strength and cur.counts[i - 1] * 2 >= self.max and (best is None or strength >= cur.units[best].strength):
+                best = i
+        if best is not None and self._fits_with(cur, best, unit):
+            return self._cut(cur, best)
+        return []
+
+    def _fits_with(self, cur: _Draft, i: int, unit: Unit) -> bool:
+        """Whether units[i:] of `cur` followed by `unit` fit in one chunk."""
+        moved = _Draft([cur.units[i]], [], [cur.units[i].count])
+        for follower in cur.units[i + 1 :] + [unit]:
+            count = self._join(moved, follower.seam, follower)
+            if count > self.max:
+                return False
+            self._append(moved, follower, count)
+        return True
+
+    def _cut(self, cur: _Draft, i: int) -> list[Unit]:
+        moved = cur.units[i:]
+        del cur.units[i:], cur.seams[i - 1 :], cur.counts[i:]
+        return moved
 
     def _merge_small(self, drafts: list[_Draft]) -> list[_Draft]:
         """Fold a draft under `min_tokens` into a neighbour when the result fits."""
@@ -194,13 +233,12 @@ class _Packer:
         own = right.units[right.overlap :]
         if any(_repeats_header(left, u) for u in own):
             return None
-        merged = _Draft(list(left.units), list(left.seams), left.count, left.overlap, left.overlap_tokens)
+        merged = _Draft(list(left.units), list(left.seams), list(left.counts), left.overlap, left.overlap_tokens)
         for unit in own:
-            merged.count = self._join(merged, unit.seam, unit)
-            if merged.count > self.max:
+            count = self._join(merged, unit.seam, unit)
+            if count > self.max:
                 return None
-            merged.units.append(unit)
-            merged.seams.append(unit.seam)
+            self._append(merged, unit, count)
         return merged
 
     def _join(self, draft: _Draft, seam: str, unit: Unit) -> int:
@@ -218,10 +256,7 @@ class _Packer:
     def _append(self, draft: _Draft, unit: Unit, count: int) -> None:
         draft.units.append(unit)
         draft.seams.append(unit.seam)
-        draft.count = count
-
-    def _recount(self, draft: _Draft) -> int:
-        return self.tok.count(draft.text())
+        draft.counts.append(count)
 
 
 def _repeats_header(draft: _Draft, unit: Unit) -> bool:

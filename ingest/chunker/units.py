@@ -32,6 +32,9 @@ class Unit:
     """Last page the unit's block runs onto (a paragraph can cross a page break)."""
     piece_of: int | None = None
     """Section-local id of the block this unit is a piece of; None for a whole block."""
+    strength: int = 3
+    """How strong the boundary before it is: 3 between blocks, 2 at a line break inside one,
+    1 between sentences on a line, 0 inside a sentence. The packer prefers to cut at strong ones."""
     comments: tuple = ()
 
     def carry(self, begin: int, text: str, count: int) -> Unit:
@@ -48,7 +51,7 @@ def units_of(block: Block, block_id: int, seam: str, tok: Tokenizer, max_tokens:
     page_end = block.meta.get("page_end", block.page) if block.meta else block.page
     count = tok.count(text)
     if count <= max_tokens or block.kind == "heading":  # a bare heading stays whole, like a row
-        yield Unit(text, count, block.kind, seam, block.start, block.end, block.page, page_end, None, comments)
+        yield Unit(text, count, block.kind, seam, block.start, block.end, block.page, page_end, comments=comments)
         return
     if block.kind == "table":
         pieces = _table_pieces(text, block.header_rows, tok, max_tokens)
@@ -57,18 +60,19 @@ def units_of(block: Block, block_id: int, seam: str, tok: Tokenizer, max_tokens:
     else:
         pieces = _line_pieces(text, 0, len(text), tok, max_tokens)
     first = True
-    for begin, end, piece_text, piece_count, piece_seam in pieces:
+    for begin, end, piece_text, piece_count, piece_seam, strength in pieces:
         start = None if block.start is None or begin is None else block.start + begin
         stop = None if block.start is None or end is None else block.start + end
         yield Unit(
-            piece_text, piece_count, block.kind, seam if first else piece_seam,
-            start, stop, block.page, page_end, block_id, comments if first else (),
+            piece_text, piece_count, block.kind, seam if first else piece_seam, start, stop, block.page,
+            page_end, piece_of=block_id, strength=3 if first else strength, comments=comments if first else (),
         )
         first = False
 
 
-Piece = tuple[int | None, int | None, str, int, str]
-"""(begin, end) in the block's text, the piece's text, its count, and the seam before it."""
+Piece = tuple[int | None, int | None, str, int, str, int]
+"""(begin, end) in the block's text, the piece's text, its count, the seam before it, and the
+strength of the boundary that seam is (see `Unit.strength`)."""
 
 
 def _prose_pieces(text: str, tok: Tokenizer, limit: int) -> Iterator[Piece]:
@@ -78,7 +82,7 @@ def _prose_pieces(text: str, tok: Tokenizer, limit: int) -> Iterator[Piece]:
         sentence = text[begin:end]
         count = tok.count(sentence)
         if count <= limit:
-            yield begin, end, sentence, count, seam
+            yield begin, end, sentence, count, seam, 2 if "\n" in seam else 1
         else:
             yield from _word_pieces(text, begin, end, seam, tok, limit, count)
         prev_end = end
@@ -100,7 +104,7 @@ def _word_pieces(
             if space > begin:
                 stop = space
         piece = text[begin:stop]
-        yield begin, stop, piece, tok.count(piece), seam
+        yield begin, stop, piece, tok.count(piece), seam, 0
         seam_start = stop
         while stop < end and text[stop].isspace():
             stop += 1
@@ -126,7 +130,7 @@ def _line_pieces(
             if joined is not None and joined <= limit:
                 group_end, group_count = line_end, joined
                 continue
-            yield group_start, group_end, text[group_start:group_end], group_count, seam
+            yield group_start, group_end, text[group_start:group_end], group_count, seam, 2
             seam = text[group_end:line_start]
         if count > limit and cut_long_lines:
             pieces = _word_pieces(text, line_start, line_end, seam, tok, limit, count)
@@ -137,7 +141,7 @@ def _line_pieces(
             continue
         group_start, group_end, group_count = line_start, line_end, count
     if group_start is not None:
-        yield group_start, group_end, text[group_start:group_end], group_count, seam
+        yield group_start, group_end, text[group_start:group_end], group_count, seam, 2
 
 
 def _table_pieces(text: str, header_rows: int, tok: Tokenizer, limit: int) -> Iterator[Piece]:
@@ -155,12 +159,12 @@ def _table_pieces(text: str, header_rows: int, tok: Tokenizer, limit: int) -> It
         yield from _line_pieces(text, 0, len(text), tok, limit)
         return
     seam = ""
-    for begin, end, rows, _count, _seam in _line_pieces(text, body[0][0], len(text), tok, body_limit, False):
+    for begin, end, rows, _count, _seam, _strength in _line_pieces(text, body[0][0], len(text), tok, body_limit, False):
         piece = header + "\n" + rows
         count = tok.join(header, header_count, "\n", rows, _count)
         if count is None:
             count = tok.count(piece)
-        yield begin, end, piece, count, seam
+        yield begin, end, piece, count, seam, 2
         seam = "\n"
 
 
