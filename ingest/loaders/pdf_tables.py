@@ -20,11 +20,13 @@ right-to-left cells read as written, where the finder returned them reversed).
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
 Box = tuple[float, float, float, float]
+_RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")
 
 SNAP = 3.0
 """Rules closer than this (points) lie on one line; also the join and crossing tolerance."""
@@ -71,7 +73,12 @@ def find_grids(rects: Sequence[Box], shapes: Sequence[Box], has_text: Callable[[
 
 
 def cell_texts(grid: Grid, words: Sequence[tuple]) -> list[tuple[str, ...]]:
-    """Each cell's words (MuPDF `extractWORDS` tuples) by centre, in MuPDF's reading order."""
+    """Each cell's words (MuPDF `extractWORDS` tuples) placed by their centres.
+
+    A cell with right-to-left script keeps MuPDF's order (logical, as written); any other reads
+    its lines left to right (MuPDF orders the runs of a number or date set in a right-to-left
+    line from right to left: "19 / 09 / 1403" for 1403/09/19).
+    """
     x0, y0, x1, y1 = grid.bbox
     inside = [w for w in words if x0 <= (w[0] + w[2]) / 2 <= x1 and y0 <= (w[1] + w[3]) / 2 <= y1]
     inside.sort(key=lambda w: (w[5], w[6], w[7]))
@@ -83,10 +90,32 @@ def cell_texts(grid: Grid, words: Sequence[tuple]) -> list[tuple[str, ...]]:
                 cells.append("")
                 continue
             a, b, c, d = cell
-            cells.append(" ".join(w[4] for w in inside
-                                  if a <= (w[0] + w[2]) / 2 < c and b <= (w[1] + w[3]) / 2 < d))
+            found = [w for w in inside if a <= (w[0] + w[2]) / 2 < c and b <= (w[1] + w[3]) / 2 < d]
+            if any(_RTL.search(w[4]) for w in found):
+                cells.append(" ".join(w[4] for w in found))
+            else:
+                cells.append(_left_to_right(found))
         out.append(tuple(cells))
     return out
+
+
+def _left_to_right(words: list[tuple]) -> str:
+    """Words in visual rows, each read left to right; pieces that touch are one word."""
+    rows: list[list[tuple]] = []
+    for w in sorted(words, key=lambda w: (w[1] + w[3]) / 2):
+        last = rows[-1][-1] if rows else None
+        if last is not None and min(last[3], w[3]) - max(last[1], w[1]) > 0.5 * min(w[3] - w[1], last[3] - last[1]):
+            rows[-1].append(w)
+        else:
+            rows.append([w])
+    text = ""
+    for row in rows:
+        row.sort(key=lambda w: w[0])
+        for i, w in enumerate(row):
+            if text and not (i and w[0] - row[i - 1][2] < 0.5):
+                text += " "
+            text += w[4]
+    return text
 
 
 def _rules(box: Box, horizontal: list, vertical: list) -> None:

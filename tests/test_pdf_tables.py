@@ -1,0 +1,91 @@
+"""Ruled tables: the loader finds, from the rules it collects while reading the text, the tables
+pymupdf's own table finder (`page.find_tables()`, default "lines" strategy) finds over whole pages,
+with the same rows and cells, on every PDF of the corpus, and no others."""
+
+from __future__ import annotations
+
+import re
+
+import pymupdf
+import pytest
+
+from ingest.loaders import load_file
+
+RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")
+WITH_TABLES = {  # found by the finder on these pages; the test fails if it finds none there
+    "docling/pdf/sources/2305.03393v1-pg9.pdf": {1},
+    "docling/pdf/sources/right_to_left_03.pdf": {1},
+    "unstructured/example-docs/pdf/list-item-example.pdf": {1},
+}
+
+
+def corpus_pdfs(corpus) -> list[str]:
+    return sorted(str(p.relative_to(corpus)) for p in corpus.rglob("*.pdf"))
+
+
+def finder_tables(path) -> list[tuple[int, tuple[float, ...], list[tuple[str, ...]]]]:
+    """(page, bbox, rows) per table the finder sees, kept by the loader's rule: two or more rows
+    with text and two or more columns. Right-to-left cells, which the finder returns reversed,
+    are read from MuPDF's words (logical order) inside the finder's own cell boxes."""
+    if hasattr(pymupdf, "no_recommend_layout"):
+        pymupdf.no_recommend_layout()
+    out = []
+    with pymupdf.open(path) as doc:
+        if doc.needs_pass:
+            return []
+        for page in doc:
+            words = page.get_text("words", flags=pymupdf.TEXT_MEDIABOX_CLIP)
+            for table in page.find_tables().tables:
+                rows = []
+                for row, texts in zip(table.rows, table.extract()):
+                    cells = []
+                    for box, text in zip(row.cells, texts):
+                        if box is not None and RTL.search(text or ""):
+                            text = " ".join(w[4] for w in sorted(words, key=lambda w: w[5:8])
+                                            if box[0] <= (w[0] + w[2]) / 2 < box[2]
+                                            and box[1] <= (w[1] + w[3]) / 2 < box[3])
+                        cells.append(" ".join((text or "").split()))
+                    rows.append(tuple(cells))
+                rows = [r for r in rows if any(r)]
+                if len(rows) >= 2 and max(len(r) for r in rows) >= 2:
+                    out.append((page.number + 1, table.bbox, rows))
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(WITH_TABLES))
+def test_corpus_tables_are_where_the_finder_sees_them(corpus, name):
+    assert {page for page, _, _ in finder_tables(corpus / name)} == WITH_TABLES[name]
+
+
+def test_every_corpus_pdf_gets_the_finders_tables(corpus):
+    names = corpus_pdfs(corpus)
+    assert len(names) >= 20 and set(WITH_TABLES) <= set(names)
+    for name in names:
+        try:
+            loaded = load_file(corpus / name)
+        except Exception:
+            assert not finder_tables(corpus / name), name  # scans and broken files have no tables
+            continue
+        got = [b for b in loaded.blocks if b.kind == "table"]
+        expected = finder_tables(corpus / name)
+        assert len(got) == len(expected), name
+        for block, (page, bbox, rows) in zip(got, expected):
+            assert block.page == page, name
+            assert all(abs(a - b) <= 1.0 for a, b in zip(block.bbox, bbox)), (name, block.bbox, bbox)
+            assert [len(r) for r in block.rows] == [len(r) for r in rows], name
+            for got_row, row in zip(block.rows, rows):
+                for mine, theirs in zip(got_row, row):
+                    if RTL.search(theirs):
+                        assert mine == theirs, name
+                    else:  # MuPDF's words may keep a space the finder's characters close up
+                        assert mine.replace(" ", "") == theirs.replace(" ", ""), name
+
+
+def test_table_words_stay_out_of_the_text(corpus):
+    loaded = load_file(corpus / "docling/pdf/sources/right_to_left_03.pdf")
+    tables = [b for b in loaded.blocks if b.kind == "table"]
+    assert len(tables) == 3
+    for block in loaded.blocks:
+        if block.kind != "table" and block.bbox is not None:
+            cx, cy = (block.bbox[0] + block.bbox[2]) / 2, (block.bbox[1] + block.bbox[3]) / 2
+            assert not any(t.bbox[0] <= cx <= t.bbox[2] and t.bbox[1] <= cy <= t.bbox[3] for t in tables)
