@@ -129,3 +129,31 @@ def test_two_page_filing_loses_only_its_stamps(corpus):
     _, blocks, chunks, report = run(path)
     assert report["running_headers"]["lines"] == 2
     assert "2/2/09" in " ".join(c.text for c in chunks)  # the judge's date stamp is body text
+
+
+STAMP = re.compile(r"(?i)^\W*(filed|received|entered|lodged)\b")
+DATE = re.compile(r"(?i)^\W*(\d{1,2}/\d{1,2}/\d{2,4}|(january|february|march|april|may|june|july|august|"
+                  r"september|october|november|december) \d{1,2}, \d{4})\W*$")
+
+
+@pytest.mark.parametrize("name", [f for f in FILINGS if f.startswith(FREELAW)])
+def test_filing_stamps_and_dates_are_not_headings(corpus, name):
+    """Clerks' stamps ("FILED", a date, a lone letter) are bold and short like headings, but head
+    nothing: they stay text, and the sections of the filing keep their headings."""
+    _, blocks, chunks, _ = run(corpus / name)
+    titles = {b.text for b in blocks if b.kind == "heading"} | {t for c in chunks for t in c.heading_path}
+    for title in titles:
+        assert not STAMP.match(title), title
+        assert not DATE.match(title), title
+        assert sum(c.isalpha() for c in title) >= 2, title
+
+
+def test_fifth_circuit_stamp_stays_text_under_the_court_heading(corpus):
+    _, blocks, chunks, _ = run(corpus / FREELAW / "recap_documents/ca5_00516242060.pdf")
+    headings = [b.text for b in blocks if b.kind == "heading"]
+    # The opinion's own sections, as numbered in the filing, head its chunks.
+    for section in ("I. Facts & Procedural Background", "II. Standard of Review", "III. Discussion",
+                    "IV. Conclusion"):
+        assert section in headings
+    text = " ".join(c.text for c in chunks)
+    assert "FILED" in text and "March 16, 2022" in text

@@ -42,7 +42,7 @@ from ..blocks import Block, Document, Loaded
 from ..errors import LoaderError
 from ..table_text import render_table
 from .pdf_lines import TEXT_FLAGS, Line, PageLines, extract, split_margins
-from .pdf_paragraphs import TERMINAL, Unit, continues, list_marker, page_units, section_depth
+from .pdf_paragraphs import TERMINAL, Unit, continues, list_marker, page_units, section_depth, stamp_like
 from .pdf_tables import cell_texts, find_grids
 
 pymupdf.TOOLS.mupdf_display_errors(False)
@@ -189,8 +189,8 @@ def _heading_like(unit: Unit, body: float) -> bool:
         return False
     text = unit.text
     words = len(text.split())
-    if len(text) > 150 or not any(c.isalpha() for c in text) or text.endswith((",", ";")):
-        return False
+    if len(text) > 150 or text.endswith((",", ";")) or stamp_like(text):
+        return False  # a bold "FILED" or date stamp is set like a heading but heads nothing
     if unit.kind == "list_item" and not section_depth(text):
         return False
     size = unit.lines[0].size

@@ -23,6 +23,17 @@ _BULLET = re.compile(
 )
 _NUMBERED = re.compile(r"^(\(?\d{1,3}[.)]|\(?[a-z][.)]|\([ivx]{1,5}\)|[ivx]{1,5}\.)\s+(?=\S)")
 _SECTION_NUMBER = re.compile(r"^(\d{1,2}(?:\.\d{1,2}){0,4})\.?\s+\S")
+_STAMP_WORD = re.compile(
+    r"(?i)(filed|received|entered|lodged|docketed|scanned|sealed|closed|(?:conformed )?copy|draft|"
+    r"confidential|void|paid|approved|rejected|denied|granted)\b[\s:.,\-\u2013\u2014]*"
+)
+_MONTH = (r"(?:january|february|march|april|may|june|july|august|september|october|november|december|"
+          r"jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\.?")
+_DATE = re.compile(
+    r"(?i)(?:on\s+|dated:?\s+)?(?:\d{1,4}\s?[/.\-]\s?\d{1,2}\s?[/.\-]\s?\d{2,4}"
+    rf"|(?:\d{{1,2}}(?:st|nd|rd|th)?\s+)?{_MONTH}(?:\s+\d{{1,2}}(?:st|nd|rd|th)?)?,?\s+\d{{4}})"
+    r"(?:,?\s+(?:at\s+)?\d{1,2}:\d{2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?)?"
+)
 
 
 @dataclass(slots=True)
@@ -72,6 +83,19 @@ def section_depth(text: str) -> int:
     """Depth of a section number ("2.1 Scope" -> 2), 0 without one."""
     m = _SECTION_NUMBER.match(text)
     return m.group(1).count(".") + 1 if m else 0
+
+
+def stamp_like(text: str) -> bool:
+    """A filing stamp rather than a heading: fewer than two letters, a date, or a stamp word
+    ("FILED", "RECEIVED") alone or followed by a date, a time or numbers."""
+    text = text.strip()
+    if sum(c.isalpha() for c in text) < 2 or _DATE.fullmatch(text):
+        return True
+    m = _STAMP_WORD.match(text)
+    if m is None:
+        return False
+    rest = text[m.end():]
+    return not any(c.isalpha() for c in rest) or _DATE.fullmatch(rest) is not None
 
 
 def reading_order(items: list[tuple[tuple[float, float, float, float], Any]]) -> list[Any]:
