@@ -145,3 +145,22 @@ def test_every_block_has_page_and_position(corpus):
     assert empty  # the file has blank pages; they yield nothing
     for b in loaded.blocks:
         assert b.page is not None and b.page not in empty and b.bbox is not None
+
+
+def test_three_columns_read_one_after_another(corpus):
+    """Reliance's contents page sets its entries in three columns: each is read top to bottom
+    before the next one to its right (positions from pymupdf's own text search)."""
+    path = corpus / "unstructured/example-docs/pdf/reliance.pdf"
+    phrases = ["Reliance at a Glance", "Stakeholder Value-creation", "10-year Financial Highlights",
+               "Management Discussion", "Business Overview", "Awards and Recognition",
+               "Integrated Approach", "Natural Capital", "Report on Corporate Governance", "Consolidated"]
+    with pymupdf.open(path) as doc:
+        where = {p: doc[2].search_for(p)[0] for p in phrases}
+    columns = sorted({round(r.x0 / 100) for r in where.values()})
+    assert len(columns) == 3  # the phrases do sit in three columns
+    text = " ".join(b.text for b in load_file(path).blocks if b.page == 3)
+    at = {p: text.index(p) for p in phrases}
+    for a in phrases:
+        for b in phrases:
+            if where[a].x1 < where[b].x0:  # a's column is left of b's
+                assert at[a] < at[b], (a, b)

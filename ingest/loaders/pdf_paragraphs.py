@@ -1,7 +1,7 @@
 """Reading order and paragraphs: body lines of one page become paragraph and list-item units.
 
-Order: pymupdf blocks (and tables) are read top to bottom; where a stretch of the page holds blocks
-left and right of the text's centre line side by side, the left column is read before the right.
+Order: pymupdf blocks (and tables) are read top to bottom; where the page holds columns (clear
+vertical gutters between blocks), they are read one after the other, left to right.
 Paragraphs: consecutive lines stay together unless the geometry says a new one starts: a wider
 line pitch than the page's usual, a first-line indent, a change of font size or weight, a list
 marker, or a short line closing a sentence. Joining undoes hyphenation at line ends.
@@ -98,34 +98,97 @@ def stamp_like(text: str) -> bool:
     return not any(c.isalpha() for c in rest) or _DATE.fullmatch(rest) is not None
 
 
-def reading_order(items: list[tuple[tuple[float, float, float, float], Any]]) -> list[Any]:
-    """Items (bbox, payload) in reading order: top to bottom, side-by-side columns left first."""
+def reading_order(items: list[tuple[tuple[float, float, float, float], Any, int]]) -> list[Any]:
+    """Items (bbox, payload, lines of text) in reading order: top to bottom, columns left to right.
+
+    The page is cut into bands at clear horizontal gaps (no item across them). A band's gutters
+    are the clear vertical gaps between its items. Bands follow one another in one section as long
+    as nothing in them crosses the section's gutters; a section is read column by column, each
+    column top to bottom, when two of its columns hold paragraphs of several lines (a caption or
+    a form sets single lines apart on shared rows, and reads row by row). So two or three columns read in turn, and a title, figure or paragraph
+    across the columns ends one section and the next starts below it.
+    """
     if not items:
         return []
-    x0 = min(b[0] for b, _ in items)
-    x1 = max(b[2] for b, _ in items)
-    mid = (x0 + x1) / 2
     out: list[Any] = []
-    stretch: list[tuple[tuple[float, float, float, float], Any]] = []
-    for item in sorted(items, key=lambda it: (it[0][1], it[0][0])):
-        box = item[0]
-        if box[0] < mid - 2 and box[2] > mid + 2:  # spans the centre: closes a column stretch
-            out.extend(_columns(stretch, mid))
-            stretch = []
-            out.append(item[1])
-        else:
-            stretch.append(item)
-    out.extend(_columns(stretch, mid))
+    section: list = []
+    gutters: list[tuple[float, float]] = []
+    for band in _bands(items):
+        narrowed = _narrowed(gutters, band) if section and gutters else None
+        if narrowed:
+            section.extend(band)
+            gutters = narrowed
+            continue
+        own = _gutters(band)
+        if section and not gutters and not own:
+            section.extend(band)  # one column goes on
+            continue
+        if section and not gutters and (joined := _narrowed(own, section)):
+            # Text above that sits within the new columns (beside a picture) is their start.
+            section.extend(band)
+            gutters = joined
+            continue
+        out.extend(_read(section, gutters))
+        section, gutters = list(band), own
+    out.extend(_read(section, gutters))
     return out
 
 
-def _columns(stretch: list, mid: float) -> list[Any]:
-    left = [it for it in stretch if (it[0][0] + it[0][2]) / 2 < mid]
-    right = [it for it in stretch if (it[0][0] + it[0][2]) / 2 >= mid]
-    side_by_side = any(min(a[0][3], b[0][3]) > max(a[0][1], b[0][1]) for a in left for b in right)
-    if not side_by_side:
-        return [it[1] for it in stretch]
-    return [it[1] for it in left] + [it[1] for it in right]
+_GUTTER = 5.0
+"""Narrowest clear vertical gap (points) that separates columns."""
+
+
+def _bands(items: list) -> list[list]:
+    bands: list[list] = []
+    bottom = float("-inf")
+    for item in sorted(items, key=lambda it: (it[0][1], it[0][0])):
+        if bands and item[0][1] < bottom:
+            bands[-1].append(item)
+        else:
+            bands.append([item])
+        bottom = max(bottom, item[0][3]) if len(bands[-1]) > 1 else item[0][3]
+    return bands
+
+
+def _gutters(band: list) -> list[tuple[float, float]]:
+    """Clear x-ranges between the items of a band, at least _GUTTER wide."""
+    gaps = []
+    right = None
+    for box, *_ in sorted(band, key=lambda it: it[0][0]):
+        if right is not None and box[0] - right >= _GUTTER:
+            gaps.append((right, box[0]))
+        right = box[2] if right is None else max(right, box[2])
+    return gaps
+
+
+def _narrowed(gutters: list[tuple[float, float]], band: list) -> list[tuple[float, float]] | None:
+    """The gutters minus the band's items (a line reaching into a gutter narrows it); None if an
+    item closes one of them (it runs across the columns)."""
+    out = []
+    for a, b in gutters:
+        pieces = [(a, b)]
+        for box, *_ in band:
+            pieces = [p for x, y in pieces
+                      for p in ((x, min(y, box[0])), (max(x, box[2]), y)) if p[1] - p[0] >= 2]
+        if not pieces:
+            return None
+        out.extend(pieces)
+    return out
+
+
+def _read(section: list, gutters: list[tuple[float, float]]) -> list[Any]:
+    by_place = sorted(section, key=lambda it: (it[0][1], it[0][0]))
+    if not gutters:
+        return [it[1] for it in by_place]
+    edges = [(a + b) / 2 for a, b in gutters]
+
+    def column(it: tuple) -> int:
+        return sum((it[0][0] + it[0][2]) / 2 > e for e in edges)
+
+    running = {column(it) for it in section if it[2] >= 2}
+    if len(running) < 2:
+        return [it[1] for it in by_place]
+    return [it[1] for it in sorted(by_place, key=column)]
 
 
 def page_units(lines: Sequence[Line], tables: Sequence[Unit], page: int) -> list[Unit]:
@@ -133,10 +196,10 @@ def page_units(lines: Sequence[Line], tables: Sequence[Unit], page: int) -> list
     blocks: dict[int, list[Line]] = {}
     for line in lines:
         blocks.setdefault(line.block, []).append(line)
-    items: list[tuple[tuple[float, float, float, float], Any]] = [
-        (_box(ls), ls) for ls in blocks.values()
+    items: list[tuple[tuple[float, float, float, float], Any, int]] = [
+        (_box(ls), ls, len(ls)) for ls in blocks.values()
     ]
-    items += [(t.bbox, t) for t in tables if t.bbox is not None]
+    items += [(t.bbox, t, len(t.rows or ())) for t in tables if t.bbox is not None]
     ordered: list[Line] = []
     units: list[Unit] = []
     pitch = _usual_pitch(lines)
