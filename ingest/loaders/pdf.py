@@ -187,21 +187,25 @@ def _body_size(pages: list[tuple[PageLines, list[Unit]]]) -> float:
 def _heading_like(unit: Unit, body: float) -> bool:
     if unit.kind not in ("paragraph", "list_item") or len(unit.lines) > 3:
         return False
+    size = unit.lines[0].size
+    bold = all(l.bold for l in unit.lines)
+    if size < body - 0.6 or (size < body + 0.9 and not bold):
+        return False  # cheap test first: most units are body text
+    if any(abs(l.size - size) > 0.5 for l in unit.lines):
+        return False
     text = unit.text
     words = len(text.split())
-    if len(text) > 150 or text.endswith((",", ";")) or stamp_like(text):
-        return False  # a bold "FILED" or date stamp is set like a heading but heads nothing
-    if unit.kind == "list_item" and not section_depth(text):
+    if len(text) > 150 or text.endswith((",", ";")):
         return False
-    size = unit.lines[0].size
-    if any(abs(l.size - size) > 0.5 for l in unit.lines):
+    if unit.kind == "list_item" and not section_depth(text):
         return False
     if text.endswith(".") and words > 8:
         return False
-    bold = all(l.bold for l in unit.lines)
     # Bigger alone is not enough (author lines run a point above the body): bold or much bigger.
     bigger = size >= body + 0.9 and (bold or size >= 1.2 * body)
-    return bigger or (bold and size >= body - 0.6 and words <= 14)
+    if not (bigger or (bold and words <= 14)):
+        return False
+    return not stamp_like(text)  # a bold "FILED" or date stamp is set like a heading but heads nothing
 
 
 def _font_levels(pages: list[tuple[PageLines, list[Unit]]]) -> dict[int, int]:
