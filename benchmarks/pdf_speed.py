@@ -1,7 +1,9 @@
 """Pages per second: the PDF loader plus its cleaners against pymupdf's own text walks and peers.
 
-All on the same PDFs (every PDF of the shared corpus that has text), in one run, best of
-`--rounds`; each extractor opens the document from bytes itself.
+All on the same PDFs (every PDF of the shared corpus that has text), in one run; each extractor
+opens the document from bytes itself. Rounds interleave the extractors (a shared machine's load
+falls on all alike); reported are the best round against the floor's best, and the median over
+rounds of each round's ratio to the floor's time in that round. Peers run one round.
 
 - floor: `page.get_text("dict")` with text-only flags over every page (what the loader reads);
 - `page.get_text("text")`: plain text, no structure;
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import statistics
 import sys
 import time
 from contextlib import redirect_stdout
@@ -29,6 +32,8 @@ from ingest.cleaners import build_chain, clean
 from ingest.loaders import load_bytes, local_document
 
 ROOT = Path(__file__).resolve().parent.parent
+if hasattr(pymupdf, "no_recommend_layout"):
+    pymupdf.no_recommend_layout()  # pymupdf4llm would print an advert for pymupdf-layout
 
 
 def corpus_pdfs(corpus: Path) -> list[tuple[Path, bytes]]:
@@ -93,20 +98,28 @@ def peers() -> dict[str, Callable[[Path, bytes], None] | str]:
     return found
 
 
-def measure(fn: Callable[[Path, bytes], None], pdfs: list[tuple[Path, bytes]], rounds: int) -> float:
-    best = float("inf")
+def timed(fn: Callable[[Path, bytes], None], pdfs: list[tuple[Path, bytes]]) -> float:
+    start = time.perf_counter()
+    for path, data in pdfs:
+        fn(path, data)
+    return time.perf_counter() - start
+
+
+def measure(runs: dict[str, Callable[[Path, bytes], None]], pdfs: list[tuple[Path, bytes]],
+            rounds: int) -> dict[str, list[float]]:
+    """Seconds per round for each run. Rounds interleave the runs, so load from other work on
+    the machine falls on all of them alike."""
+    times: dict[str, list[float]] = {name: [] for name in runs}
     for _ in range(rounds):
-        start = time.perf_counter()
-        for path, data in pdfs:
-            fn(path, data)
-        best = min(best, time.perf_counter() - start)
-    return best
+        for name, fn in runs.items():
+            times[name].append(timed(fn, pdfs))
+    return times
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
     pdfs = corpus_pdfs(args.corpus)
     pages = 0
@@ -114,22 +127,24 @@ def main() -> int:
         with pymupdf.open(stream=data, filetype="pdf") as doc:
             pages += doc.page_count
     print(f"{len(pdfs)} PDFs, {pages} pages, best of {args.rounds} rounds")
-    runs: dict[str, Callable[[Path, bytes], None] | str] = {
+    runs: dict[str, Callable[[Path, bytes], None]] = {
         'floor: get_text("dict") text flags': floor_dict,
         'get_text("text")': plain_text,
         "ingest loader + cleaners": make_ingest(True),
         "ingest loader only": make_ingest(False),
-        **peers(),
     }
-    floor = None
-    for name, fn in runs.items():
+    times = measure(runs, pdfs, args.rounds)
+    floor = times['floor: get_text("dict") text flags']
+    print(f"{'':40} {'pages/s':>8}   {'x floor (best)':>14}   {'x floor (median of rounds)':>26}")
+    for name, ts in times.items():
+        ratio = statistics.median(t / f for t, f in zip(ts, floor))
+        print(f"{name:40} {pages / min(ts):8.1f}   {min(ts) / min(floor):14.2f}   {ratio:26.2f}")
+    for name, fn in peers().items():  # slow peers: one round, against the floor's best
         if isinstance(fn, str):
             print(f"{name:40} {fn}")
             continue
-        seconds = measure(fn, pdfs, args.rounds if "pymupdf4llm" not in name else 1)
-        rate = pages / seconds
-        floor = floor or seconds
-        print(f"{name:40} {rate:8.1f} pages/s   {seconds / floor:5.2f}x the floor's time")
+        seconds = timed(fn, pdfs)
+        print(f"{name:40} {pages / seconds:8.1f}   {seconds / min(floor):14.2f}")
     return 0
 
 

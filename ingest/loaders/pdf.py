@@ -114,20 +114,23 @@ def _read_pages(doc: pymupdf.Document, document: Document) -> tuple[list[tuple[P
 
 def _tables(page: pymupdf.Page, textpage: pymupdf.TextPage, text: list[dict], vectors: list[dict],
             number: int) -> list[Unit]:
-    if not vectors:
-        return []
+    if len(vectors) < 2:
+        return []  # one rectangle frames, it does not divide
     boxes = _geometry(vectors)
     rects = [box for box, v in zip(boxes, vectors) if v["isrect"]]
     # Curved or slanted shapes count only where they could frame cells (a rounded box): a chart's
     # hundreds of small marks would cost the grouping dearly and frame nothing.
     shapes = rects + [b for b, v in zip(boxes, vectors) if not v["isrect"] and min(b[2] - b[0], b[3] - b[1]) >= 10]
-    spans = [s["bbox"] for b in text for l in b["lines"] for s in l["spans"] if s["text"].strip()]
+    centres: list[tuple[float, float]] = []
 
     def has_text(box: tuple[float, float, float, float]) -> bool:
+        if not centres:  # only pages with rules that could make a grid get this far
+            centres.extend(((s["bbox"][0] + s["bbox"][2]) / 2, (s["bbox"][1] + s["bbox"][3]) / 2)
+                           for b in text for l in b["lines"] for s in l["spans"] if s["text"].strip())
         x0, y0, x1, y1 = box
-        return any(x0 <= (s[0] + s[2]) / 2 <= x1 and y0 <= (s[1] + s[3]) / 2 <= y1 for s in spans)
+        return any(x0 <= x <= x1 and y0 <= y <= y1 for x, y in centres)
 
-    grids = find_grids(rects, shapes, has_text)
+    grids = [g for g in find_grids(rects, shapes, has_text) if len(g.rows) > 1]
     if not grids:
         return []
     words = page.get_text("words", textpage=textpage)
