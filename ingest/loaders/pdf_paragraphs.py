@@ -105,8 +105,9 @@ def reading_order(items: list[tuple[tuple[float, float, float, float], Any, int]
     are the clear vertical gaps between its items. Bands follow one another in one section as long
     as nothing in them crosses the section's gutters; a section is read column by column, each
     column top to bottom, when two of its columns hold paragraphs of several lines (a caption or
-    a form sets single lines apart on shared rows, and reads row by row). So two or three columns read in turn, and a title, figure or paragraph
-    across the columns ends one section and the next starts below it.
+    a form sets single lines apart on shared rows, and reads row by row). So two or three columns
+    read in turn, and a title, figure or paragraph across the columns ends one section and the
+    next starts below it. Columns are read left to right, right-to-left pages included.
     """
     if not items:
         return []
