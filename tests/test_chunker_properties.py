@@ -9,6 +9,7 @@ from ingest import ChunkOptions, chunk
 from ingest.blocks import Document
 from ingest.chunker.metrics import defects
 from ingest.chunker.tokens import get_tokenizer
+from ingest.loaders import markdown_tokens
 from ingest.loaders.markdown import parse
 
 DOC = Document(id="p", uri="p", name="p.md", mime_type="text/markdown", title="p")
@@ -47,6 +48,7 @@ options = st.builds(
 @given(text=document, opts=options)
 def test_chunking_invariants(text, opts):
     loaded = parse(text, DOC)
+    assert loaded == parse(text, DOC, parser=markdown_tokens.events)  # either parser, same blocks
     content = [b for b in loaded.blocks if b.kind != "heading"]
     chunks = list(chunk(loaded, opts))
     tok = get_tokenizer(opts.tokenizer)

@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+import pytest
+
 from ingest.blocks import Document
 from ingest.chunker import ChunkOptions, chunk
+from ingest.loaders import markdown_tokens, markdown_tree
 from ingest.loaders.markdown import parse
+
+
+@pytest.fixture(autouse=True, params=["markdown-it-py", "markdown-it-pyrs"])
+def parser(request, monkeypatch):
+    """Every feature holds with either parser."""
+    events = markdown_tokens.events if request.param == "markdown-it-py" else markdown_tree.events
+    monkeypatch.setattr("ingest.loaders.markdown._PARSER", events)
 
 
 def load(text: str, name: str = "doc.md"):

@@ -1,0 +1,130 @@
+"""Markdown events from markdown-it-pyrs, the Rust port of markdown-it (block rules only).
+
+Its nodes carry byte ranges; events speak in lines, as markdown-it-py's maps do.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from functools import lru_cache
+from typing import Iterator
+
+from markdown_it_pyrs import MarkdownIt, Node
+
+from .markdown import Event
+
+_BLOCK_RULES = [
+    "blockquote", "code", "fence", "heading", "hr", "lheading", "list", "paragraph", "reference",
+    "html_block", "table", "front_matter",
+]
+_LISTS = ("bullet_list", "ordered_list")
+_NUMBER = re.compile(r"[ \t>]*(\d+)")
+
+
+@lru_cache(maxsize=1)
+def _parser() -> MarkdownIt:
+    md = MarkdownIt("zero")
+    md.enable_many(_BLOCK_RULES)
+    return md
+
+
+def events(text: str) -> tuple[str | None, list[Event]]:
+    root = _parser().tree(text)
+    lines = _Lines(text)
+    front_matter = None
+    out: list[Event] = []
+    for node in root.children:
+        if node.name == "front_matter":
+            front_matter = node.meta.get("content", "").rstrip("\n")
+        else:
+            out.extend(_walk(node, lines, text))
+    return front_matter, out
+
+
+class _Lines:
+    """Byte offsets to line numbers; for ASCII text bytes and characters coincide."""
+
+    def __init__(self, text: str) -> None:
+        data = text.encode("utf-8")
+        self.starts = _starts(data, b"\n")
+        self.char_starts = self.starts if len(data) == len(text) else _starts(text, "\n")
+
+    def span(self, node: Node) -> tuple[int, int]:
+        """[first, last) lines the node covers."""
+        begin, end = node.srcmap
+        first = bisect_right(self.starts, begin) - 1
+        last = bisect_right(self.starts, max(end - 1, begin))
+        return first, last
+
+
+def _walk(node: Node, lines: _Lines, text: str) -> Iterator[Event]:
+    name = node.name
+    if name == "paragraph":
+        yield "block", "paragraph", *lines.span(node), ""
+    elif name == "heading" or name == "lheading":
+        raw = node.children[0].meta.get("content", "") if node.children else ""
+        yield "heading", node.meta["level"], raw, *lines.span(node)
+    elif name in _LISTS:
+        yield from _list(node, lines, text, 0)
+    elif name == "fence":
+        yield "block", "code", *lines.span(node), node.meta.get("info", "").strip().split(" ", 1)[0]
+    elif name == "code_block":
+        yield "block", "code", *lines.span(node), ""
+    elif name == "table":
+        yield _table(node, lines)
+    elif name == "blockquote":
+        yield "block", "quote", *lines.span(node), ""
+    elif name == "html_block":
+        yield "html", node.meta.get("content", ""), *lines.span(node)
+    # hr and link reference definitions: nothing to read
+
+
+def _list(node: Node, lines: _Lines, text: str, depth: int) -> Iterator[Event]:
+    """One item event per run of an item's own lines; nested lists recurse."""
+    ordered = node.name == "ordered_list"
+    for item in node.children:
+        first, _ = lines.span(item)
+        marker = _number(text, lines.char_starts[first]) if ordered else node.meta.get("marker", "")
+        seg_start, seg_end = first, None
+        for child in item.children:
+            if child.name in _LISTS:
+                if seg_end is not None:
+                    yield "item", seg_start, seg_end, depth, ordered, marker
+                yield from _list(child, lines, text, depth + 1)
+                seg_start, seg_end = None, None
+                continue
+            if child.name == "definition":
+                continue  # link reference definitions are not content (markdown-it-py drops them)
+            child_first, child_last = lines.span(child)
+            if seg_start is None:
+                seg_start = child_first
+            seg_end = child_last
+        if seg_end is not None:
+            yield "item", seg_start, seg_end, depth, ordered, marker
+
+
+def _number(text: str, start: int) -> str:
+    """The item's own number as written, as markdown-it-py reports it."""
+    match = _NUMBER.match(text, start)
+    return match.group(1) if match else ""
+
+
+def _starts(text, newline) -> list[int]:
+    starts = [0]
+    pos = text.find(newline)
+    while pos != -1:
+        starts.append(pos + 1)
+        pos = text.find(newline, pos + 1)
+    return starts
+
+
+def _table(node: Node, lines: _Lines) -> Event:
+    rows: list[tuple[str, ...]] = []
+    header_rows = 0
+    for part in node.children:
+        for row in part.children:
+            rows.append(tuple(cell.children[0].meta.get("content", "").strip() if cell.children else "" for cell in row.children))
+        if part.name == "thead":
+            header_rows = len(rows)
+    return "table", tuple(rows), header_rows, *lines.span(node)
