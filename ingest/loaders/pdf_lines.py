@@ -106,14 +106,15 @@ def extract(blocks: Iterable[dict], skip: Sequence[tuple[float, float, float, fl
 
 def _line(raw: dict, block: int) -> Line | None:
     spans = raw["spans"]
-    if len(spans) == 1:  # most lines: no tally needed
-        span = spans[0]
-        font = span["font"]
-        text = normalise(span["text"])
+    first = spans[0]
+    size, font, flags = first["size"], first["font"], first["flags"]
+    # Most lines are one run of type; MuPDF splits them only at its synthetic spaces.
+    if all(s["size"] == size and s["font"] == font and s["flags"] == flags for s in spans):
+        text = normalise(first["text"] if len(spans) == 1 else "".join(s["text"] for s in spans))
         if not text or text == "\u00ad":
             return None
-        size = round(span["size"], 1)
-        bold = bool(span["flags"] & 16) or "Bold" in font or "Black" in font
+        size = round(size, 1)
+        bold = bool(flags & 16) or "Bold" in font or "Black" in font
     else:
         sizes: dict[float, int] = {}
         heavy = chars = 0
