@@ -42,7 +42,8 @@ from ..blocks import Block, Document, Loaded
 from ..errors import LoaderError
 from ..table_text import render_table
 from .pdf_lines import TEXT_FLAGS, Line, PageLines, extract, split_margins
-from .pdf_paragraphs import TERMINAL, Unit, continues, list_marker, page_units, section_depth, stamp_like
+from .pdf_paragraphs import (TERMINAL, Unit, box_of, continues, list_marker, page_units, section_depth,
+                              stamp_like)
 from .pdf_tables import cell_texts, find_grids
 
 pymupdf.TOOLS.mupdf_display_errors(False)
@@ -374,8 +375,7 @@ def _margin_block(group: tuple[str, tuple[Line, ...]], placed: PageLines, path: 
     band, lines = group
     ordered = sorted(lines, key=lambda l: (round(l.bbox[1] / max(l.height, 1)), l.bbox[0]))
     text = " ".join(l.text.replace("\u00ad", "") for l in ordered)
-    box = (min(l.bbox[0] for l in lines), min(l.bbox[1] for l in lines),
-           max(l.bbox[2] for l in lines), max(l.bbox[3] for l in lines))
+    box = box_of(lines)
     meta = {
         "band": band,
         "segments": tuple(l.text.replace("\u00ad", "") for l in ordered),
@@ -389,7 +389,4 @@ def _margin_block(group: tuple[str, tuple[Line, ...]], placed: PageLines, path: 
 
 
 def _bbox(unit: Unit) -> tuple[float, float, float, float] | None:
-    if unit.bbox is not None:
-        return unit.bbox
-    return (min(l.bbox[0] for l in unit.lines), min(l.bbox[1] for l in unit.lines),
-            max(l.bbox[2] for l in unit.lines), max(l.bbox[3] for l in unit.lines))
+    return unit.bbox if unit.bbox is not None else box_of(unit.lines)

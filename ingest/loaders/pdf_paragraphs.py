@@ -198,7 +198,7 @@ def page_units(lines: Sequence[Line], tables: Sequence[Unit], page: int) -> list
     for line in lines:
         blocks.setdefault(line.block, []).append(line)
     items: list[tuple[tuple[float, float, float, float], Any, int]] = [
-        (_box(ls), ls, len(ls)) for ls in blocks.values()
+        (box_of(ls), ls, len(ls)) for ls in blocks.values()
     ]
     items += [(t.bbox, t, len(t.rows or ())) for t in tables if t.bbox is not None]
     ordered: list[Line] = []
@@ -215,9 +215,12 @@ def page_units(lines: Sequence[Line], tables: Sequence[Unit], page: int) -> list
     return units
 
 
-def _box(lines: Sequence[Line]) -> tuple[float, float, float, float]:
-    return (min(l.bbox[0] for l in lines), min(l.bbox[1] for l in lines),
-            max(l.bbox[2] for l in lines), max(l.bbox[3] for l in lines))
+def box_of(lines: Sequence[Line]) -> tuple[float, float, float, float]:
+    """The box around the lines."""
+    if len(lines) == 1:
+        return lines[0].bbox
+    x0, y0, x1, y1 = zip(*(l.bbox for l in lines))
+    return (min(x0), min(y0), max(x1), max(y1))
 
 
 def _usual_pitch(lines: Sequence[Line]) -> float:
