@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import replace
-from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Iterator
 
@@ -18,8 +18,8 @@ from . import Item
 class LocalSource:
     def __init__(self, config: LocalSourceConfig) -> None:
         self.root = config.path.resolve()
-        self.include = tuple(config.include)
-        self.exclude = tuple(config.exclude)
+        self.include = tuple(map(compile_glob, config.include))
+        self.exclude = tuple(map(compile_glob, config.exclude))
         self.hidden = config.include_hidden
         self.key = f"local:{self.root}"
         if not self.root.is_dir():
@@ -62,7 +62,30 @@ class LocalSource:
         raise SourceError(f"cannot list folder: {exc.strerror}", subject=exc.filename)
 
 
-def _matches(rel: str, patterns: tuple[str, ...]) -> bool:
-    return any(
-        fnmatchcase(rel, p) or (p.startswith("**/") and fnmatchcase(rel, p[3:])) for p in patterns
-    )
+def _matches(rel: str, patterns: tuple[re.Pattern, ...]) -> bool:
+    return any(p.fullmatch(rel) for p in patterns)
+
+
+def compile_glob(pattern: str) -> re.Pattern:
+    """Glob as in .gitignore: `*` and `?` stay within a folder, `**` crosses folders (`**/` also
+    matches none), and a pattern without a slash matches a file name at any depth."""
+    if "/" not in pattern.rstrip("/"):
+        pattern = "**/" + pattern
+    out, i = [], 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out.append("(?:[^/]+/)*")
+            i += 3
+        elif pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif pattern[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif pattern[i] == "?":
+            out.append("[^/]")
+            i += 1
+        else:
+            out.append(re.escape(pattern[i]))
+            i += 1
+    return re.compile("".join(out))
