@@ -6,9 +6,7 @@ Expected values are worked out by hand from the chunking_evaluation protocol (co
 from __future__ import annotations
 
 import csv
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,17 +16,11 @@ from ingest.chunker.tokens import encoding, get_tokenizer
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
 
-def _module(name: str):
-    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses look their module up while the class is built
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
 def ev():
-    return _module("retrieval_eval")
+    import retrieval_eval  # benchmarks/ is on the test path
+
+    return retrieval_eval
 
 
 def test_overlapping_retrieved_chunks_count_covered_characters_once(ev):

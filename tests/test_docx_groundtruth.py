@@ -3,17 +3,11 @@ kept, page headers and footers gone after the default cleaners (see benchmarks/d
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-_spec = importlib.util.spec_from_file_location("docx_groundtruth", ROOT / "benchmarks" / "docx_groundtruth.py")
-gt = importlib.util.module_from_spec(_spec)
-sys.modules[_spec.name] = gt  # dataclasses look their module up
-_spec.loader.exec_module(gt)
+import docx_groundtruth as gt  # benchmarks/ is on the test path
+from conftest import CORPUS  # collection needs the corpus path before fixtures exist
 
 
 @pytest.fixture(scope="module")
@@ -22,11 +16,6 @@ def scores(corpus):
 
 
 def _names():
-    try:  # collection needs the corpus path before fixtures exist
-        from .conftest import CORPUS
-    except ImportError:
-        from conftest import CORPUS
-
     return sorted(p.name.removesuffix(".json") for p in (CORPUS / "docling/docx/groundtruth").glob("*.docx.json"))
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,11 +14,8 @@ from ingest.cleaners.track_changes import TrackChangesOptions, resolve_changes, 
 from ingest.errors import CleanerError
 from ingest.loaders import docx
 
-ROOT = Path(__file__).resolve().parent.parent
-_spec = importlib.util.spec_from_file_location("docx_track_changes", ROOT / "benchmarks" / "docx_track_changes.py")
-bench = importlib.util.module_from_spec(_spec)
-sys.modules[_spec.name] = bench  # dataclasses look their module up
-_spec.loader.exec_module(bench)
+import docx_track_changes as bench  # benchmarks/ is on the test path
+from conftest import CORPUS  # collection needs the corpus path before fixtures exist
 
 
 @pytest.fixture(scope="module")
@@ -29,11 +24,6 @@ def rp(corpus) -> Path:
 
 
 def _sets():
-    try:  # collection needs the corpus path before fixtures exist
-        from .conftest import CORPUS
-    except ImportError:
-        from conftest import CORPUS
-
     return bench.rp_sets(CORPUS / "open_xml_powertools" / "TestFiles" / "RP")
 
 
