@@ -82,17 +82,22 @@ def cell_texts(grid: Grid, words: Sequence[tuple]) -> list[tuple[str, ...]]:
     line from right to left: "19 / 09 / 1403" for 1403/09/19).
     """
     x0, y0, x1, y1 = grid.bbox
-    inside = [w for w in words if x0 <= (w[0] + w[2]) / 2 <= x1 and y0 <= (w[1] + w[3]) / 2 <= y1]
-    inside.sort(key=lambda w: (w[5], w[6], w[7]))
+    # (centre y, MuPDF order, word) sorted by centre: each row takes its stretch by bisection.
+    inside = sorted(((w[1] + w[3]) / 2, w[5:8], w) for w in words
+                    if x0 <= (w[0] + w[2]) / 2 <= x1 and y0 <= (w[1] + w[3]) / 2 <= y1)
+    ys = [i[0] for i in inside]
     out = []
     for row in grid.rows:
+        boxes = [c for c in row if c is not None]
+        top, bottom = min(c[1] for c in boxes), max(c[3] for c in boxes)
+        stretch = sorted(inside[bisect_left(ys, top):bisect_left(ys, bottom)], key=lambda i: i[1])
         cells = []
         for cell in row:
             if cell is None:
                 cells.append("")
                 continue
             a, b, c, d = cell
-            found = [w for w in inside if a <= (w[0] + w[2]) / 2 < c and b <= (w[1] + w[3]) / 2 < d]
+            found = [w for cy, _, w in stretch if a <= (w[0] + w[2]) / 2 < c and b <= cy < d]
             if any(_RTL.search(w[4]) for w in found):
                 cells.append(" ".join(w[4] for w in found))
             else:
@@ -238,19 +243,21 @@ def _cells(corners: dict[tuple[float, float], tuple[set, set]]) -> list[Box]:
         by_y.setdefault(y, []).append(x)
     cells = []
     for (x, y), (vs, hs) in sorted(corners.items()):
-        below = [b for b in by_x[x] if b > y and vs & corners[(x, b)][0]]
-        right = [r for r in by_y[y] if r > x and hs & corners[(r, y)][1]]
         found = None
-        for b in below:
-            for r in right:
+        column, row = by_x[x], by_y[y]
+        for b in column[bisect_right(column, y):]:
+            if not vs & corners[(x, b)][0]:
+                continue  # no rule down from (x, y) to (x, b)
+            for r in row[bisect_right(row, x):]:
+                if not hs & corners[(r, y)][1]:
+                    continue
                 far = corners.get((r, b))
                 if far and far[0] & corners[(r, y)][0] and far[1] & corners[(x, b)][1]:
                     found = (x, y, r, b)
                     break
             if found:
+                cells.append(found)
                 break
-        if found:
-            cells.append(found)
     return cells
 
 
