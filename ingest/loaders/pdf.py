@@ -63,7 +63,8 @@ def load(data: bytes, document: Document) -> Loaded:
         document = replace(document, title=title)
     elif not document.title:
         document = replace(document, title=document.name)
-    blocks = tuple(_blocks(_band_headings(pages), toc, document.title))
+    body = _body_size(pages)  # the lifted band headings below are not body lines: it stays
+    blocks = tuple(_blocks(_band_headings(pages, body), toc, document.title, body))
     return Loaded(document=document, blocks=blocks, warnings=tuple(warnings))
 
 
@@ -121,7 +122,8 @@ def _tables(page: pymupdf.Page, textpage: pymupdf.TextPage, text: list[dict], ve
     rects = [box for box, v in zip(boxes, vectors) if v["isrect"]]
     # Curved or slanted shapes count only where they could frame cells (a rounded box): a chart's
     # hundreds of small marks would cost the grouping dearly and frame nothing.
-    shapes = rects + [b for b, v in zip(boxes, vectors) if not v["isrect"] and min(b[2] - b[0], b[3] - b[1]) >= 10]
+    shapes = rects + [b for b, v in zip(boxes, vectors)
+                      if not v["isrect"] and min(b[2] - b[0], b[3] - b[1]) >= 10]
     centres: list[tuple[float, float]] = []
 
     def has_text(box: tuple[float, float, float, float]) -> bool:
@@ -212,9 +214,8 @@ def _heading_like(unit: Unit, body: float) -> bool:
     return not stamp_like(text)  # a bold "FILED" or date stamp is set like a heading but heads nothing
 
 
-def _font_levels(pages: list[tuple[PageLines, list[Unit]]]) -> dict[int, int]:
+def _font_levels(pages: list[tuple[PageLines, list[Unit]]], body: float) -> dict[int, int]:
     """Heading level by id() of the unit, from size rank (larger is higher), deepened by numbering."""
-    body = _body_size(pages)
     found = [u for _, units in pages for u in units if _heading_like(u, body)]
     sizes = sorted({round(u.lines[0].size * 2) / 2 for u in found}, reverse=True)
     levels = {}
@@ -244,13 +245,13 @@ def _key(text: str) -> str:
     return "".join(c for c in text.lower() if c.isalnum())
 
 
-def _band_headings(pages: list[tuple[PageLines, list[Unit]]]) -> list[tuple[PageLines, list[Unit]]]:
+def _band_headings(pages: list[tuple[PageLines, list[Unit]]],
+                   body: float) -> list[tuple[PageLines, list[Unit]]]:
     """A heading at the very top of a page (a title, a section opening a page) rejoins the body.
 
     Only a band line in a heading's type that appears on no other page's band: a running header
     set in bold must not become a section of the heading path.
     """
-    body = _body_size(pages)
     seen: Counter[str] = Counter()
     for placed, _ in pages:
         for key in {_band_key(lines) for band, lines in placed.margin if band in ("top", "bottom")}:
@@ -279,10 +280,10 @@ def _band_key(lines: tuple[Line, ...]) -> str:
 # -- blocks -----------------------------------------------------------------------------------
 
 
-def _blocks(pages: list[tuple[PageLines, list[Unit]]], toc: list, title: str) -> Iterator[Block]:
+def _blocks(pages: list[tuple[PageLines, list[Unit]]], toc: list, title: str, body: float) -> Iterator[Block]:
     levels = _toc_levels(pages, toc) if len(toc) >= 2 else {}
     if not levels:
-        levels = _font_levels(pages)
+        levels = _font_levels(pages, body)
     ordered = [u for _, units in pages for u in units]
     firsts = [levels[id(u)] for u in ordered if id(u) in levels]
     sole_root = bool(firsts) and firsts[0] == 1 and firsts.count(1) == 1

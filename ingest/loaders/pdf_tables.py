@@ -111,7 +111,8 @@ def _left_to_right(words: list[tuple]) -> str:
     rows: list[list[tuple]] = []
     for w in sorted(words, key=lambda w: (w[1] + w[3]) / 2):
         last = rows[-1][-1] if rows else None
-        if last is not None and min(last[3], w[3]) - max(last[1], w[1]) > 0.5 * min(w[3] - w[1], last[3] - last[1]):
+        overlap = min(last[3], w[3]) - max(last[1], w[1]) if last is not None else 0.0
+        if last is not None and overlap > 0.5 * min(w[3] - w[1], last[3] - last[1]):
             rows[-1].append(w)
         else:
             rows.append([w])
