@@ -2,8 +2,9 @@
 
 All on the same PDFs (every PDF of the shared corpus that has text), in one run; each extractor
 opens the document from bytes itself. Rounds interleave the extractors (a shared machine's load
-falls on all alike); reported are the best round against the floor's best, and the median over
-rounds of each round's ratio to the floor's time in that round. Peers run one round.
+falls on all alike). Reported: pages per second in the best round (wall clock), and the median
+over rounds of each round's ratio to the floor's time in that round, in CPU time of this process
+(steady on a shared machine) and in wall time. Peers run one round.
 
 - floor: `page.get_text("dict")` with text-only flags over every page (what the loader reads);
 - `page.get_text("text")`: plain text, no structure;
@@ -98,18 +99,19 @@ def peers() -> dict[str, Callable[[Path, bytes], None] | str]:
     return found
 
 
-def timed(fn: Callable[[Path, bytes], None], pdfs: list[tuple[Path, bytes]]) -> float:
-    start = time.perf_counter()
+def timed(fn: Callable[[Path, bytes], None], pdfs: list[tuple[Path, bytes]]) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of this process) for one pass over the PDFs."""
+    wall, cpu = time.perf_counter(), time.process_time()
     for path, data in pdfs:
         fn(path, data)
-    return time.perf_counter() - start
+    return time.perf_counter() - wall, time.process_time() - cpu
 
 
 def measure(runs: dict[str, Callable[[Path, bytes], None]], pdfs: list[tuple[Path, bytes]],
-            rounds: int) -> dict[str, list[float]]:
-    """Seconds per round for each run. Rounds interleave the runs, so load from other work on
-    the machine falls on all of them alike."""
-    times: dict[str, list[float]] = {name: [] for name in runs}
+            rounds: int) -> dict[str, list[tuple[float, float]]]:
+    """(wall, CPU) seconds per round for each run. Rounds interleave the runs, so load from other
+    work on the machine falls on all of them alike."""
+    times: dict[str, list[tuple[float, float]]] = {name: [] for name in runs}
     for _ in range(rounds):
         for name, fn in runs.items():
             times[name].append(timed(fn, pdfs))
@@ -126,7 +128,7 @@ def main() -> int:
     for _, data in pdfs:
         with pymupdf.open(stream=data, filetype="pdf") as doc:
             pages += doc.page_count
-    print(f"{len(pdfs)} PDFs, {pages} pages, best of {args.rounds} rounds")
+    print(f"{len(pdfs)} PDFs, {pages} pages, {args.rounds} rounds")
     runs: dict[str, Callable[[Path, bytes], None]] = {
         'floor: get_text("dict") text flags': floor_dict,
         'get_text("text")': plain_text,
@@ -135,16 +137,19 @@ def main() -> int:
     }
     times = measure(runs, pdfs, args.rounds)
     floor = times['floor: get_text("dict") text flags']
-    print(f"{'':40} {'pages/s':>8}   {'x floor (best)':>14}   {'x floor (median of rounds)':>26}")
+    print(f"{'':36} {'pages/s':>8} {'x floor, CPU':>13} {'x floor, wall':>14}")
     for name, ts in times.items():
-        ratio = statistics.median(t / f for t, f in zip(ts, floor))
-        print(f"{name:40} {pages / min(ts):8.1f}   {min(ts) / min(floor):14.2f}   {ratio:26.2f}")
-    for name, fn in peers().items():  # slow peers: one round, against the floor's best
+        best = min(w for w, _ in ts)
+        cpu = statistics.median(c / f for (_, c), (_, f) in zip(ts, floor))
+        wall = statistics.median(w / f for (w, _), (f, _) in zip(ts, floor))
+        print(f"{name:36} {pages / best:8.1f} {cpu:13.2f} {wall:14.2f}")
+    floor_cpu = statistics.median(c for _, c in floor)
+    for name, fn in peers().items():  # slow peers: one round
         if isinstance(fn, str):
-            print(f"{name:40} {fn}")
+            print(f"{name:36} {fn}")
             continue
-        seconds = timed(fn, pdfs)
-        print(f"{name:40} {pages / seconds:8.1f}   {seconds / min(floor):14.2f}")
+        wall, cpu = timed(fn, pdfs)
+        print(f"{name:36} {pages / wall:8.1f} {cpu / floor_cpu:13.2f}")
     return 0
 
 
