@@ -11,7 +11,8 @@ taken out again by a cleaner. So the loader sorts lines by place before it build
   `meta["segments"]` (the pieces of the line, left to right, as laid out) and `meta["font_size"]`.
 - everything else is body: read in column order, rebuilt into paragraphs (joined across lines,
   columns and pages, hyphenation undone, ligatures and soft hyphens normalised), list items
-  (`level` by marker indent) and headings; tables come from pymupdf's table finder as table
+  (`level` by marker indent) and headings; ruled tables, found from the vector rules read in the
+  same pass as the text (`pdf_tables`, the grids pymupdf's table finder finds), become table
   blocks and their words are kept out of the paragraphs.
 
 Whether a margin block is a running header, a page number or a gutter line number is decided by
@@ -20,7 +21,8 @@ and leave the rest (a one-off line at a page's top stays text). A block whose `m
 None is body text.
 
 Headings come from the outline (`get_toc`) when it has at least two entries, else from font
-statistics: a short unit in a larger size than the body, or all bold, is a heading; levels rank
+statistics: a short unit in a larger size than the body, or all bold, is a heading (not a clerk's
+stamp such as "FILED", a date or a lone letter); levels rank
 the heading sizes, deepened by section numbers ("2.1"). Blocks carry `page` (1-based, the page
 where they start), `bbox`, and `meta["page_end"]` where a paragraph runs onto a later page.
 
