@@ -6,17 +6,8 @@ paragraph rebuilding, margin detection or heading detection breaks them.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
+import pdf_groundtruth as gt  # benchmarks/ is on the test path
 import pytest
-
-ROOT = Path(__file__).resolve().parent.parent
-_spec = importlib.util.spec_from_file_location("pdf_groundtruth", ROOT / "benchmarks" / "pdf_groundtruth.py")
-gt = importlib.util.module_from_spec(_spec)
-sys.modules["pdf_groundtruth"] = gt  # dataclasses look their module up while the class is built
-_spec.loader.exec_module(gt)
 
 # MuPDF returns Arabic lam-alef ligatures of these files in visual order ("اإل" for "الإ"), and the
 # Persian form keeps its headings inside table cells: measured, but held to lower bars.

@@ -103,6 +103,9 @@ def resolve_track_changes(blocks: Iterable[Block], ctx: CleanContext) -> Iterato
         held.clear()
 
     for block in blocks:
+        if pending is None and not renames and not block.marks and not _table_marks(block):
+            yield block  # nothing tracked and nothing to carry: most blocks of most documents
+            continue
         path = _renamed(block.path, renames)
         if block.kind == "table":
             yield from flush()
@@ -134,6 +137,10 @@ def resolve_track_changes(blocks: Iterable[Block], ctx: CleanContext) -> Iterato
         pending = block
         yield from flush()
     yield from flush()
+
+
+def _table_marks(block: Block) -> bool:
+    return block.kind == "table" and bool(block.meta.get("cell_marks") or block.meta.get("row_marks"))
 
 
 def _finish(block: Block, ctx: CleanContext) -> Iterator[Block]:
