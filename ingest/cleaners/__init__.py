@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
-from typing import Callable, Iterable, Iterator, Mapping
+from typing import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 
 from pydantic import BaseModel, ValidationError
 
@@ -35,6 +35,16 @@ class CleanContext:
 
 
 CleanFn = Callable[[Iterable[Block], CleanContext], Iterator[Block]]
+
+
+def drop_lines(blocks: Sequence[Block], drop: Collection[int], ctx: CleanContext) -> Iterator[Block]:
+    """The blocks whose index is not in `drop`, each dropped one reported as a line and its chars."""
+    for i, block in enumerate(blocks):
+        if i in drop:
+            ctx.count("lines")
+            ctx.count("chars", len(block.text))
+        else:
+            yield block
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,7 @@ from typing import Iterable, Iterator
 from pydantic import BaseModel, Field
 
 from ..blocks import Block
-from . import CleanContext, Cleaner
+from . import CleanContext, Cleaner, drop_lines
 
 
 class LineNumberOptions(BaseModel):
@@ -51,12 +51,7 @@ def drop_line_numbers(blocks: Iterable[Block], ctx: CleanContext) -> Iterator[Bl
             rising = _rising(values)
             if len(rising) >= opts.rising * len(col):
                 drop.update(col[k] for k in rising)
-    for i, block in enumerate(blocks):
-        if i in drop:
-            ctx.count("lines", 1)
-            ctx.count("chars", len(block.text))
-        else:
-            yield block
+    yield from drop_lines(blocks, drop, ctx)
 
 
 def _rising(values: list[int]) -> list[int]:

@@ -19,7 +19,7 @@ from typing import Iterable, Iterator
 from pydantic import BaseModel, Field
 
 from ..blocks import Block
-from . import CleanContext, Cleaner
+from . import CleanContext, Cleaner, drop_lines
 
 PACER = r"(?i)^case:?\s+\S+.*\bdoc(ument)?\b.*\bpage\b"
 PAGE_OF = r"(?i)^page\s+\d+\s+of\s+\d+$"
@@ -66,12 +66,7 @@ def drop_running_headers(blocks: Iterable[Block], ctx: CleanContext) -> Iterator
     for _, _, c_pages, members in clusters:
         if len(c_pages) >= need:
             drop.update(members)
-    for i, block in enumerate(blocks):
-        if i in drop:
-            ctx.count("lines", 1)
-            ctx.count("chars", len(block.text))
-        else:
-            yield block
+    yield from drop_lines(blocks, drop, ctx)
 
 
 def _pieces(block: Block) -> tuple[str, ...]:
