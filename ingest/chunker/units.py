@@ -79,21 +79,28 @@ def _prose_pieces(text: str, tok: Tokenizer, limit: int) -> Iterator[Piece]:
     prev_end = 0
     for begin, end in sentence_spans(text):
         seam = text[prev_end:begin]
+        strength = 2 if "\n" in seam else 1
         sentence = text[begin:end]
         count = tok.count(sentence)
         if count <= limit:
-            yield begin, end, sentence, count, seam, 2 if "\n" in seam else 1
+            yield begin, end, sentence, count, seam, strength
+        elif "\n" in sentence:
+            # A run of lines with no full stop (inline HTML, an address block, verse): its line
+            # breaks are the next boundaries down, before spaces.
+            for i, piece in enumerate(_line_pieces(text, begin, end, tok, limit)):
+                yield piece if i else (*piece[:4], seam, strength)
         else:
-            yield from _word_pieces(text, begin, end, seam, tok, limit, count)
+            yield from _word_pieces(text, begin, end, seam, tok, limit, count, strength)
         prev_end = end
 
 
 def _word_pieces(
-    text: str, begin: int, end: int, seam: str, tok: Tokenizer, limit: int, count: int
+    text: str, begin: int, end: int, seam: str, tok: Tokenizer, limit: int, count: int, strength: int
 ) -> Iterator[Piece]:
     """Cut a sentence over budget into near-equal pieces at spaces, else at the token cap.
 
     Aiming at count / ceil(count / limit) rather than at the limit avoids a tiny last piece.
+    `strength` is that of the boundary before the first piece; the others are cuts inside.
     """
     target = -(-count // -(-count // limit))
     while begin < end:
@@ -104,7 +111,8 @@ def _word_pieces(
             if space > begin:
                 stop = space
         piece = text[begin:stop]
-        yield begin, stop, piece, tok.count(piece), seam, 0
+        yield begin, stop, piece, tok.count(piece), seam, strength
+        strength = 0
         seam_start = stop
         while stop < end and text[stop].isspace():
             stop += 1
@@ -118,8 +126,7 @@ def _line_pieces(
     """Whole lines, greedily, each piece within the budget. A line over it is cut at the cap, or,
     for table rows (`cut_long_lines=False`), kept whole as a piece of its own."""
     lines = _lines(text, begin, end)
-    group_start = None
-    group_end = 0
+    group_start = group_end = None  # the open group of lines; group_end outlives it as the last line's end
     group_count = 0
     seam = ""
     for line_start, line_end in lines:
@@ -131,13 +138,11 @@ def _line_pieces(
                 group_end, group_count = line_end, joined
                 continue
             yield group_start, group_end, text[group_start:group_end], group_count, seam, 2
+        if group_end is not None:
             seam = text[group_end:line_start]
         if count > limit and cut_long_lines:
-            pieces = _word_pieces(text, line_start, line_end, seam, tok, limit, count)
-            for piece in pieces:
-                yield piece
-            group_start = None
-            seam = "\n"
+            yield from _word_pieces(text, line_start, line_end, seam, tok, limit, count, 2)
+            group_start, group_end = None, line_end  # the next seam runs from this line's end
             continue
         group_start, group_end, group_count = line_start, line_end, count
     if group_start is not None:
