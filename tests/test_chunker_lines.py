@@ -71,3 +71,20 @@ def test_hard_wrapped_license_is_cut_at_sentence_or_line_ends(corpus):
         assert all(c.token_count <= max_tokens and c.token_count == TOK.count(c.text) for c in chunks)
         mid_line = [c.text[-50:] for c in chunks if c.end not in ends and not c.text.rstrip().endswith((".", ";", ":"))]
         assert mid_line == []
+
+
+def test_code_over_budget_splits_between_its_paragraphs():
+    functions = [
+        "\n".join([f"def step_{i}(values):", f"    total = sum(v * {i} for v in values)", f"    scaled = total / {i + 1}",
+                   f"    print('step {i}', scaled)", "    return scaled"])
+        for i in range(8)
+    ]
+    source = "# Steps\n\n```python\n" + "\n\n".join(functions) + "\n```\n"
+    loaded = parse(source, DOC)
+    chunks = list(chunk(loaded, ChunkOptions(max_tokens=100, min_tokens=0, overlap_tokens=0)))
+    assert len(chunks) > 2
+    for c in chunks:
+        assert c.token_count <= 100 and c.token_count == TOK.count(c.text)
+        assert c.text == source[c.start : c.end]
+        body = [line for line in c.text.split("\n") if not line.startswith("```")]
+        assert body[0].startswith("def ") and body[-1] == "    return scaled", c.text  # whole functions only

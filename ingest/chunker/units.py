@@ -123,30 +123,62 @@ def _word_pieces(
 def _line_pieces(
     text: str, begin: int, end: int, tok: Tokenizer, limit: int, cut_long_lines: bool = True
 ) -> Iterator[Piece]:
-    """Whole lines, greedily, each piece within the budget. A line over it is cut at the cap, or,
-    for table rows (`cut_long_lines=False`), kept whole as a piece of its own."""
-    lines = _lines(text, begin, end)
-    group_start = group_end = None  # the open group of lines; group_end outlives it as the last line's end
-    group_count = 0
+    """Whole lines, greedily, each piece within the budget. On overflow the cut moves back to the
+    last blank line if the piece stays at least half full, so code splits between its paragraphs
+    (functions, steps) rather than inside one. A line over the budget is cut at the cap, or, for
+    table rows (`cut_long_lines=False`), kept whole as a piece of its own."""
+    group: list[tuple[int, int, int, int]] = []  # open piece: (line start, end, own count, piece count so far)
+    last_end = None  # end of the last line placed, in a piece or cut
     seam = ""
-    for line_start, line_end in lines:
+    for line_start, line_end in _lines(text, begin, end):
         line = text[line_start:line_end]
         count = tok.count(line)
-        if group_start is not None:
-            joined = tok.join(text[group_start:group_end], group_count, text[group_end:line_start], line, count)
+        if group:
+            joined = tok.join(text[group[0][0] : group[-1][1]], group[-1][3], text[group[-1][1] : line_start], line, count)
             if joined is not None and joined <= limit:
-                group_end, group_count = line_end, joined
+                group.append((line_start, line_end, count, joined))
                 continue
-            yield group_start, group_end, text[group_start:group_end], group_count, seam, 2
-        if group_end is not None:
-            seam = text[group_end:line_start]
+            keep = _blank_line_cut(text, group, limit)
+            yield group[0][0], group[keep - 1][1], text[group[0][0] : group[keep - 1][1]], group[keep - 1][3], seam, 2
+            if keep < len(group):
+                seam = text[group[keep - 1][1] : group[keep][0]]
+                group = _regroup(text, group[keep:], tok)
+                joined = tok.join(text[group[0][0] : group[-1][1]], group[-1][3], text[group[-1][1] : line_start], line, count)
+                if joined is not None and joined <= limit:
+                    group.append((line_start, line_end, count, joined))
+                    continue
+                yield group[0][0], group[-1][1], text[group[0][0] : group[-1][1]], group[-1][3], seam, 2
+            group = []
+        if last_end is not None:
+            seam = text[last_end:line_start]
+        last_end = line_end
         if count > limit and cut_long_lines:
             yield from _word_pieces(text, line_start, line_end, seam, tok, limit, count, 2)
-            group_start, group_end = None, line_end  # the next seam runs from this line's end
             continue
-        group_start, group_end, group_count = line_start, line_end, count
-    if group_start is not None:
-        yield group_start, group_end, text[group_start:group_end], group_count, seam, 2
+        group = [(line_start, line_end, count, count)]
+    if group:
+        yield group[0][0], group[-1][1], text[group[0][0] : group[-1][1]], group[-1][3], seam, 2
+
+
+def _blank_line_cut(text: str, group: list[tuple[int, int, int, int]], limit: int) -> int:
+    """How many lines of a full piece to keep: up to its last blank line if that keeps half the
+    budget, else all."""
+    for k in range(len(group) - 1, 0, -1):
+        if group[k - 1][3] * 2 < limit:
+            break
+        if text.count("\n", group[k - 1][1], group[k][0]) > 1:
+            return k
+    return len(group)
+
+
+def _regroup(text: str, lines: list[tuple[int, int, int, int]], tok: Tokenizer) -> list[tuple[int, int, int, int]]:
+    """The lines moved to the next piece, with their running counts joined afresh from their own."""
+    start, end, count, _ = lines[0]
+    out = [(start, end, count, count)]
+    for line_start, line_end, own, _ in lines[1:]:
+        joined = tok.join(text[start : out[-1][1]], out[-1][3], text[out[-1][1] : line_start], text[line_start:line_end], own)
+        out.append((line_start, line_end, own, joined))
+    return out
 
 
 def _table_pieces(text: str, header_rows: int, tok: Tokenizer, limit: int) -> Iterator[Piece]:
