@@ -115,3 +115,8 @@ def test_crlf_and_bom_are_normalised():
     doc = Document(id="x", uri="x", name="x.md", mime_type="text/markdown", title="x")
     loaded = load_bytes("\ufeff# H\r\n\r\nBody line.\r\n".encode("utf-8"), doc)
     assert loaded.blocks[-1].text == "Body line."
+
+
+def test_an_empty_heading_closes_the_section_without_naming_one():
+    loaded = load("# Top\n\n## Part\n\nIn part.\n\n##\n\nAfter.\n")
+    assert [b.path for b in loaded.blocks if b.kind == "paragraph"] == [("Top", "Part"), ("Top",)]

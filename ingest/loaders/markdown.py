@@ -93,7 +93,8 @@ class _Builder:
         title = _plain(raw) or raw.strip()
         while self.headings and self.headings[-1][0] >= level:
             self.headings.pop()
-        self.headings.append((level, title))
+        if title:  # an empty heading ("#") closes sections but names none
+            self.headings.append((level, title))
         self.path = self.root + tuple(t for _, t in self.headings)
         start, end = self._span(first, last)
         return Block("heading", title, self.path, level=level, start=start, end=end)
