@@ -252,7 +252,7 @@ def profile_child(args: argparse.Namespace) -> None:
     stats = pstats.Stats(profiler, stream=sys.stdout).strip_dirs()
     print(f"\n### cProfile, {CHUNKERS[args.profile_child][0]}, one pass, one core: by own time")
     stats.sort_stats("tottime").print_stats(args.profile_top)
-    print(f"### by cumulative time")
+    print("### by cumulative time")
     stats.sort_stats("cumulative").print_stats(args.profile_top)
 
 

@@ -27,7 +27,11 @@ _EXPORTS = {
     "run": "pipeline", "chunk_files": "parallel",
 }
 
-__all__ = sorted(_EXPORTS)
+__all__ = [
+    "Block", "Chunk", "ChunkOptions", "Config", "Document", "IngestError", "Loaded", "Mark", "RunSummary",
+    "Source", "build_chain", "chunk", "chunk_files", "clean", "clean_blocks", "load_bytes", "load_config",
+    "load_file", "run",
+]
 
 
 def __getattr__(name: str):

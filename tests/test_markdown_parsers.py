@@ -3,7 +3,6 @@ same blocks, so which one is installed never changes a chunk."""
 
 from __future__ import annotations
 
-from pathlib import Path
 
 from conftest import CORPUS, SHARED
 

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import Callable, Iterable, Iterator
+from itertools import accumulate
+from typing import Callable, Iterable
 
 import yaml
 
@@ -69,7 +70,7 @@ class _Builder:
 
     def __init__(self, text: str, root: tuple[str, ...], title: str) -> None:
         self.text = text
-        self.line_starts = _line_starts(text)
+        self.line_starts = line_starts(text)
         self.root = root
         self.headings: list[tuple[int, str]] = []
         self.path = root or (title,)  # what comes before the first heading sits under the title
@@ -127,13 +128,10 @@ class _Builder:
         return Block(kind, self.text[start:end], self.path, start=start, end=end, **fields)
 
 
-def _line_starts(text: str) -> list[int]:
-    starts = [0]
-    pos = text.find("\n")
-    while pos != -1:
-        starts.append(pos + 1)
-        pos = text.find("\n", pos + 1)
-    return starts
+def line_starts(text: str | bytes) -> list[int]:
+    """Offset of each line's first character (or byte)."""
+    newline = "\n" if isinstance(text, str) else b"\n"
+    return list(accumulate([len(line) + 1 for line in text.split(newline)][:-1], initial=0))
 
 
 def _plain(raw: str) -> str:

@@ -12,7 +12,7 @@ from typing import Iterator
 
 from markdown_it_pyrs import MarkdownIt, Node
 
-from .markdown import Event
+from .markdown import Event, line_starts
 
 _BLOCK_RULES = [
     "blockquote", "code", "fence", "heading", "hr", "lheading", "list", "paragraph", "reference",
@@ -47,8 +47,8 @@ class _Lines:
 
     def __init__(self, text: str) -> None:
         data = text.encode("utf-8")
-        self.starts = _starts(data, b"\n")
-        self.char_starts = self.starts if len(data) == len(text) else _starts(text, "\n")
+        self.starts = line_starts(data)
+        self.char_starts = self.starts if len(data) == len(text) else line_starts(text)
 
     def span(self, node: Node) -> tuple[int, int]:
         """[first, last) lines the node covers."""
@@ -108,15 +108,6 @@ def _number(text: str, start: int) -> str:
     """The item's own number as written, as markdown-it-py reports it."""
     match = _NUMBER.match(text, start)
     return match.group(1) if match else ""
-
-
-def _starts(text, newline) -> list[int]:
-    starts = [0]
-    pos = text.find(newline)
-    while pos != -1:
-        starts.append(pos + 1)
-        pos = text.find(newline, pos + 1)
-    return starts
 
 
 def _table(node: Node, lines: _Lines) -> Event:
