@@ -141,3 +141,12 @@ def test_token_counts_are_exact_on_real_markdown(corpus, tokenizer):
                 assert c.token_count == tok.count(c.text), (path.name, c.chunk_index)
                 checked += 1
     assert checked > 200
+
+
+def test_a_long_code_line_after_a_group_keeps_the_source_seam():
+    """Found by the property test: the seam before a word-split line must be the text between it
+    and the line before it, not reach back over lines already placed."""
+    loaded = md("# A\n\n```\nx = a\nx = a_a_a_aaa_aaaa_aaaaaa\n```")
+    chunks = list(chunk(loaded, ChunkOptions(24, 0, 0, "chars")))
+    assert all(c.text == loaded.text[c.start : c.end] for c in chunks)
+    assert sum(len(c.text) for c in chunks) <= len(loaded.text)  # nothing repeated

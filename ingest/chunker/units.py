@@ -137,6 +137,7 @@ def _line_pieces(
             joined = tok.join(text[group[0][0] : group[-1][1]], group[-1][3], text[group[-1][1] : line_start], line, count)
             if joined is not None and joined <= limit:
                 group.append((line_start, line_end, count, joined))
+                last_end = line_end
                 continue
             keep = _blank_line_cut(text, group, limit)
             yield group[0][0], group[keep - 1][1], text[group[0][0] : group[keep - 1][1]], group[keep - 1][3], seam, 2
@@ -146,6 +147,7 @@ def _line_pieces(
                 joined = tok.join(text[group[0][0] : group[-1][1]], group[-1][3], text[group[-1][1] : line_start], line, count)
                 if joined is not None and joined <= limit:
                     group.append((line_start, line_end, count, joined))
+                    last_end = line_end
                     continue
                 yield group[0][0], group[-1][1], text[group[0][0] : group[-1][1]], group[-1][3], seam, 2
             group = []
