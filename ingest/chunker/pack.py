@@ -2,8 +2,10 @@
 
 Blocks are grouped into sections (one heading path each); a chunk never spans two. Inside a
 section each block becomes one unit if it fits the budget; otherwise it is split by its own
-grain (units.py) and the pieces are packed greedily. Counts are joined, never recounted: each
-unit is encoded once and `Tokenizer.join` corrects the seam exactly.
+grain (units.py). Units are packed greedily; when the next one does not fit, the cut may move back
+to a stronger boundary (a lead-in before its list, a paragraph or line break) while the chunk stays
+half full. Counts are joined, never recounted: each unit is encoded once and `Tokenizer.join`
+corrects the seam exactly.
 """
 
 from __future__ import annotations
@@ -191,10 +193,12 @@ class _Packer:
             and self._fits_with(cur, len(cur.units) - 1, unit)
         ):
             return self._cut(cur, len(cur.units) - 1)
-        best = None
+        best = None  # the latest of the strongest boundaries that leave `cur` at least half full
         for i in own:
             strength = cur.units[i].strength
-            if strength > unit.strength and cur.counts[i - 1] * 2 >= self.max and (best is None or strength >= cur.units[best].strength):
+            if strength <= unit.strength or cur.counts[i - 1] * 2 < self.max:
+                continue
+            if best is None or strength >= cur.units[best].strength:
                 best = i
         if best is not None and self._fits_with(cur, best, unit):
             return self._cut(cur, best)

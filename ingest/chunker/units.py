@@ -1,7 +1,7 @@
 """Units: the atoms the packer moves. A block that fits is one unit; a block over budget is split
 by its own grain, falling back step by step:
 
-- prose: sentences, then words, then a hard token cap;
+- prose: line breaks and sentences, then words, then a hard token cap;
 - table: groups of whole rows, each repeating the header rows;
 - code (and anything else line-based): groups of whole lines, then a hard token cap.
 """
@@ -15,7 +15,6 @@ from ..blocks import PROSE_KINDS, Block
 from ..table_text import header_lines
 from .sentences import sentence_spans
 from .tokens import Tokenizer
-
 
 
 @dataclass(frozen=True, slots=True)
