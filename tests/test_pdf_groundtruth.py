@@ -9,8 +9,9 @@ from __future__ import annotations
 import pdf_groundtruth as gt  # benchmarks/ is on the test path
 import pytest
 
-# MuPDF returns Arabic lam-alef ligatures of these files in visual order ("اإل" for "الإ"), and the
-# Persian form keeps its headings inside table cells: measured, but held to lower bars.
+# right_to_left_02's fonts map some glyphs to doubled or missing letters (docling's own reading
+# differs from it too), and the Persian form keeps its headings inside table cells: measured, but
+# held to lower bars.
 RIGHT_TO_LEFT = {"right_to_left_01", "right_to_left_02", "right_to_left_03"}
 
 
@@ -31,14 +32,25 @@ def test_no_furniture_left_in_any_chunk(scores):
 def test_body_text_kept(scores):
     for name, s in scores.items():
         if name in RIGHT_TO_LEFT:
-            assert s.body_share >= 0.8, name
+            assert s.body_share >= (0.93 if name == "right_to_left_01" else 0.85), name
         elif name == "table_mislabeled_as_picture":
             assert s.body_share >= 0.96, name  # check-box glyphs read as "y" by docling, "yy" here
         else:
             assert s.body_share >= 0.99, name
     left_to_right = gt.total([s for n, s in scores.items() if n not in RIGHT_TO_LEFT])
     assert left_to_right.body_share >= 0.99
+    assert gt.total(list(scores.values())).body_share >= 0.985
 
+
+def test_ligature_glyphs_read_in_logical_order(corpus):
+    """A lam-alef glyph stands for two letters; they must come out in reading order."""
+    from ingest import clean_blocks, load_file
+
+    loaded = load_file(corpus / "docling" / "pdf" / "sources" / "right_to_left_01.pdf")
+    text = " ".join([*loaded.document.title.split(), *(b.text for b in clean_blocks(loaded))])
+    words = text.split()
+    assert "الإنتاجية" in words and "المشكلات" in words
+    assert "اإلنتاجية" not in words and "المشكالت" not in words
 
 def test_headings_found_in_heading_paths(scores):
     left_to_right = gt.total([s for n, s in scores.items() if n not in RIGHT_TO_LEFT])

@@ -43,7 +43,7 @@ import pymupdf
 from ..blocks import Block, Document, Loaded
 from ..errors import LoaderError
 from ..table_text import render_table
-from .pdf_lines import TEXT_FLAGS, Line, PageLines, extract, split_margins
+from .pdf_lines import TEXT_FLAGS, Line, PageLines, extract, restore_glyph_order, split_margins
 from .pdf_paragraphs import (TERMINAL, Unit, box_of, continues, list_marker, page_units, section_depth,
                               stamp_like)
 from .pdf_tables import cell_texts, find_grids
@@ -97,6 +97,7 @@ def _read_pages(doc: pymupdf.Document, document: Document) -> tuple[list[tuple[P
         textpage = page.get_textpage(flags=TEXT_FLAGS)
         blocks = page.get_text("dict", textpage=textpage)["blocks"]
         text = [b for b in blocks if b["type"] == 0]
+        restore_glyph_order(page, textpage, text)
         tables = _tables(page, textpage, text, [b for b in blocks if b["type"] == 3], number)
         lines = extract(text, [t.bbox for t in tables if t.bbox is not None])
         if not lines and not tables:

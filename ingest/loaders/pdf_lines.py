@@ -83,6 +83,43 @@ def normalise(text: str) -> str:
     return text + "\u00ad" if soft_end and text else text
 
 
+_RIGHT_TO_LEFT = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]")
+
+
+def restore_glyph_order(page: pymupdf.Page, textpage: pymupdf.TextPage, blocks: list[dict]) -> None:
+    """Right-to-left text: put back in order the characters one glyph stands for.
+
+    A ligature glyph (Arabic lam-alef) maps to two characters; MuPDF reverses the glyphs of a
+    right-to-left run into reading order but keeps that pair as written, so "الإ" comes out
+    "اإل". The second character of a glyph has zero width at the glyph's edge, which is how it is
+    found here. Only pages with right-to-left letters pay for the character-level pass.
+    """
+    if not any(_RIGHT_TO_LEFT.search(s["text"]) for b in blocks for ln in b["lines"] for s in ln["spans"]):
+        return
+    raw = [b for b in page.get_text("rawdict", textpage=textpage)["blocks"] if b["type"] == 0]
+    for block, raw_block in zip(blocks, raw):
+        for line, raw_line in zip(block["lines"], raw_block["lines"]):
+            for span, raw_span in zip(line["spans"], raw_line["spans"]):
+                span["text"] = _glyph_order(raw_span["chars"])
+
+
+def _glyph_order(chars: list[dict]) -> str:
+    out: list[str] = []
+    i, n = 0, len(chars)
+    while i < n:
+        here = chars[i]
+        x0, _, x1, _ = here["bbox"]
+        if i + 1 < n and x1 - x0 < 0.01:
+            after = chars[i + 1]
+            if after["bbox"][2] - after["bbox"][0] >= 0.01 and abs(after["bbox"][2] - x0) < 0.5:
+                out += (after["c"], here["c"])  # the zero-width half belongs after its base
+                i += 2
+                continue
+        out.append(here["c"])
+        i += 1
+    return "".join(out)
+
+
 def extract(blocks: Iterable[dict], skip: Sequence[tuple[float, float, float, float]] = ()) -> list[Line]:
     """Non-empty lines of text blocks ("dict" output) in pymupdf's order, minus those inside
     `skip` (tables)."""
