@@ -56,4 +56,6 @@ def test_headings_found_in_heading_paths(scores):
     left_to_right = gt.total([s for n, s in scores.items() if n not in RIGHT_TO_LEFT])
     assert left_to_right.headings >= 15
     assert left_to_right.missing_headings == ()
-    assert gt.total(list(scores.values())).heading_share >= 0.8
+    assert gt.total(list(scores.values())).heading_share >= 0.9
+    # right-to-left numbered headings read whole ("2-5 - ...", "3 - ...") on a form set mostly in tables
+    assert scores["right_to_left_03"].headings_found >= 2

@@ -56,7 +56,7 @@ _JUNK_TITLE = re.compile(r"(?i)^(microsoft \w+ - |untitled\b)|\.(docx?|pdf|rtf|o
 def load(data: bytes, document: Document) -> Loaded:
     doc = _open(data, document)
     try:
-        pages, warnings = _read_pages(doc, document)
+        pages, in_tables, warnings = _read_pages(doc, document)
         toc = doc.get_toc(simple=True)
         title = (doc.metadata or {}).get("title", "").strip()
     finally:
@@ -65,7 +65,7 @@ def load(data: bytes, document: Document) -> Loaded:
         document = replace(document, title=title)
     elif not document.title:
         document = replace(document, title=document.name)
-    body = _body_size(pages)  # the lifted band headings below are not body lines: it stays
+    body = _body_size(pages, in_tables)  # the lifted band headings below are not body lines: it stays
     blocks = tuple(_blocks(_band_headings(pages, body), toc, document.title, body))
     return Loaded(document=document, blocks=blocks, warnings=tuple(warnings))
 
@@ -88,8 +88,12 @@ def _open(data: bytes, document: Document) -> pymupdf.Document:
     return doc
 
 
-def _read_pages(doc: pymupdf.Document, document: Document) -> tuple[list[tuple[PageLines, list[Unit]]], list[str]]:
+def _read_pages(
+    doc: pymupdf.Document, document: Document
+) -> tuple[list[tuple[PageLines, list[Unit]]], list[Line], list[str]]:
+    """Each page's placed lines and units, the lines that were read as table cells, and warnings."""
     pages: list[tuple[PageLines, list[Unit]]] = []
+    in_tables: list[Line] = []
     imaged: list[int] = []
     for page in doc:
         number = page.number + 1
@@ -99,7 +103,7 @@ def _read_pages(doc: pymupdf.Document, document: Document) -> tuple[list[tuple[P
         text = [b for b in blocks if b["type"] == 0]
         restore_glyph_order(page, textpage, text)
         tables = _tables(page, textpage, text, [b for b in blocks if b["type"] == 3], number)
-        lines = extract(text, [t.bbox for t in tables if t.bbox is not None])
+        lines = extract(text, [t.bbox for t in tables if t.bbox is not None], in_tables)
         if not lines and not tables:
             if page.get_images():
                 imaged.append(number)
@@ -114,7 +118,7 @@ def _read_pages(doc: pymupdf.Document, document: Document) -> tuple[list[tuple[P
     if imaged:
         warnings.append(f"{document.uri}: pages {_ranges(imaged)} are images without text and were "
                         "skipped; OCR the file to index them")
-    return pages, warnings
+    return pages, in_tables, warnings
 
 
 def _tables(page: pymupdf.Page, textpage: pymupdf.TextPage, text: list[dict], vectors: list[dict],
@@ -185,11 +189,14 @@ def _ranges(numbers: list[int]) -> str:
 # -- headings ---------------------------------------------------------------------------------
 
 
-def _body_size(pages: list[tuple[PageLines, list[Unit]]]) -> float:
+def _body_size(pages: list[tuple[PageLines, list[Unit]]], in_tables: list[Line]) -> float:
+    """The size most text is set in, table cells included: a form that is mostly tables would
+    otherwise take its few headings for the body."""
     sizes: Counter[float] = Counter()
-    for placed, _ in pages:
-        for line in placed.body:
-            sizes[line.size] += len(line.text)
+    for line in (line for placed, _ in pages for line in placed.body):
+        sizes[line.size] += len(line.text)
+    for line in in_tables:
+        sizes[line.size] += len(line.text)
     return sizes.most_common(1)[0][0] if sizes else 0.0
 
 

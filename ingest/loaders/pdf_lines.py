@@ -120,15 +120,21 @@ def _glyph_order(chars: list[dict]) -> str:
     return "".join(out)
 
 
-def extract(blocks: Iterable[dict], skip: Sequence[tuple[float, float, float, float]] = ()) -> list[Line]:
+def extract(
+    blocks: Iterable[dict], skip: Sequence[tuple[float, float, float, float]] = (), skipped: list[Line] | None = None
+) -> list[Line]:
     """Non-empty lines of text blocks ("dict" output) in pymupdf's order, minus those inside
-    `skip` (tables)."""
+    `skip` (tables), which go to `skipped` if given."""
     lines: list[Line] = []
     for block in blocks:
         row: list[Line] = []
         for raw in block["lines"]:
             line = _line(raw, block["number"])
-            if line is None or (skip and _inside(line.bbox, skip)):
+            if line is None:
+                continue
+            if skip and _inside(line.bbox, skip):
+                if skipped is not None:
+                    skipped.append(line)
                 continue
             if row and _same_baseline(row[-1], line):
                 row.append(line)
@@ -181,14 +187,15 @@ def _same_baseline(a: Line, b: Line) -> bool:
     if a.rotated or b.rotated:
         return False
     overlap = min(a.bbox[3], b.bbox[3]) - max(a.bbox[1], b.bbox[1])
-    gap = b.bbox[0] - a.bbox[2]
+    gap = max(b.bbox[0] - a.bbox[2], a.bbox[0] - b.bbox[2])  # right-to-left text continues leftwards
     return overlap > 0.5 * min(a.height, b.height) and -2 < gap < 3 * max(a.size, b.size)
 
 
 def _merge(row: list[Line]) -> Line:
     if len(row) == 1:
         return row[0]
-    row.sort(key=lambda l: l.bbox[0])
+    rtl = any(_RIGHT_TO_LEFT.search(l.text) for l in row)
+    row.sort(key=lambda l: -l.bbox[2] if rtl else l.bbox[0])  # reading order
     text = " ".join(l.text.rstrip("\u00ad") for l in row[:-1]) + " " + row[-1].text
     main = max(row, key=lambda l: len(l.text))
     box = (min(l.bbox[0] for l in row), min(l.bbox[1] for l in row),
