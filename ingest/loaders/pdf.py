@@ -43,7 +43,7 @@ import pymupdf
 from ..blocks import Block, Document, Loaded
 from ..errors import LoaderError
 from ..table_text import render_table
-from .pdf_lines import TEXT_FLAGS, Line, PageLines, extract, restore_glyph_order, split_margins
+from .pdf_lines import TEXT_FLAGS, GlyphOrder, Line, PageLines, extract, restore_glyph_order, split_margins
 from .pdf_paragraphs import (TERMINAL, Unit, box_of, continues, list_marker, page_units, section_depth,
                               stamp_like)
 from .pdf_tables import cell_texts, find_grids
@@ -101,8 +101,8 @@ def _read_pages(
         textpage = page.get_textpage(flags=TEXT_FLAGS)
         blocks = page.get_text("dict", textpage=textpage)["blocks"]
         text = [b for b in blocks if b["type"] == 0]
-        restore_glyph_order(page, textpage, text)
-        tables = _tables(page, textpage, text, [b for b in blocks if b["type"] == 3], number)
+        glyphs = restore_glyph_order(page, textpage, text)
+        tables = _tables(page, textpage, text, [b for b in blocks if b["type"] == 3], number, glyphs)
         lines = extract(text, [t.bbox for t in tables if t.bbox is not None], in_tables)
         if not lines and not tables:
             if page.get_images():
@@ -122,7 +122,8 @@ def _read_pages(
 
 
 def _tables(page: pymupdf.Page, textpage: pymupdf.TextPage, text: list[dict], vectors: list[dict],
-            number: int) -> list[Unit]:
+            number: int, glyphs: GlyphOrder | None) -> list[Unit]:
+    """Tables framed by the page's rules, their cells filled with the page's words."""
     if len(vectors) < 2:
         return []  # one rectangle frames, it does not divide
     boxes = _geometry(vectors)
@@ -144,6 +145,8 @@ def _tables(page: pymupdf.Page, textpage: pymupdf.TextPage, text: list[dict], ve
     if not grids:
         return []
     words = page.get_text("words", textpage=textpage)
+    if glyphs is not None:
+        words = glyphs.words(words)
     units = []
     for grid in grids:
         rows = [tuple(_cell(c) for c in row) for row in cell_texts(grid, words)]

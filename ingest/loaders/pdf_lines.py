@@ -86,8 +86,9 @@ def normalise(text: str) -> str:
 _RIGHT_TO_LEFT = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]")
 
 
-def restore_glyph_order(page: pymupdf.Page, textpage: pymupdf.TextPage, blocks: list[dict]) -> None:
-    """Right-to-left text: put back in order the characters one glyph stands for.
+def restore_glyph_order(page: pymupdf.Page, textpage: pymupdf.TextPage, blocks: list[dict]) -> GlyphOrder | None:
+    """Right-to-left text: put back in order the characters one glyph stands for, in the spans
+    (in place) and, through the returned `GlyphOrder`, in the page's words (None: nothing to do).
 
     A ligature glyph (Arabic lam-alef) maps to two characters; MuPDF reverses the glyphs of a
     right-to-left run into reading order but keeps that pair as written, so "الإ" comes out
@@ -95,12 +96,34 @@ def restore_glyph_order(page: pymupdf.Page, textpage: pymupdf.TextPage, blocks: 
     found here. Only pages with right-to-left letters pay for the character-level pass.
     """
     if not any(_RIGHT_TO_LEFT.search(s["text"]) for b in blocks for ln in b["lines"] for s in ln["spans"]):
-        return
+        return None
     raw = [b for b in page.get_text("rawdict", textpage=textpage)["blocks"] if b["type"] == 0]
-    for block, raw_block in zip(blocks, raw):
-        for line, raw_line in zip(block["lines"], raw_block["lines"]):
+    lines: dict[tuple[int, int], list[dict]] = {}
+    for block_no, (block, raw_block) in enumerate(zip(blocks, raw)):  # words count text blocks only
+        for line_no, (line, raw_line) in enumerate(zip(block["lines"], raw_block["lines"])):
             for span, raw_span in zip(line["spans"], raw_line["spans"]):
                 span["text"] = _glyph_order(raw_span["chars"])
+            lines[(block_no, line_no)] = [c for sp in raw_line["spans"] for c in sp["chars"]]
+    return GlyphOrder(lines)
+
+
+@dataclass(frozen=True, slots=True)
+class GlyphOrder:
+    """A right-to-left page's characters by (block, line), to reorder MuPDF's words with."""
+
+    lines: dict[tuple[int, int], list[dict]]
+
+    def words(self, words: list[tuple]) -> list[tuple]:
+        """`extractWORDS` tuples with each word's characters in glyph order."""
+        return [self._word(w) for w in words]
+
+    def _word(self, word: tuple) -> tuple:
+        x0, _, x1, _, text = word[:5]
+        chars = [c for c in self.lines.get((word[5], word[6]), ())
+                 if x0 - 0.5 <= (c["bbox"][0] + c["bbox"][2]) / 2 <= x1 + 0.5 and not c["c"].isspace()]
+        if sorted(c["c"] for c in chars) != sorted(text):
+            return word  # not the same characters: leave MuPDF's word as it is
+        return (*word[:4], _glyph_order(chars), *word[5:])
 
 
 def _glyph_order(chars: list[dict]) -> str:
