@@ -150,3 +150,31 @@ def test_a_long_code_line_after_a_group_keeps_the_source_seam():
     chunks = list(chunk(loaded, ChunkOptions(24, 0, 0, "chars")))
     assert all(c.text == loaded.text[c.start : c.end] for c in chunks)
     assert sum(len(c.text) for c in chunks) <= len(loaded.text)  # nothing repeated
+
+
+def test_list_items_without_source_text_get_their_markers_back(corpus):
+    """Word and PDF list items keep the marker apart from the text; a chunk shows it again,
+    indented by level, one item a line."""
+    from ingest import clean_blocks
+
+    loaded = load_file(corpus / "unstructured" / "example-docs" / "example-list-items-multiple.docx")
+    text = "\n".join(c.text for c in chunk(loaded, ChunkOptions(max_tokens=512), clean_blocks(loaded)))
+    assert "1) This is simply dummy text" in text
+    assert "\n  a) The quick brown fox jumps over the lazy dog.\n  b) The quick brown fox" in text
+
+
+def test_a_heading_with_only_subheadings_is_not_a_chunk_of_its_own():
+    blocks = (
+        Block("heading", "Policy", ("Policy",), level=1),
+        Block("heading", "Booking", ("Policy", "Booking"), level=1),  # a loader may level both 1
+        Block("paragraph", "Book early.", ("Policy", "Booking")),
+        Block("heading", "Orphan", ("Policy", "Orphan"), level=2),
+        Block("heading", "Next", ("Policy", "Next"), level=2),
+        Block("paragraph", "More.", ("Policy", "Next")),
+    )
+    chunks = list(chunk(Loaded(DOC, blocks), ChunkOptions(max_tokens=100, min_tokens=0)))
+    assert [(c.heading_path, c.text) for c in chunks] == [
+        (("Policy", "Booking"), "Book early."),
+        (("Policy", "Orphan"), "Orphan"),
+        (("Policy", "Next"), "More."),
+    ]

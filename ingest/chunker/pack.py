@@ -80,8 +80,8 @@ def _sections(blocks: Iterable[Block]) -> Iterator[tuple[tuple[str, ...], list[B
     bare: Block | None = None  # the last heading, while nothing has followed it yet
     for block in blocks:
         if block.kind == "heading":
-            if bare is not None and block.level <= bare.level:
-                yield bare.path, [bare]
+            if bare is not None and block.path[: len(bare.path)] != bare.path:
+                yield bare.path, [bare]  # the next heading is not under it
             elif run:
                 yield path or (), run
             run, path, bare = [], block.path, block
@@ -99,12 +99,13 @@ def _sections(blocks: Iterable[Block]) -> Iterator[tuple[tuple[str, ...], list[B
 
 
 def _seam(text: str | None, before: Block, after: Block) -> str:
-    """The source's own whitespace between two blocks, or a blank line where it is not known."""
+    """The source's own whitespace between two blocks; where it is not known, a line break inside
+    a list and a blank line elsewhere."""
     if text is not None and before.end is not None and after.start is not None and before.end <= after.start:
         gap = text[before.end : after.start]
         if not gap.strip():
             return gap
-    return "\n\n"
+    return "\n" if before.kind == after.kind == "list_item" else "\n\n"
 
 
 class _Packer:

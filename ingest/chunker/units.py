@@ -42,9 +42,19 @@ class Unit:
         return replace(self, text=text, count=count, seam="", start=start, piece_of=None, comments=())
 
 
+def display_text(block: Block) -> str:
+    """A block's text as a chunk shows it. A list item read from a PDF or Word file keeps its
+    marker apart (so tracked changes in numbering do not touch the text); the chunk gets it back,
+    indented by level, or the list would read as loose paragraphs."""
+    marker = block.meta.get("marker") if block.meta else None
+    if block.kind == "list_item" and block.start is None and marker:
+        return "  " * block.level + marker + " " + block.text
+    return block.text
+
+
 def units_of(block: Block, block_id: int, seam: str, tok: Tokenizer, max_tokens: int) -> Iterator[Unit]:
-    text = block.text
-    if not text.strip():
+    text = display_text(block)
+    if not block.text.strip():
         return
     comments = tuple(block.meta.get("comments", ())) if block.meta else ()
     page_end = block.meta.get("page_end", block.page) if block.meta else block.page
