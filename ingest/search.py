@@ -12,7 +12,8 @@ from pathlib import Path, PurePath
 
 from .blocks import Chunk
 from .errors import SinkError
-from .sinks.sqlite import CHUNK_COLUMNS, HEADING_SEPARATOR, transaction, chunk_from_row, connect_index, read_chunks
+from .sinks.sqlite import CHUNK_COLUMNS, HEADING_SEPARATOR, chunk_from_row, connect_index, read_chunks
+from .sqlite_files import transaction
 
 HEADING_WEIGHT = 4.0
 """bm25 weight of the heading path column against 1.0 for the body: a query term in a section's

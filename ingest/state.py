@@ -16,6 +16,7 @@ from types import TracebackType
 from typing import Literal
 
 from .errors import StateError
+from .sqlite_files import FileKind, check_schema
 
 SCHEMA_VERSION = 1
 """Stored in `PRAGMA user_version`; bump it (and say how to migrate) when the tables change."""
@@ -86,7 +87,7 @@ class StateStore:
         except (OSError, sqlite3.Error) as exc:
             raise StateError(f"cannot open the state database ({exc}); check the path and its permissions", self.path) from exc
         try:
-            self._check_schema()
+            check_schema(self._live(), self.path, _STATE, _create)
         except BaseException:
             self.close()
             raise
@@ -171,53 +172,21 @@ class StateStore:
         except sqlite3.Error as exc:
             raise StateError(f"cannot update the state database ({exc})", self.path) from exc
 
-    def _check_schema(self) -> None:
-        conn = self._live()
-        try:
-            conn.execute("PRAGMA journal_mode = WAL")  # readers never wait for a run's writes
-            conn.execute("BEGIN IMMEDIATE")  # two processes creating at once: one wins
-            try:
-                app_id = conn.execute("PRAGMA application_id").fetchone()[0]
-                version = conn.execute("PRAGMA user_version").fetchone()[0]
-                if app_id == 0 and version == 0:
-                    tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-                    if tables:
-                        raise StateError(
-                            f"is an SQLite database but not an ingest state database (it has tables "
-                            f"{', '.join(tables[:5])}); point the state at a new file",
-                            self.path,
-                        )
-                    for statement in _SCHEMA:
-                        conn.execute(statement)
-                    conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-                    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-                    app_id, version = APPLICATION_ID, SCHEMA_VERSION
-                conn.execute("COMMIT")
-            finally:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-        except sqlite3.DatabaseError as exc:
-            raise StateError(
-                f"cannot be read as an ingest state database ({exc}); check it is the state file", self.path
-            ) from exc
-        if app_id != APPLICATION_ID:
-            raise StateError(
-                f"is not an ingest state database (application_id {app_id:#x}); is it the index? "
-                "Point the state at its own file",
-                self.path,
-            )
-        if version > SCHEMA_VERSION:
-            raise StateError(
-                f"was written by a newer ingest (state schema {version}; this ingest reads {SCHEMA_VERSION}); "
-                "upgrade ingest, or use another state file (which re-processes every document)",
-                self.path,
-            )
-        if version < SCHEMA_VERSION:
-            raise StateError(
-                f"has state schema {version} but this ingest needs {SCHEMA_VERSION}; delete it "
-                "(the next run re-processes every document)",
-                self.path,
-            )
+
+_STATE = FileKind(
+    noun="state database",
+    application_id=APPLICATION_ID,
+    version=SCHEMA_VERSION,
+    error=StateError,
+    older="delete it (the next run re-processes every document)",
+    newer="upgrade ingest, or use another state file (which re-processes every document)",
+    other="is it the index? Point the state at its own file",
+)
+
+
+def _create(conn: sqlite3.Connection) -> None:
+    for statement in _SCHEMA:
+        conn.execute(statement)
 
 
 def _now() -> str:

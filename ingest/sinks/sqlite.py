@@ -20,6 +20,7 @@ from typing import Any, Iterator, Sequence
 
 from ..blocks import Chunk, Document, Source
 from ..errors import SinkError
+from ..sqlite_files import FileKind, check_schema, transaction
 from . import Sink
 
 SCHEMA_VERSION = 1
@@ -170,10 +171,9 @@ def connect_index(path: Path, *, create: bool) -> sqlite3.Connection:
         raise SinkError(f"cannot open the index ({exc}); check the path and its permissions", path) from exc
     try:
         if create:
-            conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = NORMAL")  # durable at checkpoints; safe with WAL
             conn.execute("PRAGMA foreign_keys = ON")
-        _check_schema(conn, path, create=create)
+        check_schema(conn, path, _INDEX, _create if create else None)
     except BaseException as exc:
         conn.close()
         if isinstance(exc, sqlite3.Error):
@@ -182,45 +182,16 @@ def connect_index(path: Path, *, create: bool) -> sqlite3.Connection:
     return conn
 
 
-def _check_schema(conn: sqlite3.Connection, path: Path, *, create: bool) -> None:
-    try:
-        with transaction(conn, immediate=create):  # two processes creating at once: one wins
-            app_id = conn.execute("PRAGMA application_id").fetchone()[0]
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            if app_id == 0 and version == 0:
-                tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-                if tables:
-                    raise SinkError(
-                        f"is an SQLite database but not an ingest index (it has tables {', '.join(tables[:5])}); "
-                        "point the index at a new file",
-                        path,
-                    )
-                if not create:
-                    raise SinkError("is empty, not an ingest index; run `ingest run` first to build it", path)
-                _create(conn)
-                return
-    except sqlite3.DatabaseError as exc:
-        raise SinkError(
-            f"cannot be read as an ingest index ({exc}); check it is the index file and readable", path
-        ) from exc
-    if app_id != APPLICATION_ID:
-        raise SinkError(
-            f"is not an ingest index (application_id {app_id:#x}); is it the state database? "
-            "Point the index at its own file",
-            path,
-        )
-    if version > SCHEMA_VERSION:
-        raise SinkError(
-            f"was written by a newer ingest (index schema {version}; this ingest reads {SCHEMA_VERSION}); "
-            "upgrade ingest, or build a new index in another file",
-            path,
-        )
-    if version < SCHEMA_VERSION:
-        raise SinkError(
-            f"has index schema {version} but this ingest needs {SCHEMA_VERSION}; "
-            "delete the file and run `ingest run` to rebuild it",
-            path,
-        )
+_INDEX = FileKind(
+    noun="index",
+    application_id=APPLICATION_ID,
+    version=SCHEMA_VERSION,
+    error=SinkError,
+    older="delete the file and run `ingest run` to rebuild it",
+    newer="upgrade ingest, or build a new index in another file",
+    other="is it the state database? Point the index at its own file",
+    empty="run `ingest run` first to build it",
+)
 
 
 def _create(conn: sqlite3.Connection) -> None:
@@ -232,8 +203,6 @@ def _create(conn: sqlite3.Connection) -> None:
             if "fts5" in str(exc):
                 raise SinkError("this Python's SQLite lacks FTS5; use a Python built with FTS5 (CPython's is)") from exc
             raise
-    conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 
 def _statements(script: str) -> Iterator[str]:
@@ -243,23 +212,6 @@ def _statements(script: str) -> Iterator[str]:
         if sqlite3.complete_statement(buffer):  # knows a trigger body's ";" does not end it
             yield buffer.strip()
             buffer = ""
-
-
-class transaction:
-    """BEGIN ... COMMIT, or ROLLBACK on any exception (the connection is in autocommit mode)."""
-
-    def __init__(self, conn: sqlite3.Connection, *, immediate: bool = True) -> None:
-        self.conn, self.immediate = conn, immediate
-
-    def __enter__(self) -> sqlite3.Connection:
-        self.conn.execute("BEGIN IMMEDIATE" if self.immediate else "BEGIN")
-        return self.conn
-
-    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
-        if exc_type is None:
-            self.conn.execute("COMMIT")
-        elif self.conn.in_transaction:
-            self.conn.execute("ROLLBACK")
 
 
 def _document_row(document: Document, chunk_count: int) -> tuple[Any, ...]:
