@@ -140,7 +140,12 @@ class Chunk:
     """How many leading tokens of `text` repeat the previous chunk's tail."""
     source: Source
     start: int | None = None
-    """Character offset of the chunk (overlap included) in the document's source text."""
+    """Character offset of the chunk (overlap included) in the document's source text.
+
+    `text == source[start:end]` except in three cases: content the loader dropped between two
+    blocks (comments, horizontal rules, link definitions) is joined over by a blank line; a piece
+    of a split table repeats the header; a heading standing alone shows its title, not its markup.
+    """
     end: int | None = None
     page_start: int | None = None
     page_end: int | None = None

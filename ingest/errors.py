@@ -43,5 +43,9 @@ class SinkError(IngestError):
     """The index or dump could not be written."""
 
 
+class WorkerCrash(IngestError):
+    """A worker process died while processing a document; the document is named by the caller."""
+
+
 class StateError(IngestError):
     """The state database is unreadable or from an incompatible version."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from collections import deque
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, TypeVar
@@ -16,7 +17,7 @@ from typing import Callable, Iterable, Iterator, TypeVar
 from .blocks import Chunk, Document
 from .chunker import ChunkOptions, chunk
 from .cleaners import Step, build_chain, clean
-from .errors import IngestError
+from .errors import IngestError, WorkerCrash
 from .loaders import load_bytes, load_file
 
 T = TypeVar("T")
@@ -29,25 +30,57 @@ def worker_count(requested: int | None) -> int:
 
 
 def ordered_map(fn: Callable[[T], R], items: Iterable[T], workers: int) -> Iterator[tuple[T, Future]]:
-    """(item, future) pairs in input order; with one worker everything runs in this process."""
+    """(item, future) pairs in input order; with one worker everything runs in this process.
+
+    A worker that dies (a crash inside a parser library, the out-of-memory killer) breaks the
+    whole pool; then each item that was in flight runs again alone in a fresh process, so only
+    the one that kills its worker fails (with `WorkerCrash`), and a new pool takes the rest.
+    """
     if workers <= 1:
         for item in items:
-            future: Future = Future()
-            try:
-                future.set_result(fn(item))
-            except Exception as exc:  # the caller decides per item, as with a pool
-                future.set_exception(exc)
-            yield item, future
+            yield item, _run_here(fn, item)
         return
     window = workers * 4
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        pending: deque[tuple[T, Future]] = deque()
+    pool = ProcessPoolExecutor(max_workers=workers)
+    pending: deque[tuple[T, Future]] = deque()
+    try:
         for item in items:
-            pending.append((item, pool.submit(fn, item)))
+            try:
+                future = pool.submit(fn, item)
+            except BrokenProcessPool:
+                pool.shutdown(wait=False, cancel_futures=True)
+                pool = ProcessPoolExecutor(max_workers=workers)
+                future = pool.submit(fn, item)
+            pending.append((item, future))
             if len(pending) >= window:
-                yield pending.popleft()
+                yield _settled(fn, *pending.popleft())
         while pending:
-            yield pending.popleft()
+            yield _settled(fn, *pending.popleft())
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _settled(fn: Callable[[T], R], item: T, future: Future) -> tuple[T, Future]:
+    if not isinstance(future.exception(), BrokenProcessPool):  # waits for the item
+        return item, future
+    with ProcessPoolExecutor(max_workers=1) as alone:  # was it this item, or a neighbour?
+        retry = alone.submit(fn, item)
+        if isinstance(retry.exception(), BrokenProcessPool):
+            retry = Future()
+            retry.set_exception(WorkerCrash(
+                "the worker process died while processing it (a crash inside a parser library, or "
+                "out of memory); the run went on without it"
+            ))
+    return item, retry
+
+
+def _run_here(fn: Callable[[T], R], item: T) -> Future:
+    future: Future = Future()
+    try:
+        future.set_result(fn(item))
+    except Exception as exc:  # the caller decides per item, as with a pool
+        future.set_exception(exc)
+    return future
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +121,9 @@ def chunk_files(paths: Iterable[str | Path], options: ChunkOptions, workers: int
         try:
             yield FileChunks(path, future.result())
         except IngestError as exc:
-            yield FileChunks(path, (), str(exc))
+            yield FileChunks(path, (), str(exc) if exc.subject is not None else f"{path}: {exc}")
+        except Exception as exc:  # a bug on one file must not end the others
+            yield FileChunks(path, (), f"{path}: internal error: {exc!r}")
 
 
 @dataclass(frozen=True, slots=True)

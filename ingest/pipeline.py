@@ -97,8 +97,11 @@ def run(
                 report(plan)
             else:
                 report(_finish(plan, future, sink, state, source.key))
+        for error in source.errors:  # a folder that could not be listed
+            report(DocResult(error.subject, error.subject, "failed", error=str(error)))
         for doc_id, doc_state in known.items():
-            if doc_id not in seen:
+            # What an unreadable folder hid is not known to be gone: delete nothing then.
+            if doc_id not in seen and not source.errors:
                 sink.delete(doc_id)
                 state.forget(source.key, doc_id)
                 report(DocResult(doc_id, doc_state.name, "deleted"))
@@ -124,6 +127,9 @@ def _plan(
     # so new chunker or cleaner settings make every document look changed.
     fingerprint = f"{item.fingerprint}#{stamp}"
     previous = state.get(source.key, item.doc_id)
+    if previous is not None and previous.failed and previous.fingerprint == fingerprint:
+        # Still the same bad file: report it again without parsing it again.
+        return DocResult(item.doc_id, item.name, "failed", error=previous.last_error)
     current = previous is not None and not previous.failed
     if current and previous.fingerprint == fingerprint:
         return DocResult(item.doc_id, item.name, "unchanged")
@@ -153,7 +159,7 @@ def _finish(plan: _Planned, future: Future, sink: Sink, state: StateStore, key: 
         sink.write(done.document, done.chunks)
     except Exception as exc:  # one bad document must not stop the run
         if isinstance(exc, IngestError):
-            error = str(exc)
+            error = str(exc) if exc.subject is not None else f"{document.uri}: {exc}"
         else:
             log.error("unexpected failure on %s", item.doc_id, exc_info=exc)
             error = f"{document.uri}: internal error: {exc!r}"

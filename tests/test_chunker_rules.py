@@ -178,3 +178,37 @@ def test_a_heading_with_only_subheadings_is_not_a_chunk_of_its_own():
         (("Policy", "Orphan"), "Orphan"),
         (("Policy", "Next"), "More."),
     ]
+
+
+def test_a_split_nested_item_keeps_its_indent_in_the_text():
+    """Found in review: the first piece of a split block dropped the indentation before it."""
+    loaded = md("- top\n    - " + "nested item words. " * 20 + "\n")
+    chunks = list(chunk(loaded, ChunkOptions(max_tokens=64, min_tokens=0, overlap_tokens=0)))
+    assert chunks[0].text.startswith("- top\n    - nested")
+    assert all(c.text == loaded.text[c.start : c.end] for c in chunks)
+
+
+def test_joining_onto_an_empty_side_counts_exactly():
+    tok = get_tokenizer("cl100k_base")
+    assert tok.join(":", 1, "\n", "", 0) == tok.count(":\n")
+    assert tok.join("", 0, "\n\n", "x.", tok.count("x.")) == tok.count("\n\nx.")
+
+
+def test_chunk_offsets_follow_the_documented_rule_on_real_markdown(corpus):
+    """`text == source[start:end]`, but for dropped content joined over, a split table's repeated
+    header, and a heading standing alone (see `Chunk.start`)."""
+    files = sorted((corpus / "docling" / "md" / "sources").glob("*.md"))
+    files += sorted((corpus / "unstructured" / "example-docs").glob("*.md"))
+    checked = 0
+    for path in files:
+        loaded = load_file(path)
+        for options in (ChunkOptions(512, 64, 48), ChunkOptions(48, 8, 16), ChunkOptions(200, 0, 0, "chars")):
+            for c in chunk(loaded, options):
+                piece = loaded.text[c.start : c.end]
+                checked += 1
+                if c.text == piece or "table" in c.kinds or c.kinds == ("heading",):
+                    continue
+                at = 0
+                for part in c.text.split("\n\n"):  # joined over dropped content: parts in order
+                    at = piece.index(part, at) + len(part)
+    assert checked > 100

@@ -31,6 +31,9 @@ def test_include_exclude_and_hidden(tmp_path):
     assert ids(tmp_path, include=["docs/*.md"]) == ["docs/b.md"]  # `*` stays in its folder
     assert ids(tmp_path, exclude=["docs/drafts/*"]) == ["a.md", "docs/b.md", "docs/deep/c.txt"]
     assert ids(tmp_path, exclude=["**/drafts/**", "*.txt"]) == ["a.md", "docs/b.md"]
+    assert ids(tmp_path, exclude=["drafts/"]) == ["a.md", "docs/b.md", "docs/deep/c.txt"]  # a folder
+    assert ids(tmp_path, exclude=["docs/"]) == ["a.md"]
+    assert ids(tmp_path, include=["/a.md", "/b.md"]) == ["a.md"]  # anchored at the root
     assert ".git/config.md" in ids(tmp_path, include_hidden=True)
 
 

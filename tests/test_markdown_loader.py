@@ -120,3 +120,11 @@ def test_crlf_and_bom_are_normalised():
 def test_an_empty_heading_closes_the_section_without_naming_one():
     loaded = load("# Top\n\n## Part\n\nIn part.\n\n##\n\nAfter.\n")
     assert [b.path for b in loaded.blocks if b.kind == "paragraph"] == [("Top", "Part"), ("Top",)]
+
+
+def test_deeply_nested_lists_lose_nothing():
+    """markdown-it-py's preset stops at 20 levels of nesting unless told otherwise."""
+    items = "".join("  " * i + f"- item {i}\n" for i in range(14))
+    loaded = load(items + "\nAfter the list.\n")
+    text = " ".join(b.text for b in loaded.blocks)
+    assert all(f"item {i}" in text for i in range(14)) and "After the list." in text

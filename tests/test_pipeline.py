@@ -187,3 +187,35 @@ def test_chunk_files_spreads_over_processes_and_names_failures(tmp_path, seeds):
     assert [r.path for r in results] == paths  # input order
     assert [len(r.chunks) for r in results] == [4, 0, 4]
     assert "bad.md" in results[1].error
+
+
+def test_an_unreadable_folder_is_reported_and_nothing_under_it_is_deleted(workspace, monkeypatch):
+    """Tests run as root here, which reads any folder: the walk is made to meet the permission
+    error a user's run would, for the one folder."""
+    import os
+
+    docs, config, index = workspace
+    sync(config)
+    real_walk = os.walk
+
+    def walk(top, onerror=None, **kwargs):
+        for dirpath, dirnames, filenames in real_walk(top, onerror=onerror, **kwargs):
+            if "sub" in dirnames:
+                dirnames.remove("sub")
+                onerror(PermissionError(13, "Permission denied", str(docs / "sub")))
+            yield dirpath, dirnames, filenames
+
+    monkeypatch.setattr("ingest.sources.local.os.walk", walk)
+    summary, status = sync(config)
+    assert status[str(docs / "sub")] == "failed" and "Permission denied" in summary.failures[0].error
+    assert "sub/policy.md" not in status  # not listed, and not taken for deleted
+    assert chunk_texts(index, "sub/policy.md") == ["Laptops are replaced every four years."]
+
+
+def test_a_failing_file_is_not_parsed_again_until_it_changes(workspace):
+    docs, config, index = workspace
+    (docs / "broken.md").write_bytes(b"\x00\x01\x02")
+    sync(config)
+    summary, status = sync(config)
+    assert status["broken.md"] == "failed" and "binary" in summary.failures[0].error
+    assert summary.chunks_written == 0 and summary.changed == 0

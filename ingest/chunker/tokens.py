@@ -82,8 +82,8 @@ class TiktokenTokenizer:
         return max(1, len(prefix))
 
     def join(self, a: str, a_count: int, sep: str, b: str, b_count: int, whole: bool = True) -> int | None:
-        if not a or not b:
-            return a_count + (self.count(sep) if sep else 0) + b_count
+        if not a or not b:  # nothing to correct against: count what there is
+            return self.count(a + sep + b) if sep else a_count + b_count
         if sep and not sep.strip("\n") and not a[-1].isspace() and b[0] not in _NO_BREAK_AFTER_NL:
             # Blocks joined by blank lines: only a trailing punctuation run (".", "|", ":")
             # can glue to the newlines, so the seam is keyed on that run alone.

@@ -72,6 +72,8 @@ def units_of(block: Block, block_id: int, seam: str, tok: Tokenizer, max_tokens:
     for begin, end, piece_text, piece_count, piece_seam, strength in pieces:
         start = None if block.start is None or begin is None else block.start + begin
         stop = None if block.start is None or end is None else block.start + end
+        if first and begin and not text[:begin].strip():  # a skipped indent stays in the seam
+            seam += text[:begin]
         yield Unit(
             piece_text, piece_count, block.kind, seam if first else piece_seam, start, stop, block.page,
             page_end, piece_of=block_id, strength=3 if first else strength, comments=comments if first else (),

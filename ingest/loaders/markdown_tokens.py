@@ -16,7 +16,9 @@ _LIST_OPEN = ("bullet_list_open", "ordered_list_open")
 
 @lru_cache(maxsize=1)
 def _parser() -> MarkdownIt:
-    md = MarkdownIt("commonmark", {"html": True}).enable("table").use(front_matter_plugin)
+    # The preset stops parsing silently past 20 levels of nesting; deeper lists are real
+    # (and the Rust parser has no such limit), so the limit is lifted well past any document.
+    md = MarkdownIt("commonmark", {"html": True, "maxNesting": 1000}).enable("table").use(front_matter_plugin)
     md.disable(["inline", "text_join"])
     return md
 

@@ -22,6 +22,8 @@ class Item:
 class Source(Protocol):
     key: str
     """Names the source in the state database, so two sources never mix their documents."""
+    errors: list
+    """What the last listing could not reach (as `SourceError`s); deletions wait until it can."""
 
     def items(self) -> Iterator[Item]: ...
 

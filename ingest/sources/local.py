@@ -22,11 +22,14 @@ class LocalSource:
         self.exclude = tuple(map(compile_glob, config.exclude))
         self.hidden = config.include_hidden
         self.key = f"local:{self.root}"
+        self.errors: list[SourceError] = []
+        """Folders the last listing could not read; the run reports them and deletes nothing."""
         if not self.root.is_dir():
             raise SourceError("is not a folder; check source.local.path", subject=str(config.path))
 
     def items(self) -> Iterator[Item]:
         """Matching files in a stable order; ids are paths relative to the root."""
+        self.errors.clear()
         for dirpath, dirnames, filenames in os.walk(self.root, onerror=self._walk_error):
             if not self.hidden:
                 dirnames[:] = [d for d in dirnames if not d.startswith(".")]
@@ -59,7 +62,7 @@ class LocalSource:
         return _matches(rel, self.include) and not _matches(rel, self.exclude)
 
     def _walk_error(self, exc: OSError) -> None:
-        raise SourceError(f"cannot list folder: {exc.strerror}", subject=exc.filename)
+        self.errors.append(SourceError(f"cannot list folder: {exc.strerror}", subject=exc.filename))
 
 
 def _matches(rel: str, patterns: tuple[re.Pattern, ...]) -> bool:
@@ -68,8 +71,13 @@ def _matches(rel: str, patterns: tuple[re.Pattern, ...]) -> bool:
 
 def compile_glob(pattern: str) -> re.Pattern:
     """Glob as in .gitignore: `*` and `?` stay within a folder, `**` crosses folders (`**/` also
-    matches none), and a pattern without a slash matches a file name at any depth."""
-    if "/" not in pattern.rstrip("/"):
+    matches none), a pattern without a slash matches a name at any depth, a leading `/` anchors
+    it to the root, and a trailing `/` means a folder and everything in it."""
+    folder = pattern.endswith("/")
+    pattern = pattern.rstrip("/")
+    if pattern.startswith("/"):
+        pattern = pattern.lstrip("/")
+    elif "/" not in pattern:
         pattern = "**/" + pattern
     out, i = [], 0
     while i < len(pattern):
@@ -88,4 +96,4 @@ def compile_glob(pattern: str) -> re.Pattern:
         else:
             out.append(re.escape(pattern[i]))
             i += 1
-    return re.compile("".join(out))
+    return re.compile("".join(out) + ("/.*" if folder else ""))
