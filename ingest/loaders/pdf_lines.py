@@ -95,7 +95,8 @@ def restore_glyph_order(page: pymupdf.Page, textpage: pymupdf.TextPage, blocks: 
     "اإل". The second character of a glyph has zero width at the glyph's edge, which is how it is
     found here. Only pages with right-to-left letters pay for the character-level pass.
     """
-    if not any(_RIGHT_TO_LEFT.search(s["text"]) for b in blocks for ln in b["lines"] for s in ln["spans"]):
+    spans = (s["text"] for b in blocks for ln in b["lines"] for s in ln["spans"])
+    if not any(not t.isascii() and _RIGHT_TO_LEFT.search(t) for t in spans):
         return None
     raw = [b for b in page.get_text("rawdict", textpage=textpage)["blocks"] if b["type"] == 0]
     lines: dict[tuple[int, int], list[dict]] = {}
@@ -115,11 +116,15 @@ class GlyphOrder:
 
     def words(self, words: list[tuple]) -> list[tuple]:
         """`extractWORDS` tuples with each word's characters in glyph order."""
-        return [self._word(w) for w in words]
+        # Only a word holding the zero-width half of a glyph can be out of order.
+        seams = {key: [c["bbox"][0] for c in chars if c["bbox"][2] - c["bbox"][0] < 0.01]
+                 for key, chars in self.lines.items()}
+        return [self._word(w) if any(w[0] - 0.5 <= x <= w[2] + 0.5 for x in seams.get((w[5], w[6]), ()))
+                else w for w in words]
 
     def _word(self, word: tuple) -> tuple:
         x0, _, x1, _, text = word[:5]
-        chars = [c for c in self.lines.get((word[5], word[6]), ())
+        chars = [c for c in self.lines[(word[5], word[6])]
                  if x0 - 0.5 <= (c["bbox"][0] + c["bbox"][2]) / 2 <= x1 + 0.5 and not c["c"].isspace()]
         if sorted(c["c"] for c in chars) != sorted(text):
             return word  # not the same characters: leave MuPDF's word as it is
