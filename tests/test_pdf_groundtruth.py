@@ -32,14 +32,26 @@ def test_no_furniture_left_in_any_chunk(scores):
 def test_body_text_kept(scores):
     for name, s in scores.items():
         if name in RIGHT_TO_LEFT:
-            assert s.body_share >= (0.93 if name == "right_to_left_01" else 0.85), name
-        elif name == "table_mislabeled_as_picture":
-            assert s.body_share >= 0.96, name  # check-box glyphs read as "y" by docling, "yy" here
+            assert s.body_share >= (0.98 if name != "right_to_left_02" else 0.87), name
         else:
             assert s.body_share >= 0.99, name
     left_to_right = gt.total([s for n, s in scores.items() if n not in RIGHT_TO_LEFT])
-    assert left_to_right.body_share >= 0.99
-    assert gt.total(list(scores.values())).body_share >= 0.985
+    assert left_to_right.body_share >= 0.995
+    assert gt.total(list(scores.values())).body_share >= 0.99  # the issue's target, over all files
+
+
+def test_word_breaks_mended(corpus):
+    """A check-box glyph in a dingbat font is its own word; on right-to-left pages a stray space
+    MuPDF puts between touching letters is dropped and a script change between runs splits words."""
+    from ingest import clean_blocks, load_file
+
+    boxes = load_file(corpus / "docling" / "pdf" / "sources" / "table_mislabeled_as_picture.pdf")
+    words = " ".join(b.text for b in clean_blocks(boxes)).split()
+    assert "yy" not in words and words.count("y") >= 14  # docling's reading: "y y Children"
+    arabic = load_file(corpus / "docling" / "pdf" / "sources" / "right_to_left_01.pdf")
+    words = " ".join(b.text for b in clean_blocks(arabic)).split()
+    assert "وPython" not in words and words.count("Python") >= 6
+    assert "لها" in words and "من" in words and "م" not in words
 
 
 def test_ligature_glyphs_read_in_logical_order(corpus):

@@ -31,6 +31,9 @@ _LIGATURES = str.maketrans({
     "\ufb05": "st", "\ufb06": "st", "\u00a0": " ", "\t": " ", "\u2002": " ", "\u2003": " ",
 })
 _TRANSLATED = re.compile("[" + "".join(chr(c) for c in _LIGATURES) + "]")
+# Pictograph fonts: their glyphs (checkboxes, arrows) sit on letter codes ("y", "\x84") but are
+# never part of a word, so a run in one is a word of its own.
+_DINGBATS = re.compile(r"(?i)wingdings|webdings|dingbat")
 _GUTTER_NUMBER = re.compile(r"\d{1,2}")
 _PAGE_NUMBER = re.compile(
     r"(?i)(?:page\s*)?[-\u2013\u2014]?\s*(?:\d{1,4}|[ivxlcdm]{1,7})\s*[-\u2013\u2014]?(?:\s*(?:of|/)\s*\d{1,4})?"
@@ -132,11 +135,19 @@ class GlyphOrder:
 
 
 def _glyph_order(chars: list[dict]) -> str:
+    """Characters of a right-to-left span in reading order, with MuPDF's word breaks mended: a
+    space it put between two glyphs that touch is dropped, and a space goes where the script
+    changes between glyphs that do not touch ("وPython" is "و" + "Python", two runs of the line)."""
     out: list[str] = []
     i, n = 0, len(chars)
     while i < n:
         here = chars[i]
         x0, _, x1, _ = here["bbox"]
+        if 0 < i < n - 1 and here["c"] == " " and _stray_space(chars[i - 1], here, chars[i + 1]):
+            i += 1
+            continue
+        if out and i and _run_change(chars[i - 1], here):
+            out.append(" ")
         if i + 1 < n and x1 - x0 < 0.01:
             after = chars[i + 1]
             if after["bbox"][2] - after["bbox"][0] >= 0.01 and abs(after["bbox"][2] - x0) < 0.5:
@@ -146,6 +157,25 @@ def _glyph_order(chars: list[dict]) -> str:
         out.append(here["c"])
         i += 1
     return "".join(out)
+
+
+def _touch(a: dict, b: dict) -> bool:
+    return abs(a["bbox"][0] - b["bbox"][2]) < 0.5 or abs(a["bbox"][2] - b["bbox"][0]) < 0.5
+
+
+def _stray_space(before: dict, space: dict, after: dict) -> bool:
+    if before["c"].isspace() or after["c"].isspace() or not _touch(before, after):
+        return False
+    centre = (space["bbox"][0] + space["bbox"][2]) / 2
+    left, right = sorted((before["bbox"][0], after["bbox"][0]))[0], max(before["bbox"][2], after["bbox"][2])
+    return not left <= centre <= right
+
+
+def _run_change(before: dict, here: dict) -> bool:
+    a, b = before["c"], here["c"]
+    if not (a.isalnum() and b.isalnum()) or (a.isascii() == b.isascii()) or _touch(before, here):
+        return False
+    return bool(_RIGHT_TO_LEFT.match(b if a.isascii() else a))
 
 
 def extract(
@@ -201,13 +231,23 @@ def _line(raw: dict, block: int) -> Line | None:
                 heavy += n
         if not chars:
             return None
-        text = normalise("".join(span["text"] for span in spans))
+        text = normalise(_join_spans(spans))
         if not text:
             return None
         size = max(sizes, key=sizes.__getitem__)
         bold = heavy * 2 > chars
     dx, dy = raw["dir"]
     return Line(text, raw["bbox"], size, bold, block, abs(dy) > 0.1 or dx < 0)
+
+
+def _join_spans(spans: list[dict]) -> str:
+    parts = [spans[0]["text"]]
+    for before, span in zip(spans, spans[1:]):
+        if (span["font"] != before["font"] and (_DINGBATS.search(span["font"]) or _DINGBATS.search(before["font"]))
+                and span["text"][:1].strip() and before["text"][-1:].strip()):
+            parts.append(" ")
+        parts.append(span["text"])
+    return "".join(parts)
 
 
 def _same_baseline(a: Line, b: Line) -> bool:
