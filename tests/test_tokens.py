@@ -87,3 +87,49 @@ def test_counts_chained_over_a_suffix_window_are_exact(parts, seps):
         texts.append(part)
         count = joined
         assert count == tok.count(text)
+
+
+# Any text: the fast counter (GitHub's bpe crate, the `fast` extra, in `dev`) must agree with
+# tiktoken everywhere, not only on the seams above.
+_any_text = st.text(st.characters(exclude_categories=("Cs",)), max_size=80) | st.text(
+    alphabet=list("ab Z9.,:|-/'\n\t ()`#é\u0301中!?\r\u00a0🎉sS'tT"), max_size=60)
+
+
+@pytest.mark.parametrize("name", ["cl100k_base", "o200k_base"])
+@settings(max_examples=500, deadline=None)
+@given(text=_any_text)
+def test_fast_counter_counts_as_tiktoken_does(name, text):
+    from rs_bpe.bpe import openai as bpe_openai
+
+    fast = getattr(bpe_openai, name)()
+    assert fast.count(text) == len(tokens.encoding(name).encode_ordinary(text))
+
+
+def test_fast_counter_used_when_installed_and_tiktoken_otherwise(monkeypatch):
+    tok = get_tokenizer("cl100k_base")
+    assert tok.counter == "bpe"
+    assert tok.count("a\ud800b") == len(tok.encoding.encode_ordinary("a\ud800b"))  # tiktoken repairs it
+    tokens._tiktoken.cache_clear()
+    monkeypatch.setenv("INGEST_TOKEN_COUNTER", "tiktoken")
+    try:
+        plain = get_tokenizer("cl100k_base")
+        assert plain.counter == "tiktoken" and plain.count(SAMPLES[1]) == tok.count(SAMPLES[1])
+    finally:
+        tokens._tiktoken.cache_clear()
+
+
+def test_a_fast_counter_that_disagrees_is_not_used(monkeypatch):
+    from rs_bpe.bpe import openai as bpe_openai
+
+    class Off:
+        def count(self, text):
+            return len(text)
+
+    tokens._tiktoken.cache_clear()
+    monkeypatch.setattr(bpe_openai, "cl100k_base", Off)
+    try:
+        with pytest.warns(UserWarning, match="counts cl100k_base differently"):
+            tok = get_tokenizer("cl100k_base")
+        assert tok.counter == "tiktoken" and tok.count("hello world") == 2
+    finally:
+        tokens._tiktoken.cache_clear()
