@@ -29,6 +29,7 @@ def test_loads_with_no_network_and_no_cache(monkeypatch, tmp_path):
     try:
         tok = get_tokenizer("cl100k_base")
         assert tok.count("hello world") == 2
+        assert tok.cut("hello world", 1) == 5  # builds the tiktoken encoding itself
         assert list(tmp_path.iterdir()) == []
     finally:
         tokens._tiktoken.cache_clear()
@@ -116,6 +117,13 @@ def test_fast_counter_used_when_installed_and_tiktoken_otherwise(monkeypatch):
         assert plain.counter == "tiktoken" and plain.count(SAMPLES[1]) == tok.count(SAMPLES[1])
     finally:
         tokens._tiktoken.cache_clear()
+
+
+@pytest.mark.parametrize("name", ["cl100k_base", "o200k_base"])
+def test_probe_counts_are_tiktokens(name):
+    """The fast counter is checked at start against these counts, so they must be tiktoken's."""
+    encode = tokens.encoding(name).encode_ordinary
+    assert tuple(len(encode(p)) for p in tokens.PROBES) == tokens.PROBE_COUNTS[name]
 
 
 def test_a_fast_counter_that_disagrees_is_not_used(monkeypatch):

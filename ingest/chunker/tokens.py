@@ -26,7 +26,7 @@ import threading
 import unicodedata
 import warnings
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Callable, Protocol
 
 from ..errors import TokenizerError
@@ -67,15 +67,21 @@ class CharTokenizer:
 
 
 class TiktokenTokenizer:
-    """A tiktoken encoding built from bundled BPE ranks, with seam-aware count joining."""
+    """A tiktoken encoding built from bundled BPE ranks, with seam-aware count joining.
 
-    def __init__(self, encoding, fast_count: Callable[[str], int] | None = None) -> None:
-        self.name: str = encoding.name
-        self.encoding = encoding
-        self._encode: Callable[[str], list[int]] = encoding.encode_ordinary
-        self._decode = encoding.decode
+    With a fast counter the tiktoken encoding itself is built only if something needs it (a cut
+    inside an over-long word, lone surrogates): it costs a quarter second per process.
+    """
+
+    def __init__(self, name: str, build: Callable[[], object], fast_count: Callable[[str], int] | None = None) -> None:
+        self.name = name
+        self._build = build
         self._fast = fast_count
         self._seam = lru_cache(maxsize=4096)(self._seam_delta)
+
+    @cached_property
+    def encoding(self):
+        return self._build()
 
     @property
     def counter(self) -> str:
@@ -88,14 +94,14 @@ class TiktokenTokenizer:
                 return self._fast(text)
             except UnicodeEncodeError:  # lone surrogates: tiktoken has its own repair for them
                 pass
-        return len(self._encode(text))
+        return len(self.encoding.encode_ordinary(text))
 
     def cut(self, text: str, max_tokens: int) -> int:
-        ids = self._encode(text)
+        ids = self.encoding.encode_ordinary(text)
         if len(ids) <= max_tokens:
             return len(text)
         # Decoding can end inside a multi-byte character; drop the partial character.
-        prefix = self._decode(ids[:max_tokens]).rstrip("\ufffd")
+        prefix = self.encoding.decode(ids[:max_tokens]).rstrip("\ufffd")
         return max(1, len(prefix))
 
     def join(self, a: str, a_count: int, sep: str, b: str, b_count: int, whole: bool = True) -> int | None:
@@ -176,47 +182,53 @@ _build_lock = threading.Lock()
 
 @lru_cache(maxsize=None)
 def _tiktoken(name: str) -> TiktokenTokenizer:
-    import tiktoken
     from tiktoken_ext import openai_public
 
-    constructor = getattr(openai_public, "ENCODING_CONSTRUCTORS", {}).get(name)
-    if constructor is None:
+    if name not in getattr(openai_public, "ENCODING_CONSTRUCTORS", {}):
         raise TokenizerError(
             "unknown tokenizer; use 'chars', 'cl100k_base' or 'o200k_base'", subject=name
         )
+    return TiktokenTokenizer(name, lambda: _build_encoding(name), _fast_counter(name))
+
+
+def _build_encoding(name: str):
+    import tiktoken
+    from tiktoken_ext import openai_public
+
     # The constructors carry the exact pre-tokenizer pattern and special tokens; only their
     # download of the ranks is replaced, for the time of one call.
     with _build_lock:
         original = openai_public.load_tiktoken_bpe
         openai_public.load_tiktoken_bpe = _bundled_ranks
         try:
-            spec = constructor()
+            spec = openai_public.ENCODING_CONSTRUCTORS[name]()
         finally:
             openai_public.load_tiktoken_bpe = original
-    encoding = tiktoken.Encoding(**spec)
-    return TiktokenTokenizer(encoding, _fast_counter(name, encoding))
+    return tiktoken.Encoding(**spec)
 
 
 # Where the pre-tokenizer and the merges differ most: contractions, digit runs, whitespace runs
-# before words and newlines, punctuation, combining marks, CJK, emoji, long repeats.
+# before words and newlines, punctuation, combining marks, CJK, emoji, long repeats. The counts
+# are tiktoken's (a test recomputes them), so checking the fast counter needs no tiktoken build.
 _PROBE = ("It's 12345678 o'clock;  they'LL\n\n\tgo -- now!!\r\n  x  \n"
           "caf\u00e9 e\u0301t\u00e9 \u4e2d\u6587\u5b57 \U0001f389\U0001f389 \u0645\u0631\u062d\u0628\u0627 "
           "<|endoftext|> " + "ab" * 60 + " \u00a0\u2003end.\n/x")
+PROBES = (_PROBE, *_PROBE.split(" "))
+PROBE_COUNTS = {
+    "cl100k_base": (113, 2, 3, 3, 0, 5, 1, 3, 0, 1, 0, 3, 4, 2, 6, 5, 7, 60, 6),
+    "o200k_base": (77, 1, 3, 3, 0, 5, 1, 3, 0, 1, 0, 3, 3, 1, 4, 2, 7, 30, 5),
+}
 
 
-def _fast_counter(name: str, encoding) -> Callable[[str], int] | None:
-    if os.environ.get("INGEST_TOKEN_COUNTER", "").lower() == "tiktoken":
+def _fast_counter(name: str) -> Callable[[str], int] | None:
+    if os.environ.get("INGEST_TOKEN_COUNTER", "").lower() == "tiktoken" or name not in PROBE_COUNTS:
         return None
     try:
         from rs_bpe.bpe import openai as bpe_openai  # the Rust module (rs_bpe.openai the file fails to import)
     except ImportError:
         return None
-    build = {"cl100k_base": bpe_openai.cl100k_base, "o200k_base": bpe_openai.o200k_base}.get(name)
-    if build is None:
-        return None
-    count = build().count
-    probes = (_PROBE, *_PROBE.split(" "))
-    if any(count(p) != len(encoding.encode_ordinary(p)) for p in probes):
+    count = getattr(bpe_openai, name)().count
+    if tuple(count(p) for p in PROBES) != PROBE_COUNTS[name]:
         warnings.warn(f"rs_bpe counts {name} differently from tiktoken; counting with tiktoken", stacklevel=2)
         return None
     return count
