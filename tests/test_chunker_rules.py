@@ -213,3 +213,24 @@ def test_chunk_offsets_follow_the_documented_rule_on_real_markdown(corpus):
                 for part in c.text.split("\n\n"):  # joined over dropped content: parts in order
                     at = piece.index(part, at) + len(part)
     assert checked > 100
+
+
+def test_whole_section_shortcut_gives_the_packers_chunks(corpus, monkeypatch):
+    """A section that fits is counted whole instead of block by block: the chunks must be the
+    ones packing every block gives, field for field."""
+    from ingest.chunker import pack
+
+    files = sorted((corpus / "docling" / "md" / "sources").glob("*.md")) + sorted(
+        (corpus / "unstructured" / "example-docs").glob("*.md"))
+    files += sorted((corpus / "chunking_evaluation" / "corpora").glob("*.md"))
+    settings = [ChunkOptions(512, 64, 48), ChunkOptions(96, 16, 24), ChunkOptions(300, 0, 0, "o200k_base"),
+                ChunkOptions(700, 0, 120, "chars")]
+    taken, whole = [], pack._whole
+    monkeypatch.setattr(pack, "_whole", lambda *a: taken.append(whole(*a)) or taken[-1])
+    shortcut = [[c for o in settings for c in chunk(load_file(p), o)] for p in files]
+    assert sum(d is not None for d in taken) > 100 and None in taken  # taken often, not always
+    monkeypatch.setattr(pack, "WHOLE_SECTION_CHARS", 0)
+    taken.clear()
+    packed = [[c for o in settings for c in chunk(load_file(p), o)] for p in files]
+    assert set(taken) == {None}
+    assert shortcut == packed

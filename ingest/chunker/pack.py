@@ -18,7 +18,7 @@ from ..blocks import PROSE_KINDS, Block, Chunk, Loaded, Source
 from . import ChunkOptions
 from .sentences import sentence_spans
 from .tokens import Tokenizer, get_tokenizer
-from .units import Unit, units_of
+from .units import Unit, display_text, unit_of_block, units_of
 
 # Kinds a lead-in paragraph introduces; it moves to the next chunk with them rather than be orphaned.
 _INTRODUCED = frozenset({"list_item", "table", "code"})
@@ -58,6 +58,11 @@ def chunk(loaded: Loaded, options: ChunkOptions | None = None, blocks: Iterable[
     doc_id = loaded.document.id
     index = 0
     for path, section in _sections(loaded.blocks if blocks is None else blocks):
+        whole = _whole(section, loaded.text, tok, options.max_tokens)
+        if whole is not None:
+            yield _chunk(whole, doc_id, index, path, source)
+            index += 1
+            continue
         units = []
         for i, block in enumerate(section):
             seam = _seam(loaded.text, section[i - 1], block) if i else ""
@@ -67,6 +72,36 @@ def chunk(loaded: Loaded, options: ChunkOptions | None = None, blocks: Iterable[
         for draft in packer.pack(units):
             yield _chunk(draft, doc_id, index, path, source)
             index += 1
+
+
+WHOLE_SECTION_CHARS = 6
+"""A section of up to this many characters per token of budget is first counted whole."""
+
+
+def _whole(section: list[Block], text: str | None, tok: Tokenizer, max_tokens: int) -> _Draft | None:
+    """The section as one draft when its text fits the budget, counted in one call.
+
+    Packing would give the same single chunk (no cut, no overlap, nothing to merge) after
+    counting every block and joining the counts; most sections of most documents fit. A section
+    too long to be likely to fit is not tried, so a miss costs at most one extra count.
+    """
+    parts: list[tuple[Block, str, str]] = []
+    size = 0
+    for i, block in enumerate(section):
+        if not block.text.strip():
+            continue
+        body = display_text(block)
+        seam = _seam(text, section[i - 1], block) if i else ""
+        parts.append((block, seam, body))
+        size += len(seam) + len(body)
+    if not parts or size > max_tokens * WHOLE_SECTION_CHARS:
+        return None
+    joined = parts[0][2] + "".join(seam + body for _, seam, body in parts[1:])
+    count = tok.count(joined)
+    if count > max_tokens:
+        return None
+    units = [unit_of_block(block, seam, body) for block, seam, body in parts]
+    return _Draft(units, [u.seam for u in units[1:]], [count])
 
 
 def _sections(blocks: Iterable[Block]) -> Iterator[tuple[tuple[str, ...], list[Block]]]:

@@ -52,16 +52,23 @@ def display_text(block: Block) -> str:
     return block.text
 
 
+def unit_of_block(block: Block, seam: str, text: str, count: int = 0) -> Unit:
+    """The whole block as one unit (`count` 0: counted only as part of a whole section)."""
+    comments = tuple(block.meta.get("comments", ())) if block.meta else ()
+    page_end = block.meta.get("page_end", block.page) if block.meta else block.page
+    return Unit(text, count, block.kind, seam, block.start, block.end, block.page, page_end, comments=comments)
+
+
 def units_of(block: Block, block_id: int, seam: str, tok: Tokenizer, max_tokens: int) -> Iterator[Unit]:
     text = display_text(block)
     if not block.text.strip():
         return
-    comments = tuple(block.meta.get("comments", ())) if block.meta else ()
-    page_end = block.meta.get("page_end", block.page) if block.meta else block.page
     count = tok.count(text)
     if count <= max_tokens or block.kind == "heading":  # a bare heading stays whole, like a row
-        yield Unit(text, count, block.kind, seam, block.start, block.end, block.page, page_end, comments=comments)
+        yield unit_of_block(block, seam, text, count)
         return
+    comments = tuple(block.meta.get("comments", ())) if block.meta else ()
+    page_end = block.meta.get("page_end", block.page) if block.meta else block.page
     if block.kind == "table":
         pieces = _table_pieces(text, block.header_rows, tok, max_tokens)
     elif block.kind in PROSE_KINDS:
