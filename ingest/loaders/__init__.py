@@ -88,9 +88,10 @@ def load_file(path: str | Path) -> Loaded:
 
 def local_document(path: Path, data: bytes, mtime: float, doc_id: str | None = None) -> Document:
     modified = datetime.fromtimestamp(mtime, tz=timezone.utc).isoformat(timespec="seconds")
+    resolved = path.resolve()
     return Document(
-        id=doc_id or str(path.resolve()),
-        uri=path.resolve().as_uri(),
+        id=doc_id or str(resolved),
+        uri=resolved.as_uri(),
         name=path.name,
         mime_type=mime_type_of(path),
         modified=modified,
