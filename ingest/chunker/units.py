@@ -8,8 +8,7 @@ by its own grain, falling back step by step:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Iterator
+from typing import Iterator, NamedTuple
 
 from ..blocks import PROSE_KINDS, Block
 from ..table_text import header_lines
@@ -17,8 +16,10 @@ from .sentences import sentence_spans
 from .tokens import Tokenizer
 
 
-@dataclass(frozen=True, slots=True)
-class Unit:
+class Unit(NamedTuple):
+    """An atom the packer moves (immutable; a tuple because tens of thousands are made per
+    megabyte and a frozen dataclass costs ten times as much to build)."""
+
     text: str
     count: int
     kind: str
@@ -39,7 +40,7 @@ class Unit:
     def carry(self, begin: int, text: str, count: int) -> Unit:
         """The tail `text` (from `begin`) of this unit, as overlap for the next chunk."""
         start = None if self.start is None else self.start + begin
-        return replace(self, text=text, count=count, seam="", start=start, piece_of=None, comments=())
+        return self._replace(text=text, count=count, seam="", start=start, piece_of=None, comments=())
 
 
 def display_text(block: Block) -> str:

@@ -26,6 +26,7 @@ from .text_decoding import decode_text
 
 # Inline markup to drop from heading titles: emphasis, code ticks, link targets, images.
 _INLINE_MARKUP = re.compile(r"!?\[([^\]]*)\]\([^)]*\)|[*_`~]+|<[^>]+>")
+_MARKUP_CHARS = frozenset("[*_`~<")
 
 Event = tuple
 """What a parser reports, by line ranges [first, last):
@@ -135,6 +136,8 @@ def line_starts(text: str | bytes) -> list[int]:
 
 
 def _plain(raw: str) -> str:
+    if _MARKUP_CHARS.isdisjoint(raw):  # most headings: no markup, no regex pass
+        return " ".join(raw.split())
     return " ".join(_INLINE_MARKUP.sub(lambda m: m.group(1) or "", raw).split())
 
 
