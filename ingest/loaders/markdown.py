@@ -33,7 +33,8 @@ Event = tuple
 ("heading", level, raw title, first, last), ("block", kind, first, last, lang),
 ("item", first, last, depth, ordered, marker), ("table", rows, header rows, first, last),
 ("html", content, first, last)."""
-Parse = Callable[[str], tuple[str | None, list[Event]]]
+Parse = Callable[[str], tuple[str | None, list[Event], list[int] | None]]
+"""text -> (front matter, events, each line's first character if the parser has them)."""
 """Text to (front matter or None, events)."""
 
 
@@ -52,7 +53,7 @@ def load(data: bytes, document: Document) -> Loaded:
 
 def parse(text: str, document: Document, warnings: tuple[str, ...] = (), parser: Parse | None = None) -> Loaded:
     text = text.replace("\r\n", "\n").replace("\r", "\n")
-    front_matter, events = (parser or _PARSER)(text)
+    front_matter, events, starts = (parser or _PARSER)(text)
     meta: dict = {}
     if front_matter is not None:
         meta, bad = _front_matter(front_matter)
@@ -61,7 +62,7 @@ def parse(text: str, document: Document, warnings: tuple[str, ...] = (), parser:
     title = _title(meta, h1, document)
     document = _with_title(document, title, meta)
     # The one leading H1 already is the title; otherwise the title roots every path.
-    builder = _Builder(text, root=() if h1 else (title,), title=title)
+    builder = _Builder(text, starts, root=() if h1 else (title,), title=title)
     blocks = tuple(b for b in map(builder.block, events) if b is not None)
     return Loaded(document=document, blocks=blocks, text=text, warnings=warnings)
 
@@ -69,9 +70,9 @@ def parse(text: str, document: Document, warnings: tuple[str, ...] = (), parser:
 class _Builder:
     """Turns events into blocks, keeping the heading stack (the only state)."""
 
-    def __init__(self, text: str, root: tuple[str, ...], title: str) -> None:
+    def __init__(self, text: str, starts: list[int] | None, root: tuple[str, ...], title: str) -> None:
         self.text = text
-        self.line_starts = line_starts(text)
+        self.line_starts = starts if starts is not None else line_starts(text)
         self.root = root
         self.headings: list[tuple[int, str]] = []
         self.path = root or (title,)  # what comes before the first heading sits under the title

@@ -23,10 +23,10 @@ def _parser() -> MarkdownIt:
     return md
 
 
-def events(text: str) -> tuple[str | None, list[Event]]:
+def events(text: str) -> tuple[str | None, list[Event], None]:
     tokens = _parser().parse(text)
     front_matter = tokens[0].content.rstrip("\n") if tokens and tokens[0].type == "front_matter" else None
-    return front_matter, list(_walk(tokens))
+    return front_matter, list(_walk(tokens)), None  # no line offsets: the builder finds them
 
 
 def _walk(tokens: list[Token]) -> Iterator[Event]:

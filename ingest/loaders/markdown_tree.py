@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from functools import lru_cache
-from typing import Iterator
 
 from markdown_it_pyrs import MarkdownIt, Node
 
@@ -29,7 +28,8 @@ def _parser() -> MarkdownIt:
     return md
 
 
-def events(text: str) -> tuple[str | None, list[Event]]:
+def events(text: str) -> tuple[str | None, list[Event], list[int]]:
+    """Front matter, events, and each line's first character (the builder needs them too)."""
     root = _parser().tree(text)
     lines = _Lines(text)
     front_matter = None
@@ -38,8 +38,8 @@ def events(text: str) -> tuple[str | None, list[Event]]:
         if node.name == "front_matter":
             front_matter = node.meta.get("content", "").rstrip("\n")
         else:
-            out.extend(_walk(node, lines, text))
-    return front_matter, out
+            _walk(node, lines, text, out)
+    return front_matter, out, lines.char_starts
 
 
 class _Lines:
@@ -53,55 +53,58 @@ class _Lines:
     def span(self, node: Node) -> tuple[int, int]:
         """[first, last) lines the node covers."""
         begin, end = node.srcmap
-        first = bisect_right(self.starts, begin) - 1
-        last = bisect_right(self.starts, max(end - 1, begin))
-        return first, last
+        starts = self.starts
+        return bisect_right(starts, begin) - 1, bisect_right(starts, end - 1 if end > begin else begin)
 
 
-def _walk(node: Node, lines: _Lines, text: str) -> Iterator[Event]:
+# Plain appends, not generators: tens of thousands of nodes per megabyte.
+def _walk(node: Node, lines: _Lines, text: str, out: list[Event]) -> None:
     name = node.name
     if name == "paragraph":
-        yield "block", "paragraph", *lines.span(node), ""
+        out.append(("block", "paragraph", *lines.span(node), ""))
     elif name == "heading" or name == "lheading":
-        raw = node.children[0].meta.get("content", "") if node.children else ""
-        yield "heading", node.meta["level"], raw, *lines.span(node)
+        children = node.children
+        raw = children[0].meta.get("content", "") if children else ""
+        out.append(("heading", node.meta["level"], raw, *lines.span(node)))
     elif name in _LISTS:
-        yield from _list(node, lines, text, 0)
+        _list(node, lines, text, 0, out)
     elif name == "fence":
-        yield "block", "code", *lines.span(node), node.meta.get("info", "").strip().split(" ", 1)[0]
+        out.append(("block", "code", *lines.span(node), node.meta.get("info", "").strip().split(" ", 1)[0]))
     elif name == "code_block":
-        yield "block", "code", *lines.span(node), ""
+        out.append(("block", "code", *lines.span(node), ""))
     elif name == "table":
-        yield _table(node, lines)
+        out.append(_table(node, lines))
     elif name == "blockquote":
-        yield "block", "quote", *lines.span(node), ""
+        out.append(("block", "quote", *lines.span(node), ""))
     elif name == "html_block":
-        yield "html", node.meta.get("content", ""), *lines.span(node)
+        out.append(("html", node.meta.get("content", ""), *lines.span(node)))
     # hr and link reference definitions: nothing to read
 
 
-def _list(node: Node, lines: _Lines, text: str, depth: int) -> Iterator[Event]:
+def _list(node: Node, lines: _Lines, text: str, depth: int, out: list[Event]) -> None:
     """One item event per run of an item's own lines; nested lists recurse."""
     ordered = node.name == "ordered_list"
+    bullet = "" if ordered else node.meta.get("marker", "")
     for item in node.children:
         first, _ = lines.span(item)
-        marker = _number(text, lines.char_starts[first]) if ordered else node.meta.get("marker", "")
+        marker = _number(text, lines.char_starts[first]) if ordered else bullet
         seg_start, seg_end = first, None
         for child in item.children:
-            if child.name in _LISTS:
+            name = child.name
+            if name in _LISTS:
                 if seg_end is not None:
-                    yield "item", seg_start, seg_end, depth, ordered, marker
-                yield from _list(child, lines, text, depth + 1)
+                    out.append(("item", seg_start, seg_end, depth, ordered, marker))
+                _list(child, lines, text, depth + 1, out)
                 seg_start, seg_end = None, None
                 continue
-            if child.name == "definition":
+            if name == "definition":
                 continue  # link reference definitions are not content (markdown-it-py drops them)
             child_first, child_last = lines.span(child)
             if seg_start is None:
                 seg_start = child_first
             seg_end = child_last
         if seg_end is not None:
-            yield "item", seg_start, seg_end, depth, ordered, marker
+            out.append(("item", seg_start, seg_end, depth, ordered, marker))
 
 
 def _number(text: str, start: int) -> str:
