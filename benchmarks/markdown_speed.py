@@ -15,9 +15,9 @@ Every figure comes from a fresh child process (this script with --child), pinned
 - peak RSS: ru_maxrss of the whole child (interpreter, libraries, encoding ranks); on all cores
   that of the largest worker; py heap: tracemalloc peak during one extra untimed pass (Python
   allocations only; Rust and C buffers are not seen).
-All cores: ingest has no public parallel API yet, so this script spreads the file list over a
-forked process pool (size-balanced batches) for ingest and, for a like-for-like race, for every
-peer and for the bare encode too. The best of --repeat runs is kept for each figure.
+All cores: this script spreads the file list over a forked process pool (size-balanced batches)
+for ingest (as its own `chunk_files` does) and, for a like-for-like race, for every peer and for
+the bare encode too. The best of --repeat runs is kept for each figure.
 """
 
 from __future__ import annotations
