@@ -20,6 +20,7 @@ Loader = Callable[[bytes, Document], Loaded]
 
 MARKDOWN = "text/markdown"
 TEXT = "text/plain"
+GOOGLE_DOC = "application/vnd.google-apps.document"
 
 # Extensions the stdlib's table lacks or gets wrong on some systems.
 _EXTENSIONS = {
@@ -114,4 +115,5 @@ _BUILTINS = {
     _EXTENSIONS[".xlsx"]: "spreadsheet:load_workbook",
     _EXTENSIONS[".xlsm"]: "spreadsheet:load_workbook",
     _EXTENSIONS[".csv"]: "spreadsheet:load_csv",
+    GOOGLE_DOC: "gdoc:load",  # the Docs API's documents.get JSON, as the Drive source fetches it
 }

@@ -151,7 +151,7 @@ class Numbering:
             k = int(m.group(1)) - 1
             value = counters[k] if counters[k] is not None else _start(levels, k)
             fmt = "decimal" if lvl.legal else (levels[k].fmt if k in levels else "decimal")
-            return _format(value, fmt)
+            return format_number(value, fmt)
 
         return re.sub(r"%([1-9])", number, lvl.text), lvl.fmt
 
@@ -196,7 +196,8 @@ def _start(levels: dict[int, _Level], ilvl: int) -> int:
     return levels[ilvl].start if ilvl in levels else 1
 
 
-def _format(n: int, fmt: str) -> str:
+def format_number(n: int, fmt: str) -> str:
+    """`n` in a Word number format ("lowerRoman", "upperLetter", "decimalZero"...)."""
     if fmt in ("lowerLetter", "upperLetter"):
         s = _letters(n)
         return s.upper() if fmt == "upperLetter" else s

@@ -1,0 +1,373 @@
+"""Google Docs: the JSON of the Docs API's `documents.get` as blocks.
+
+What the API gives is kept the way the Word loader keeps it, so the same cleaners apply:
+suggestions (read with `suggestionsViewMode=SUGGESTIONS_INLINE`) become `insertion` / `deletion`
+marks, for the track_changes cleaner; links become `link` marks; table cells carry their marks in
+`meta["cell_marks"]` and merged cells in `meta["covered"]` / `meta["merges"]`; headers and footers
+are furniture; footnotes follow the paragraph that cites them. Headings come from the paragraph's
+named style (Title, Heading 1-6), list items from its bullet with the number Docs shows, computed
+from the list's glyph settings. A document read with tabs (`includeTabsContent=true`) gives each
+tab's title as a level of the heading path above the tab's own headings.
+
+Comments are not in this JSON (the Drive API lists them), so none are read here.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field, replace
+from typing import Iterable, Iterator
+
+from ..blocks import Block, Document, Loaded, Mark
+from ..errors import LoaderError
+from ..table_text import render_table
+from .docx_numbering import format_number
+
+MIME_TYPE = "application/vnd.google-apps.document"
+
+_HEADING = re.compile(r"HEADING_([1-6])")
+_TITLE_RANK = 0
+# Google's glyph types in Word's names, for the shared number formatter.
+_GLYPHS = {"DECIMAL": "decimal", "ZERO_DECIMAL": "decimalZero", "ALPHA": "lowerLetter", "UPPER_ALPHA": "upperLetter",
+           "ROMAN": "lowerRoman", "UPPER_ROMAN": "upperRoman"}
+_LEVEL_REF = re.compile(r"%([0-8])")
+
+
+def load(data: bytes, document: Document) -> Loaded:
+    try:
+        doc = json.loads(data)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise LoaderError(f"not the JSON of a Google Docs API document: {exc}", subject=document.uri) from None
+    if not isinstance(doc, dict) or not ("body" in doc or "tabs" in doc):
+        raise LoaderError("JSON without a document body or tabs: not a Docs API `documents.get` result",
+                          subject=document.uri)
+    return _Reader(doc, document).read()
+
+
+@dataclass(slots=True)
+class _Item:
+    """A block before its heading path is known."""
+
+    kind: str
+    text: str = ""
+    marks: list[Mark] = field(default_factory=list)
+    rank: int | None = None
+    level: int = 0
+    meta: dict = field(default_factory=dict)
+    table: dict | None = None
+
+
+@dataclass(slots=True)
+class _Tab:
+    """What a tab (or a tabless document) holds: its body and the parts the body points into."""
+
+    title: str
+    depth: int
+    body: list
+    lists: dict
+    footnotes: dict
+    headers: dict
+    footers: dict
+
+
+class _Reader:
+    def __init__(self, doc: dict, document: Document) -> None:
+        self.doc = doc
+        self.document = document
+        self.warnings: list[str] = []
+        self.skipped: dict[str, int] = {}
+
+    def read(self) -> Loaded:
+        tabs = list(_tabs(self.doc))
+        items: list[_Item] = []
+        furniture: list[Block] = []
+        for tab in tabs:
+            counters: dict[str, list[int]] = {}
+            if len(tabs) > 1:
+                items.append(_Item("heading", tab.title, rank=tab.depth - 10, level=tab.depth + 1, meta={"tab": True}))
+            items.extend(self._content(tab.body, tab, counters))
+            for part, stories in (("header", tab.headers), ("footer", tab.footers)):
+                for sid, story in stories.items():
+                    text, marks = self._story(story.get("content", []), tab, counters)
+                    if text:
+                        furniture.append(Block("furniture", text, marks=tuple(marks), meta={"part": part, "id": sid}))
+        title, root_heading = self._root(items)
+        blocks = [replace(b, path=(title,)) for b in furniture if b.meta["part"] == "header"]
+        blocks += _place(items, title, root_heading)
+        blocks += [replace(b, path=(title,)) for b in furniture if b.meta["part"] == "footer"]
+        if self.skipped:
+            self.warnings.append("left out: " + ", ".join(f"{n} {kind}" for kind, n in sorted(self.skipped.items())))
+        meta = {**self.document.meta, **{k: v for k, v in (("document_id", self.doc.get("documentId")),
+                                                          ("revision_id", self.doc.get("revisionId"))) if v}}
+        document = replace(self.document, title=title, meta=meta)
+        return Loaded(document=document, blocks=tuple(blocks), text=None, warnings=tuple(self.warnings))
+
+    # -- structure -----------------------------------------------------------------------------
+
+    def _content(self, elements: list, tab: _Tab, counters: dict) -> Iterator[_Item]:
+        for el in elements:
+            if "paragraph" in el:
+                item, notes = self._paragraph(el["paragraph"], tab, counters)
+                if item is not None:
+                    yield item
+                yield from self._notes(notes, tab, counters, item.marks if item else ())
+            elif "table" in el:
+                table, notes = self._table(el["table"], tab, counters)
+                if table["rows"]:
+                    yield _Item("table", table=table)
+                yield from self._notes(notes, tab, counters, [m for *_, m in table["cell_marks"]])
+            elif "tableOfContents" in el:
+                self._skip("table of contents")  # links to the headings, which are read anyway
+            elif "sectionBreak" not in el:
+                self._skip("unknown element")
+
+    def _paragraph(self, para: dict, tab: _Tab, counters: dict) -> tuple[_Item | None, list[str]]:
+        notes: list[str] = []
+        text, marks = self._runs(para.get("elements", []), notes)
+        text, marks = _trim(text, marks)
+        if not text:
+            return None, notes
+        style = para.get("paragraphStyle", {}).get("namedStyleType", "NORMAL_TEXT")
+        heading = _HEADING.fullmatch(style)
+        rank = int(heading.group(1)) if heading else _TITLE_RANK if style == "TITLE" else None
+        bullet = para.get("bullet")
+        marker = self._marker(bullet, tab, counters) if bullet is not None else ""
+        if rank is not None:
+            if marker and marker[0].isalnum():  # a numbered heading keeps its number
+                prefix = marker + " "
+                text, marks = prefix + text, [_shift(m, len(prefix)) for m in marks]
+            return _Item("heading", text, marks, rank=rank, level=max(rank, 1), meta={"style": style}), notes
+        meta = {"style": style} if style != "NORMAL_TEXT" else {}
+        if bullet is not None:
+            meta.update(marker=marker, list_id=bullet.get("listId", ""))
+            return _Item("list_item", text, marks, level=bullet.get("nestingLevel", 0), meta=meta), notes
+        return _Item("paragraph", text, marks, meta=meta), notes
+
+    def _runs(self, elements: list, notes: list[str]) -> tuple[str, list[Mark]]:
+        """A paragraph's elements as one text with marks (suggestions, links, note references)."""
+        parts: list[str] = []
+        marks: list[Mark] = []
+        pos = 0
+        for el in elements:
+            if "textRun" in el:
+                run = el["textRun"]
+                piece = run.get("content", "").replace("\u000b", "\n")  # shift+enter: a line break
+            elif "person" in el:
+                props = el["person"].get("personProperties", {})
+                run, piece = el["person"], props.get("name") or props.get("email", "")
+            elif "richLink" in el:
+                props = el["richLink"].get("richLinkProperties", {})
+                run, piece = el["richLink"], props.get("title") or props.get("uri", "")
+                if props.get("uri") and piece:
+                    marks.append(Mark("link", pos, pos + len(piece), {"href": props["uri"]}))
+            elif "footnoteReference" in el:
+                run = el["footnoteReference"]
+                label, nid = run.get("footnoteNumber", ""), run.get("footnoteId", "")
+                piece = f"[{label}]" if label else ""  # as the Word loader writes a note reference
+                notes.append(nid)
+                marks.append(Mark("footnote_ref", pos, pos + len(piece), {"id": nid, "note": "footnote", "label": label}))
+            else:
+                # autoText (page numbers), breaks, rules, equations, images: no text of the document's own
+                kind = next((k for k in el if k not in ("startIndex", "endIndex")), "element")
+                if kind == "inlineObjectElement":
+                    self._skip("images")
+                continue
+            if not piece:
+                continue
+            end = pos + len(piece)
+            for kind, key in (("insertion", "suggestedInsertionIds"), ("deletion", "suggestedDeletionIds")):
+                if run.get(key):
+                    marks.append(Mark(kind, pos, end, {"id": run[key][0], "suggestion": "true"}))
+            link = run.get("textStyle", {}).get("link", {}) if "textRun" in el else {}
+            target = link.get("url") or (f"#{link['headingId']}" if link.get("headingId") else "")
+            if target:
+                marks.append(Mark("link", pos, end, {"href": target}))
+            parts.append(piece)
+            pos = end
+        return "".join(parts), _merge_adjacent(marks)
+
+    def _marker(self, bullet: dict, tab: _Tab, counters: dict) -> str:
+        """The number or bullet Docs shows before a list item, advancing the list's counters."""
+        list_id, level = bullet.get("listId", ""), bullet.get("nestingLevel", 0)
+        levels = tab.lists.get(list_id, {}).get("listProperties", {}).get("nestingLevels", [])
+        spec = levels[level] if level < len(levels) else {}
+        count = counters.setdefault(list_id, [0] * 9)
+        start = spec.get("startNumber", 1)
+        count[level] = count[level] + 1 if count[level] else start
+        count[level + 1 :] = [0] * (8 - level)  # a deeper list starts again under each item
+        glyph = spec.get("glyphType", "")
+        if glyph not in _GLYPHS:
+            return spec.get("glyphSymbol", "") or "•"
+        fmt = spec.get("glyphFormat") or f"%{level}."
+
+        def number(m: re.Match) -> str:
+            k = int(m.group(1))
+            k_spec = levels[k] if k < len(levels) else {}
+            return format_number(count[k] or k_spec.get("startNumber", 1), _GLYPHS.get(k_spec.get("glyphType", ""), "decimal"))
+
+        return _LEVEL_REF.sub(number, fmt).strip()
+
+    def _table(self, table: dict, tab: _Tab, counters: dict) -> tuple[dict, list[str]]:
+        rows: list[tuple[str, ...]] = []
+        cell_marks: list[tuple[int, int, Mark]] = []
+        row_marks: list[tuple[int, Mark]] = []
+        covered: list[tuple[int, int]] = []
+        merges: list[tuple[int, int, int, int]] = []
+        notes: list[str] = []
+        header_rows = 0
+        for r, row in enumerate(table.get("tableRows", [])):
+            cells = []
+            for c, cell in enumerate(row.get("tableCells", [])):
+                text, marks = self._story(cell.get("content", []), tab, counters, notes)
+                cells.append(text)
+                cell_marks.extend((r, c, m) for m in marks)
+                style = cell.get("tableCellStyle", {})
+                rspan, cspan = style.get("rowSpan", 1), style.get("columnSpan", 1)
+                if rspan > 1 or cspan > 1:
+                    merges.append((r, c, r + rspan - 1, c + cspan - 1))
+            rows.append(tuple(cells))
+            for kind, key in (("insertion", "suggestedInsertionIds"), ("deletion", "suggestedDeletionIds")):
+                if row.get(key):
+                    row_marks.append((r, Mark(kind, 0, 0, {"id": row[key][0], "suggestion": "true"})))
+            if header_rows == r and row.get("tableRowStyle", {}).get("tableHeader"):
+                header_rows += 1
+        # Docs keeps every cell of a merged range; the ones under the top-left cell are empty.
+        for r0, c0, r1, c1 in merges:
+            covered.extend((r, c) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1) if (r, c) != (r0, c0))
+        width = max((len(r) for r in rows), default=0)
+        guessed = header_rows == 0 and len(rows) > 1
+        return {
+            "rows": tuple(r + ("",) * (width - len(r)) for r in rows), "header_rows": 1 if guessed else header_rows,
+            "header_guessed": guessed, "cell_marks": tuple(cell_marks), "row_marks": tuple(row_marks),
+            "covered": tuple(covered), "merges": tuple(merges),
+        }, notes
+
+    def _story(self, elements: list, tab: _Tab, counters: dict, notes: list[str] | None = None) -> tuple[str, list[Mark]]:
+        """A cell, header, footer or footnote as one text: paragraphs joined by line breaks, list
+        items with their markers, a nested table row by row."""
+        parts: list[str] = []
+        marks: list[Mark] = []
+        pos = 0
+        for item in self._content(elements, tab, counters):
+            if item.kind == "footnote":
+                continue  # a note cited inside a cell is read with the table's notes
+            if item.table is not None:
+                text = "\n".join(" ".join(v for v in row if v) for row in item.table["rows"])
+                more: list[Mark] = []
+            else:
+                prefix = item.meta.get("marker", "") + " " if item.kind == "list_item" and item.meta.get("marker") else ""
+                text, more = prefix + item.text, [_shift(m, len(prefix)) for m in item.marks]
+            if parts:
+                parts.append("\n")
+                pos += 1
+            marks.extend(_shift(m, pos) for m in more)
+            parts.append(text)
+            pos += len(text)
+        if notes is not None:
+            notes.extend(m.attrs["id"] for m in marks if m.kind == "footnote_ref")
+        return "".join(parts), marks
+
+    def _notes(self, note_ids: list[str], tab: _Tab, counters: dict, cited_by: Iterable[Mark]) -> Iterator[_Item]:
+        labels = {m.attrs["id"]: m.attrs["label"] for m in cited_by if m.kind == "footnote_ref"}
+        for nid in note_ids:
+            note = tab.footnotes.get(nid)
+            if note is None:
+                self.warnings.append(f"footnote {nid} is cited but not in the document")
+                continue
+            text, marks = self._story(note.get("content", []), tab, counters)
+            if text:
+                yield _Item("footnote", text, marks, meta={"note": "footnote", "id": nid, "label": labels.get(nid, "")})
+
+    def _root(self, items: list[_Item]) -> tuple[str, bool]:
+        """The root of every heading path, and whether the first heading is that root: the one
+        Title paragraph, or the only top-level heading when there is no Title; else the
+        document's name."""
+        headings = [i for i in items if i.kind == "heading" and not i.meta.get("tab")]
+        if headings:
+            first = headings[0]
+            top = [h for h in headings if h.rank == first.rank]
+            if first.rank is not None and first.rank <= 1 and len(top) == 1 and (
+                first.rank == _TITLE_RANK or not any(h.rank == _TITLE_RANK for h in headings)
+            ) and first is next(i for i in items if i.kind == "heading"):
+                return " ".join(first.text.split()), True
+        title = self.doc.get("title") or self.document.title or self.document.name
+        return " ".join(str(title).split()), False
+
+    def _skip(self, kind: str) -> None:
+        self.skipped[kind] = self.skipped.get(kind, 0) + 1
+
+
+def _tabs(doc: dict) -> Iterator[_Tab]:
+    """The document's tabs in order, children after their parent; a tabless document is one."""
+    if "tabs" not in doc:
+        yield _Tab("", 0, doc.get("body", {}).get("content", []), doc.get("lists", {}), doc.get("footnotes", {}),
+                   doc.get("headers", {}), doc.get("footers", {}))
+        return
+
+    def walk(tabs: list, depth: int) -> Iterator[_Tab]:
+        for tab in tabs:
+            dt = tab.get("documentTab", {})
+            title = " ".join(tab.get("tabProperties", {}).get("title", "").split()) or "Untitled tab"
+            yield _Tab(title, depth, dt.get("body", {}).get("content", []), dt.get("lists", {}), dt.get("footnotes", {}),
+                       dt.get("headers", {}), dt.get("footers", {}))
+            yield from walk(tab.get("childTabs", []), depth + 1)
+
+    yield from walk(doc["tabs"], 0)
+
+
+def _place(items: list[_Item], title: str, root_heading: bool) -> Iterator[Block]:
+    """Give every item its heading path, rooted at `title` (tabs rank above every heading)."""
+    stack: list[tuple[int, str]] = []
+    first_heading = True
+    for item in items:
+        if item.kind == "heading":
+            if first_heading and root_heading and not item.meta.get("tab"):
+                first_heading = False
+                yield Block("heading", item.text, path=(title,), level=item.level, marks=tuple(item.marks), meta=item.meta)
+                continue
+            first_heading = first_heading and bool(item.meta.get("tab"))
+            while stack and stack[-1][0] >= item.rank:
+                stack.pop()
+            stack.append((item.rank, " ".join(item.text.split())))
+        path = (title, *(t for _, t in stack))
+        if item.table is not None:
+            t = item.table
+            meta = {k: t[k] for k in ("covered", "merges", "cell_marks", "row_marks", "header_guessed")}
+            meta["marks_shape"] = (len(t["rows"]), len(t["rows"][0]) if t["rows"] else 0)
+            yield Block("table", render_table(t["rows"], t["header_rows"]), path=path, rows=t["rows"],
+                        header_rows=t["header_rows"], meta=meta)
+        else:
+            yield Block(item.kind, item.text, path=path, level=item.level, marks=tuple(item.marks), meta=item.meta)
+
+
+def _trim(text: str, marks: list[Mark]) -> tuple[str, list[Mark]]:
+    """Drop the paragraph's closing newline and surrounding blanks, moving marks with the text."""
+    stripped = text.strip()
+    if stripped == text:
+        return text, marks
+    lead = len(text) - len(text.lstrip())
+    end = lead + len(stripped)
+    kept = []
+    for m in marks:
+        s, e = max(m.start, lead), min(m.end, end)
+        if e > s or (m.start == m.end and lead <= m.start <= end):
+            kept.append(Mark(m.kind, s - lead, e - lead, m.attrs))
+    return stripped, kept
+
+
+def _shift(mark: Mark, by: int) -> Mark:
+    return Mark(mark.kind, mark.start + by, mark.end + by, mark.attrs)
+
+
+def _merge_adjacent(marks: list[Mark]) -> list[Mark]:
+    """One mark per run of touching runs with the same kind and attributes (Docs splits runs at
+    every style change)."""
+    out: list[Mark] = []
+    for m in sorted(marks, key=lambda m: (m.kind, m.start)):
+        prev = out[-1] if out else None
+        if prev is not None and prev.kind == m.kind and prev.end == m.start and dict(prev.attrs) == dict(m.attrs):
+            out[-1] = Mark(prev.kind, prev.start, m.end, prev.attrs)
+        else:
+            out.append(m)
+    return sorted(out, key=lambda m: (m.start, m.end))
