@@ -173,13 +173,15 @@ class SheetFacts:
     merges: list[Merge]
     last_value_row: int | None
     """The last row holding a value, or None if rows are unnumbered (then read to the end)."""
+    part: str = ""
+    """The sheet's part name in the package (its relationships lead to comments)."""
 
 
 def sheet_facts(zf: zipfile.ZipFile) -> dict[str, SheetFacts]:
     """Sheet name -> facts. Missing parts mean no facts, never an error: openpyxl has already
     judged the workbook readable."""
     try:
-        book = _office_document(zf)
+        book = workbook_part(zf)
         rels = _relationships(zf, book)
         root = ElementTree.fromstring(zf.read(book))
     except (KeyError, ElementTree.ParseError):
@@ -192,11 +194,11 @@ def sheet_facts(zf: zipfile.ZipFile) -> dict[str, SheetFacts]:
         if part is None or part not in zf.NameToInfo:
             continue
         with zf.open(part) as stream:
-            found[sheet.get("name", "")] = _scan_sheet(stream)
+            found[sheet.get("name", "")] = _scan_sheet(stream, part)
     return found
 
 
-def _scan_sheet(stream) -> SheetFacts:
+def _scan_sheet(stream, part: str) -> SheetFacts:
     """One pass over the sheet's bytes, far cheaper than parsing it: a dimension tag or a styled
     cell a million rows down must not make the reader walk a million empty rows."""
     merges: list[Merge] = []
@@ -222,12 +224,13 @@ def _scan_sheet(stream) -> SheetFacts:
                 last = row
             done = m.end()
         if not chunk:
-            return SheetFacts(merges, last if numbered else None)
+            return SheetFacts(merges, last if numbered else None, part)
         # A tag cut at the chunk's end did not match; it is read whole with the next chunk.
         tail = buf[max(done, len(buf) - 512):]
 
 
-def _office_document(zf: zipfile.ZipFile) -> str:
+def workbook_part(zf: zipfile.ZipFile) -> str:
+    """The workbook part's name, as the package relationships say (xl/workbook.xml by default)."""
     for target in _relationships(zf, "").values():
         if target.endswith(".xml") and "workbook" in target.rsplit("/", 1)[-1].lower():
             return target

@@ -4,7 +4,9 @@ Workbooks are read in openpyxl's read-only mode with cached formula values, so a
 row by row and only cells that hold something are kept. Read-only mode hides merged ranges, so
 they are picked out of the sheet XML with a byte scan. Cells read as the sheet shows them: dates
 as ISO dates, numbers through their number format. Merged cells are described (which cells a
-merge covers), not resolved: that is the `merged_cells` cleaner's call.
+merge covers), not resolved: that is the `merged_cells` cleaner's call. Cell comments (notes and
+threaded comments, also hidden from read-only mode) become `comment` marks on their cell, as Word
+comments do, for the `comments` cleaner to drop or keep.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import io
 import re
 import warnings
 import zipfile
+from dataclasses import replace
 from datetime import date, datetime, time, timedelta
 from functools import lru_cache
 from pathlib import PurePosixPath
@@ -23,10 +26,11 @@ import openpyxl
 from openpyxl.chartsheet import Chartsheet
 from openpyxl.utils import get_column_letter
 
-from ..blocks import Block, Document, Loaded
+from ..blocks import Block, Document, Loaded, Mark
 from ..errors import LoaderError
 from ..table_text import render_table
-from .sheet_regions import NUMBER, Cell, Merge, SheetFacts, sheet_facts, sheet_pieces
+from .sheet_comments import CellComment, CommentReader, place
+from .sheet_regions import NUMBER, Cell, Merge, SheetFacts, sheet_facts, sheet_pieces, workbook_part
 from .text_decoding import decode_text
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -52,7 +56,7 @@ def load_workbook(data: bytes, document: Document) -> Loaded:
         try:
             with zipfile.ZipFile(archive) as zf:
                 facts = sheet_facts(zf)
-            return _workbook_blocks(wb, facts, document)
+                return _workbook_blocks(wb, facts, CommentReader(zf, workbook_part(zf)), document)
         finally:
             wb.close()
 
@@ -90,10 +94,11 @@ def load_csv(data: bytes, document: Document) -> Loaded:
     return Loaded(document, (table,), warnings=tuple(notes))
 
 
-def _workbook_blocks(wb, facts: Mapping[str, SheetFacts], document: Document) -> Loaded:
+def _workbook_blocks(wb, facts: Mapping[str, SheetFacts], reader: CommentReader, document: Document) -> Loaded:
     title = _title(document)
     blocks: list[Block] = []
     notes: list[str] = []
+    every_comment: list[dict[str, str]] = []
     for name in wb.sheetnames:
         ws = wb[name]
         if isinstance(ws, Chartsheet):
@@ -103,16 +108,22 @@ def _workbook_blocks(wb, facts: Mapping[str, SheetFacts], document: Document) ->
             notes.append(f"sheet {name!r} is {ws.sheet_state}: skipped")
             continue
         fact = facts.get(name, SheetFacts([], None))
+        comments = reader.of_sheet(fact.part, name)
+        every_comment += ({"sheet": name, **c.attrs()} for c in comments)
         cells = _sheet_cells(ws, fact.last_value_row)
         path = (title, name)
-        sheet_blocks = list(_piece_blocks(cells, fact.merges, path, sheet=name))
+        sheet_blocks = list(_piece_blocks(cells, fact.merges, path, sheet=name, comments=comments))
         if not sheet_blocks:
-            notes.append(f"sheet {name!r} has no cell with text: skipped")
+            kept = f" (its {len(comments)} comment(s) are kept in the document's meta only)" if comments else ""
+            notes.append(f"sheet {name!r} has no cell with text: skipped{kept}")
             continue
         blocks.append(Block("heading", name, path, level=1, meta={"sheet": name}))
         blocks.extend(sheet_blocks)
     if not blocks:
         notes.append("no visible sheet holds any text")
+    notes += reader.warnings
+    if every_comment:  # as the Word loader does: every comment, also those no block carries
+        document = replace(document, meta={**document.meta, "comments": tuple(every_comment)})
     return Loaded(document, tuple(blocks), warnings=tuple(notes))
 
 
@@ -140,14 +151,26 @@ def _sheet_cells(ws, last_row: int | None) -> dict[Cell, str]:
     return cells
 
 
-def _piece_blocks(cells: Mapping[Cell, str], merges: list[Merge], path: tuple[str, ...], sheet: str) -> Iterator[Block]:
-    for piece in sheet_pieces(cells, merges):
+def _piece_blocks(cells: Mapping[Cell, str], merges: list[Merge], path: tuple[str, ...], sheet: str,
+                 comments: list[CellComment]) -> Iterator[Block]:
+    pieces = list(sheet_pieces(cells, merges))
+    placed = place(comments, pieces, [m for m in merges if (m[0], m[1]) in cells]) if comments else None
+    for i, piece in enumerate(pieces):
         where = f"{get_column_letter(piece.left)}{piece.top}"
         meta = {"sheet": sheet, "cell": where} if sheet else {"cell": where}
         table = piece.table
+        notes = placed[i] if placed else []
+        # A comment on a cell no piece covers rides on the nearest piece of its sheet as a mark
+        # over no text (its attrs name the cell): kept where a reader of that part will see it.
         if table is None:
-            yield Block(piece.kind, piece.text, path, meta=meta)
+            marks = tuple(Mark("comment", 0, len(piece.text) if at else 0, c.attrs()) for at, c in notes)
+            yield Block(piece.kind, piece.text, path, marks=marks, meta=meta)
             continue
+        marks = tuple(Mark("comment", 0, 0, c.attrs()) for at, c in notes if at is None)
+        cell_marks = tuple((at[0], at[1], Mark("comment", 0, len(table.rows[at[0]][at[1]]), c.attrs()))
+                           for at, c in notes if at is not None)
+        if cell_marks:
+            meta["cell_marks"] = cell_marks
         bottom = table.top + len(table.rows) - 1
         right = table.left + len(table.rows[0]) - 1
         meta["range"] = f"{where}:{get_column_letter(right)}{bottom}"
@@ -161,6 +184,7 @@ def _piece_blocks(cells: Mapping[Cell, str], merges: list[Merge], path: tuple[st
             path,
             rows=table.rows,
             header_rows=table.header_rows,
+            marks=marks,
             meta=meta,
         )
 
