@@ -83,7 +83,7 @@ class CommentReader:
         if rels_name not in self._zf.NameToInfo:  # the common case: nothing hangs off the sheet
             return []
         try:
-            rels = _relationships(self._xml(rels_name), folder)
+            rels = _relationships(self._xml(rels_name, "relationships part"), folder)
         except _Unreadable as exc:
             self.warnings.append(f"sheet {sheet!r}: {exc}; its comments are skipped")
             return []
@@ -109,12 +109,12 @@ class CommentReader:
 
     # -- parts ---------------------------------------------------------------------------------
 
-    def _xml(self, name: str) -> etree._Element:
+    def _xml(self, name: str, what: str = "comments part") -> etree._Element:
         try:
             return etree.fromstring(self._zf.read(name), _PARSER)
         except _PART_ERRORS as exc:
             detail = "it is missing" if isinstance(exc, KeyError) else f"{type(exc).__name__}: {exc}"
-            raise _Unreadable(f"comments part {name} is unreadable ({detail})") from exc
+            raise _Unreadable(f"{what} {name} is unreadable ({detail})") from exc
 
     def _notes(self, name: str, sheet: str) -> list[CellComment]:
         """Legacy notes, a thread's mirror with its boilerplate cut (the caller drops mirrors of
@@ -172,9 +172,10 @@ class CommentReader:
             folder = posixpath.dirname(self._workbook)
             base = posixpath.basename(self._workbook)
             try:
-                rels = _relationships(self._xml(posixpath.join(folder, "_rels", base + ".rels")), folder)
+                rels_name = posixpath.join(folder, "_rels", base + ".rels")
+                rels = _relationships(self._xml(rels_name, "relationships part"), folder)
                 for name in (t for kind, t in rels if kind == "person"):
-                    for p in self._xml(name).iter():
+                    for p in self._xml(name, "person list").iter():
                         if _local(p.tag) == "person" and p.get("id"):
                             self._persons[p.get("id")] = p.get("displayName", "")
             except _Unreadable as exc:
@@ -188,25 +189,30 @@ def place(comments: Sequence[CellComment], pieces: Sequence[Piece], merges: Sequ
     or None for a comment on a cell no piece covers, which goes to the nearest piece of the sheet."""
     merge_at = {(r0, c0): (r0, c0, r1, c1) for r0, c0, r1, c1 in merges}
     extents = [_extent(p, merge_at) for p in pieces]
+    # A sheet may hold thousands of lone cells: look cells up, scan only tables and strays.
+    owner = {(r, c): i for i, (p, (top, left, bottom, right)) in enumerate(zip(pieces, extents)) if p.table is None
+             for r in range(top, bottom + 1) for c in range(left, right + 1)}
+    tables = [i for i, p in enumerate(pieces) if p.table is not None]
     placed: list[list[tuple[Cell | None, CellComment]]] = [[] for _ in pieces]
-    if not pieces:
-        return placed
     for comment in comments:
         r, c = comment.row, comment.col
-        best, best_distance = 0, None
-        for i, (top, left, bottom, right) in enumerate(extents):
-            distance = max(top - r, 0, r - bottom) + max(left - c, 0, c - right)
-            if best_distance is None or distance < best_distance:
-                best, best_distance = i, distance
-                if distance == 0:
-                    break
-        top, left = extents[best][:2]
-        inside = best_distance == 0
-        if inside and pieces[best].table is None:
-            placed[best].append(((0, 0), comment))
-        else:
-            placed[best].append(((r - top, c - left) if inside else None, comment))
+        if (r, c) in owner:
+            placed[owner[(r, c)]].append(((0, 0), comment))
+            continue
+        inside = next((i for i in tables if _distance(extents[i], r, c) == 0), None)
+        if inside is not None:
+            top, left = extents[inside][:2]
+            placed[inside].append(((r - top, c - left), comment))
+        elif pieces:
+            nearest = min(range(len(pieces)), key=lambda i: _distance(extents[i], r, c))  # first of ties
+            placed[nearest].append((None, comment))
     return placed
+
+
+def _distance(extent: Merge, r: int, c: int) -> int:
+    """Rows plus columns between a cell and a rectangle; 0 inside."""
+    top, left, bottom, right = extent
+    return max(top - r, 0, r - bottom) + max(left - c, 0, c - right)
 
 
 def _extent(piece: Piece, merge_at: dict[Cell, Merge]) -> Merge:
