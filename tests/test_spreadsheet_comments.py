@@ -222,3 +222,28 @@ def test_workbooks_without_comments_carry_none(corpus):
         loaded = load_file(path)
         assert not comments_by_cell(loaded) and "comments" not in loaded.document.meta
         assert not any("comment" in w for w in loaded.warnings)
+
+
+def test_missing_person_list_keeps_threads_without_authors(corpus):
+    data = (corpus / DUCKS).read_bytes()
+    loaded = load_data(rezip(data, {"xl/persons/person.xml": None}), "ducks.xlsx")
+    (warning,) = loaded.warnings
+    assert "xl/persons/person.xml" in warning
+    first, reply = [attrs for _, attrs in comments_by_cell(loaded)[("Sheet1", "F7")]]
+    assert (first["author"], reply["author"]) == ("", "")
+    assert reply["text"] == "I never thought it would be so low" and reply["parent"] == first["id"]
+
+
+def test_sheet_with_comments_but_no_values_is_said(tmp_path):
+    wb = openpyxl.Workbook()
+    wb.active["A1"] = "Totals"
+    empty = wb.create_sheet("Scratch")
+    empty["C3"].comment = Comment("to fill in", "Eve")
+    path = tmp_path / "scratch.xlsx"
+    wb.save(path)
+    loaded = load_file(path)
+    (warning,) = loaded.warnings
+    assert "'Scratch'" in warning and "1 comment" in warning
+    (kept,) = loaded.document.meta["comments"]
+    assert (kept["sheet"], kept["cell"], kept["text"]) == ("Scratch", "C3", "to fill in")
+    assert not comments_by_cell(loaded)

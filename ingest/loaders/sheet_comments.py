@@ -22,7 +22,7 @@ from lxml import etree
 from openpyxl.utils import get_column_letter
 from openpyxl.utils.cell import coordinate_to_tuple
 
-from .sheet_regions import Cell, Merge, Piece
+from .sheet_regions import Cell, Merge, Piece, workbook_part
 
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, remove_comments=True, huge_tree=False)
 _REL = "{http://schemas.openxmlformats.org/package/2006/relationships}Relationship"
@@ -68,9 +68,8 @@ class _Unreadable(Exception):
 class CommentReader:
     """Reads the comments of one workbook's sheets; holds the person list, read at most once."""
 
-    def __init__(self, zf: zipfile.ZipFile, workbook: str):
+    def __init__(self, zf: zipfile.ZipFile):
         self._zf = zf
-        self._workbook = workbook
         self._persons: dict[str, str] | None = None
         self.warnings: list[str] = []
 
@@ -169,8 +168,7 @@ class CommentReader:
         """Person id -> display name, from the workbook's person list (absent: no names)."""
         if self._persons is None:
             self._persons = {}
-            folder = posixpath.dirname(self._workbook)
-            base = posixpath.basename(self._workbook)
+            folder, base = posixpath.split(workbook_part(self._zf))
             try:
                 rels_name = posixpath.join(folder, "_rels", base + ".rels")
                 rels = _relationships(self._xml(rels_name, "relationships part"), folder)

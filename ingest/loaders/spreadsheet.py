@@ -30,7 +30,7 @@ from ..blocks import Block, Document, Loaded, Mark
 from ..errors import LoaderError
 from ..table_text import render_table
 from .sheet_comments import CellComment, CommentReader, place
-from .sheet_regions import NUMBER, Cell, Merge, SheetFacts, sheet_facts, sheet_pieces, workbook_part
+from .sheet_regions import NUMBER, Cell, Merge, SheetFacts, sheet_facts, sheet_pieces
 from .text_decoding import decode_text
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -56,7 +56,7 @@ def load_workbook(data: bytes, document: Document) -> Loaded:
         try:
             with zipfile.ZipFile(archive) as zf:
                 facts = sheet_facts(zf)
-                return _workbook_blocks(wb, facts, CommentReader(zf, workbook_part(zf)), document)
+                return _workbook_blocks(wb, facts, CommentReader(zf), document)
         finally:
             wb.close()
 
