@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from dataclasses import asdict
 from pathlib import Path
 
@@ -21,7 +22,7 @@ from .cleaners import build_chain, clean
 from .config import load_config
 from .errors import IngestError
 from .loaders import load_file
-from .pipeline import DocResult, run as run_pipeline
+from .pipeline import DocResult, RunSummary, run as run_pipeline
 from .search import search as search_index
 
 err = Console(stderr=True, soft_wrap=True)
@@ -47,12 +48,49 @@ def cli() -> None:
     """Turn documents into clean, structure-preserving chunks for search and RAG."""
 
 
+class _Interval(click.ParamType):
+    """A duration: seconds, or a number with s, m, h or d."""
+
+    name = "duration"
+    _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+    def convert(self, value, param, ctx) -> float:
+        if isinstance(value, (int, float)):
+            return float(value)
+        text = str(value).strip().lower()
+        unit = self._UNITS.get(text[-1:], None)
+        try:
+            seconds = float(text[:-1] if unit else text) * (unit or 1)
+        except ValueError:
+            self.fail(f"{value!r} is not a duration such as 90s, 15m or 1h", param, ctx)
+        if seconds <= 0:
+            self.fail("must be more than zero", param, ctx)
+        return seconds
+
+
 @cli.command()
 @click.argument("config", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--quiet", is_flag=True, help="No progress, summary only.")
-def run(config: Path, quiet: bool) -> None:
+@click.option("--every", type=_Interval(), default=None,
+              help="Run again this long after each run starts (e.g. 15m, 1h, 90s) until interrupted.")
+def run(config: Path, quiet: bool, every: float | None) -> None:
     """Sync the source in CONFIG into its index: changed documents only, deletions included."""
     cfg, steps, options = load_config(config)
+    while True:
+        started = time.monotonic()
+        summary = _run_once(cfg, steps, options, quiet)
+        if every is None:
+            sys.exit(0 if summary.ok else 1)
+        # On a schedule a failing document is reported, not fatal: the next run may fetch it.
+        wait = max(0.0, every - (time.monotonic() - started))
+        err.print(f"next run in {wait:.0f} s (Ctrl-C stops)", highlight=False)
+        try:
+            time.sleep(wait)
+        except KeyboardInterrupt:
+            sys.exit(0 if summary.ok else 1)
+
+
+def _run_once(cfg, steps, options, quiet: bool) -> RunSummary:
     show_progress = not quiet and err.is_terminal
     with Progress(
         SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -74,11 +112,14 @@ def run(config: Path, quiet: bool) -> None:
     ):
         table.add_row(label, str(value))
     Console().print(table)
+    for note in summary.notes:
+        err.print(f"note: {note}", highlight=False)
     if summary.failures:
         err.print(f"[red]{summary.failed} document(s) failed:[/red]")
         for failure in summary.failures:
-            err.print(f"  {failure.error}", highlight=False)
-        sys.exit(1)
+            again = " (tried again next run)" if failure.retry else ""
+            err.print(f"  {failure.error}{again}", highlight=False)
+    return summary
 
 
 def _chunk_options(f):

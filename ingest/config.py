@@ -36,8 +36,47 @@ class LocalSourceConfig(_Strict):
     """Dot-files and dot-folders (.git, .DS_Store) are skipped unless this is on."""
 
 
+class DriveSourceConfig(_Strict):
+    folder_id: str = Field(min_length=1)
+    """The folder whose tree is synced (the id in its URL), or "root" for all of My Drive."""
+    credentials: Path | None = None
+    """A service-account or authorized-user JSON key file; unset: Application Default Credentials."""
+    subject: str | None = None
+    """With a service account and domain-wide delegation: the user to act as."""
+    token: str | None = None
+    """A ready OAuth access token instead of a key file (e.g. `${DRIVE_TOKEN}`); short-lived."""
+    include: list[str] = Field(default_factory=lambda: ["**/*"])
+    """Globs over paths inside the folder (folder names joined by "/"), as for local sources."""
+    exclude: list[str] = Field(default_factory=list)
+    shared_drive_id: str | None = None
+    """Set when the folder lives in a shared drive, so its changes are followed there."""
+    max_file_mb: float = Field(100, gt=0)
+    """Larger files are reported and skipped rather than downloaded."""
+    retries: int = Field(5, ge=0, le=10)
+    """Retries, with exponential back-off, of a request that meets a rate limit, a 5xx or a dropped connection."""
+    timeout_s: float = Field(60, gt=0)
+    drive_endpoint: str = "https://www.googleapis.com/drive/v3/"
+    docs_endpoint: str = "https://docs.googleapis.com/"
+    """Endpoints to talk to: Google's by default (a proxy or a test server otherwise)."""
+
+    @model_validator(mode="after")
+    def _one_credential(self) -> DriveSourceConfig:
+        if self.credentials is not None and self.token is not None:
+            raise ValueError("give credentials (a key file) or token, not both")
+        if self.credentials is not None and not self.credentials.is_file():
+            raise ValueError(f"credentials file {self.credentials} does not exist")
+        return self
+
+
 class SourceConfig(_Strict):
-    local: LocalSourceConfig
+    local: LocalSourceConfig | None = None
+    drive: DriveSourceConfig | None = None
+
+    @model_validator(mode="after")
+    def _one(self) -> SourceConfig:
+        if (self.local is None) == (self.drive is None):
+            raise ValueError("give exactly one source: local (a folder) or drive (a Drive folder)")
+        return self
 
 
 class SinkConfig(_Strict):

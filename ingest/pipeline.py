@@ -18,7 +18,7 @@ from . import __version__
 from .chunker import ChunkOptions
 from .cleaners import Step
 from .config import Config
-from .errors import IngestError
+from .errors import IngestError, SourceError
 from .loaders import content_hash, supports
 from .parallel import Done, Job, ordered_map, process, worker_count
 from .sinks import Sink
@@ -42,6 +42,8 @@ class DocResult:
     error: str = ""
     cleaned: dict = field(default_factory=dict)
     """What each cleaner removed, e.g. {"furniture": {"blocks": 2, "chars": 40}}."""
+    retry: bool = False
+    """The document could not be fetched (network, permissions): the next run tries it again."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +57,8 @@ class RunSummary:
     chunks_written: int
     seconds: float
     failures: tuple[DocResult, ...]
+    notes: tuple[str, ...] = ()
+    """What the run wants the user to know beyond counts (e.g. a change cursor that expired)."""
 
     @property
     def ok(self) -> bool:
@@ -73,7 +77,7 @@ def run(
     the sink and the state, in listing order, so the state always trails the sink.
     """
     started = time.perf_counter()
-    source = LocalSource(config.source.local)
+    source = open_source(config)
     sink = _open_sink(config)
     results: list[DocResult] = []
 
@@ -85,10 +89,11 @@ def run(
     with StateStore(config.state) as state, sink:
         stamp = _settings_hash(steps, options)[:16]
         known = state.known(source.key)
+        sync = source.sync(state.get_cursor(source.key))
         seen: set[str] = set()
 
         def plans() -> Iterator[DocResult | _Planned]:
-            for item in source.items():
+            for item in sync.items:
                 seen.add(item.doc_id)
                 yield _plan(item, source, state, steps, options, stamp)
 
@@ -98,14 +103,33 @@ def run(
             else:
                 report(_finish(plan, future, sink, state, source.key))
         for error in source.errors:  # a folder that could not be listed
-            report(DocResult(error.subject, error.subject, "failed", error=str(error)))
-        for doc_id, doc_state in known.items():
+            report(DocResult(error.subject, error.subject, "failed", error=str(error), retry=True))
+        gone = [d for d in dict.fromkeys(sync.removed) if d in known and d not in seen]
+        if sync.complete and not source.errors:
             # What an unreadable folder hid is not known to be gone: delete nothing then.
-            if doc_id not in seen and not source.errors:
-                sink.delete(doc_id)
-                state.forget(source.key, doc_id)
-                report(DocResult(doc_id, doc_state.name, "deleted"))
-    return _summary(results, time.perf_counter() - started)
+            gone += [d for d in known if d not in seen and d not in gone]
+        for doc_id in gone:
+            sink.delete(doc_id)
+            state.forget(source.key, doc_id)
+            report(DocResult(doc_id, known[doc_id].name, "deleted"))
+        if not sync.complete:  # a change feed: what it did not mention stands as it was
+            for doc_id, doc_state in known.items():
+                if doc_id not in seen and doc_id not in gone:
+                    status: Status = "failed" if doc_state.failed else "unchanged"
+                    report(DocResult(doc_id, doc_state.name, status, error=doc_state.last_error if doc_state.failed else ""))
+        # The cursor moves only when everything up to it was fetched and written.
+        if sync.cursor is not None and not source.errors and not any(r.retry for r in results):
+            state.set_cursor(source.key, sync.cursor)
+    notes = (sync.note,) if sync.note else ()
+    return _summary(results, time.perf_counter() - started, notes)
+
+
+def open_source(config: Config) -> Source:
+    if config.source.drive is not None:
+        from .sources.drive import DriveSource  # the Google client libraries load only for Drive
+
+        return DriveSource(config.source.drive)
+    return LocalSource(config.source.local)
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +159,12 @@ def _plan(
         return DocResult(item.doc_id, item.name, "unchanged")
     try:
         data = source.read(item)
+    except SourceError as exc:  # not fetched: no verdict on the document, so try it again next run
+        state.record_failure(source.key, item.doc_id, error=str(exc), fingerprint="", name=item.name, uri=item.doc_id)
+        return DocResult(item.doc_id, item.name, "failed", error=str(exc), retry=True)
+    except IngestError as exc:  # a verdict on this version (too large, not downloadable)
+        return _failed(item, fingerprint, item.doc_id, str(exc), state, source.key)
+    try:
         document = source.document(item, data)
     except IngestError as exc:
         return _failed(item, fingerprint, item.doc_id, str(exc), state, source.key)
@@ -192,7 +222,7 @@ def _settings_hash(steps: tuple[Step, ...], options: ChunkOptions) -> str:
     return hashlib.sha256(json.dumps(described, sort_keys=True, default=str).encode()).hexdigest()
 
 
-def _summary(results: list[DocResult], seconds: float) -> RunSummary:
+def _summary(results: list[DocResult], seconds: float, notes: tuple[str, ...] = ()) -> RunSummary:
     def n(status: Status) -> int:
         return sum(r.status == status for r in results)
 
@@ -206,4 +236,5 @@ def _summary(results: list[DocResult], seconds: float) -> RunSummary:
         chunks_written=sum(r.chunks for r in results),
         seconds=round(seconds, 3),
         failures=tuple(r for r in results if r.status == "failed"),
+        notes=notes,
     )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator, Protocol
+from typing import Iterable, Iterator, Protocol
 
 from ..blocks import Document
 
@@ -19,13 +19,30 @@ class Item:
     """Cheap change signal (size and mtime locally; Drive's version): equal means unchanged."""
 
 
+@dataclass(frozen=True, slots=True)
+class Sync:
+    """What one run looks at: the whole tree, or what changed since the stored cursor."""
+
+    items: Iterable[Item]
+    complete: bool
+    """`items` is everything the source holds: a known document it does not list is gone."""
+    removed: tuple[str, ...] = ()
+    """Documents the source reports gone (a change feed's deletions, trashed, moved away)."""
+    cursor: str | None = None
+    """Stored once the run has written everything, so the next run starts from here."""
+    note: str = ""
+    """Why a full listing was needed where a change feed was expected (cursor expired...)."""
+
+
 class Source(Protocol):
     key: str
     """Names the source in the state database, so two sources never mix their documents."""
     errors: list
     """What the last listing could not reach (as `SourceError`s); deletions wait until it can."""
 
-    def items(self) -> Iterator[Item]: ...
+    def sync(self, cursor: str | None) -> Sync:
+        """The items to look at, given the cursor the last complete run stored (None: first run)."""
+        ...
 
     def read(self, item: Item) -> bytes: ...
 

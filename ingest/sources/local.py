@@ -12,7 +12,7 @@ from ..blocks import Document
 from ..config import LocalSourceConfig
 from ..errors import SourceError
 from ..loaders import local_document, mime_type_of
-from . import Item
+from . import Item, Sync
 
 
 class LocalSource:
@@ -26,6 +26,10 @@ class LocalSource:
         """Folders the last listing could not read; the run reports them and deletes nothing."""
         if not self.root.is_dir():
             raise SourceError("is not a folder; check source.local.path", subject=str(config.path))
+
+    def sync(self, cursor: str | None) -> Sync:
+        """A folder has no change feed: every run lists it; size and mtime say what changed."""
+        return Sync(self.items(), complete=True)
 
     def items(self) -> Iterator[Item]:
         """Matching files in a stable order; ids are paths relative to the root."""

@@ -1,0 +1,326 @@
+"""A Google Drive folder tree: listed whole on the first run, then followed through Drive's
+changes feed.
+
+- Binary files (PDF, Word, Excel, Markdown, text) are downloaded in ranged chunks; Google Sheets
+  are exported as .xlsx; Google Docs are read through the Docs API, which keeps what an export
+  loses (heading styles, list numbering, suggestions, tabs). Slides, forms, shortcuts and other
+  Google types have no loader and are reported as skipped.
+- The cursor stored after a run holds the changes-feed token and the tree's folders (id -> path).
+  A change to a file under one of them is picked up; a file trashed, deleted, moved out or now
+  excluded is removed; a change to a folder of the tree (renamed, moved, trashed) lists the tree
+  again, since every path below it may have changed. An expired token does the same, and says so.
+- The token is taken before a full listing, so whatever changes while the tree is listed is seen
+  by the next run. Requests that meet a rate limit (429, 403 rate-limit reasons), a 5xx or a
+  dropped connection are retried with exponential back-off by the client library itself.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import PurePosixPath
+from typing import Iterator
+
+from ..blocks import Document
+from ..config import DriveSourceConfig
+from ..errors import ConfigError, LoaderError, SourceError
+from ..loaders import GOOGLE_DOC
+from . import Item, Sync
+from .local import _matches, compile_glob
+
+FOLDER = "application/vnd.google-apps.folder"
+GOOGLE_SHEET = "application/vnd.google-apps.spreadsheet"
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+SCOPES = ("https://www.googleapis.com/auth/drive.readonly", "https://www.googleapis.com/auth/documents.readonly")
+_FIELDS = "id,name,mimeType,parents,trashed,version,modifiedTime,md5Checksum,size,webViewLink"
+_EXPORTS = {GOOGLE_SHEET: XLSX}
+"""Google formats read as an export; Google Docs go through the Docs API instead."""
+_CHUNK = 8 * 1024 * 1024
+
+
+class DriveSource:
+    def __init__(self, config: DriveSourceConfig) -> None:
+        self.config = config
+        self.key = f"drive:{config.shared_drive_id or 'my-drive'}:{config.folder_id}"
+        self.errors: list[SourceError] = []
+        self.include = tuple(map(compile_glob, config.include))
+        self.exclude = tuple(map(compile_glob, config.exclude))
+        self._files: dict[str, dict] = {}
+        """Metadata of the files this run lists, by id: `read` and `document` need it."""
+        self._drive, self._docs = _services(config)
+
+    # -- what changed ----------------------------------------------------------------------
+
+    def sync(self, cursor: str | None) -> Sync:
+        self.errors.clear()
+        saved = _Cursor.parse(cursor)
+        if saved is None:
+            return self._full("")
+        try:
+            changes, token = self._changes(saved.token)
+        except _Expired:
+            return self._full("the Drive change cursor had expired; the whole folder was listed again")
+        except SourceError as exc:
+            self.errors.append(exc)
+            return Sync((), complete=False)
+        items: dict[str, Item] = {}
+        removed: list[str] = []
+        for file_id, change in changes.items():
+            meta = change.get("file") or {}
+            gone = change.get("removed", False) or meta.get("trashed", False)
+            if file_id in saved.folders or (meta.get("mimeType") == FOLDER and not gone and self._in_tree(meta, saved)):
+                return self._full("")  # a folder of the tree changed: paths below it may have too
+            parent = next((p for p in meta.get("parents", ()) if p in saved.folders), None)
+            item = None if gone or parent is None else self._item(meta, saved.folders[parent])
+            if item is None:
+                removed.append(file_id)  # gone, moved out, excluded, or never ours (ignored then)
+            else:
+                items[file_id] = item
+        return Sync(tuple(items.values()), complete=False, removed=tuple(removed),
+                    cursor=_Cursor(token, saved.folders).dump())
+
+    def _in_tree(self, meta: dict, saved: _Cursor) -> bool:
+        return any(p in saved.folders for p in meta.get("parents", ()))
+
+    def _full(self, note: str) -> Sync:
+        try:
+            token = self._start_token()
+            root = self._call(self._drive.files().get(fileId=self.config.folder_id, fields="id,name,mimeType,trashed",
+                                                      supportsAllDrives=True), f"folder {self.config.folder_id}")
+        except (SourceError, LoaderError) as exc:
+            self.errors.append(exc if isinstance(exc, SourceError) else SourceError(str(exc)))
+            return Sync((), complete=True)
+        if root.get("mimeType") != FOLDER or root.get("trashed"):
+            self.errors.append(SourceError("is not a folder (or is in the trash); check source.drive.folder_id",
+                                           subject=self.config.folder_id))
+            return Sync((), complete=True)
+        folders = {root["id"]: ""}
+        items: list[Item] = []
+        queue = [root["id"]]
+        while queue:
+            folder = queue.pop(0)
+            for meta in self._children(folder, folders[folder]):
+                if meta.get("mimeType") == FOLDER:
+                    folders[meta["id"]] = _join(folders[folder], meta["name"])
+                    queue.append(meta["id"])
+                    continue
+                item = self._item(meta, folders[folder])
+                if item is not None:
+                    items.append(item)
+        return Sync(tuple(items), complete=True, cursor=_Cursor(token, folders).dump(), note=note)
+
+    def _children(self, folder: str, path: str) -> Iterator[dict]:
+        query = f"'{folder}' in parents and trashed = false"
+        page = None
+        while True:
+            try:
+                listing = self._call(self._drive.files().list(
+                    q=query, fields=f"nextPageToken,files({_FIELDS})", pageSize=1000, pageToken=page,
+                    orderBy="folder,name", **self._scope()), f"folder {path or '/'}")
+            except (SourceError, LoaderError) as exc:  # the folder's other files are unknown: delete nothing
+                self.errors.append(exc if isinstance(exc, SourceError) else SourceError(str(exc)))
+                return
+            yield from listing.get("files", ())
+            page = listing.get("nextPageToken")
+            if not page:
+                return
+
+    def _changes(self, token: str) -> tuple[dict[str, dict], str]:
+        """The last change of each file since `token`, and the token to start from next time."""
+        from googleapiclient.errors import HttpError
+
+        latest: dict[str, dict] = {}
+        page = token
+        while True:
+            request = self._drive.changes().list(
+                pageToken=page, pageSize=1000, includeRemoved=True, spaces="drive",
+                fields=f"nextPageToken,newStartPageToken,changes(fileId,removed,changeType,file({_FIELDS}))",
+                **self._scope(changes=True))
+            try:
+                listing = request.execute(num_retries=self.config.retries)
+            except HttpError as exc:
+                if exc.resp.status in (400, 404, 410):  # Drive's answers to an unknown or expired token
+                    raise _Expired from exc
+                raise _source_error(exc, "the Drive changes feed") from exc
+            except OSError as exc:
+                raise SourceError(f"cannot reach Drive: {exc}", subject="the Drive changes feed") from exc
+            for change in listing.get("changes", ()):
+                if change.get("changeType", "file") == "file" and change.get("fileId"):
+                    latest.pop(change["fileId"], None)
+                    latest[change["fileId"]] = change
+            if listing.get("newStartPageToken"):
+                return latest, listing["newStartPageToken"]
+            page = listing.get("nextPageToken")
+            if not page:
+                raise SourceError("the changes feed ended without a new start token", subject="the Drive changes feed")
+
+    def _start_token(self) -> str:
+        kwargs = {"driveId": self.config.shared_drive_id, "supportsAllDrives": True} if self.config.shared_drive_id else {}
+        return self._call(self._drive.changes().getStartPageToken(**kwargs), "the Drive changes feed")["startPageToken"]
+
+    def _scope(self, changes: bool = False) -> dict:
+        drive_id = self.config.shared_drive_id
+        if drive_id:
+            shared = {"driveId": drive_id, "supportsAllDrives": True, "includeItemsFromAllDrives": True}
+            return shared if changes else {**shared, "corpora": "drive"}
+        return {} if changes else {"supportsAllDrives": True, "includeItemsFromAllDrives": True}
+
+    def _item(self, meta: dict, folder_path: str) -> Item | None:
+        path = _join(folder_path, meta.get("name", meta["id"]))
+        if not (_matches(path, self.include) and not _matches(path, self.exclude)):
+            return None
+        self._files[meta["id"]] = {**meta, "path": path}
+        mime = _EXPORTS.get(meta.get("mimeType", ""), meta.get("mimeType", ""))
+        # version moves with every change, metadata included; the content hash then tells a rename
+        # from an edit, so a renamed file is fetched but not chunked again.
+        fingerprint = meta.get("version") or f"{meta.get('md5Checksum', '')}:{meta.get('modifiedTime', '')}"
+        return Item(meta["id"], path, mime, fingerprint)
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def read(self, item: Item) -> bytes:
+        meta = self._files.get(item.doc_id, {})
+        mime = meta.get("mimeType", item.mime_type)
+        size_mb = int(meta.get("size", 0) or 0) / 1e6
+        if size_mb > self.config.max_file_mb:
+            raise LoaderError(f"{size_mb:.0f} MB is over source.drive.max_file_mb ({self.config.max_file_mb:g}); "
+                              "not downloaded", subject=item.name)
+        if mime == GOOGLE_DOC:
+            doc = self._call(self._docs.documents().get(
+                documentId=item.doc_id, suggestionsViewMode="SUGGESTIONS_INLINE", includeTabsContent=True), item.name)
+            return json.dumps(doc, ensure_ascii=False, sort_keys=True).encode("utf-8")
+        if mime in _EXPORTS:
+            return self._call(self._drive.files().export_media(fileId=item.doc_id, mimeType=_EXPORTS[mime]), item.name)
+        return self._download(item)
+
+    def _download(self, item: Item) -> bytes:
+        from googleapiclient.errors import HttpError
+        from googleapiclient.http import MediaIoBaseDownload
+
+        buffer = io.BytesIO()
+        request = self._drive.files().get_media(fileId=item.doc_id, supportsAllDrives=True)
+        download = MediaIoBaseDownload(buffer, request, chunksize=_CHUNK)
+        try:
+            done = False
+            while not done:
+                _, done = download.next_chunk(num_retries=self.config.retries)
+        except HttpError as exc:
+            raise _source_error(exc, item.name) from exc
+        except OSError as exc:
+            raise SourceError(f"download failed: {exc}", subject=item.name) from exc
+        return buffer.getvalue()
+
+    def document(self, item: Item, data: bytes) -> Document:
+        meta = self._files.get(item.doc_id, {})
+        name = meta.get("name", PurePosixPath(item.name).name)
+        google = meta.get("mimeType", "").startswith("application/vnd.google-apps.")
+        return Document(
+            id=item.doc_id,
+            uri=meta.get("webViewLink") or f"https://drive.google.com/open?id={item.doc_id}",
+            name=name,
+            mime_type=item.mime_type,
+            modified=meta.get("modifiedTime", ""),
+            version=str(meta.get("version", "")),
+            title=name if google else PurePosixPath(name).stem,
+            meta={"drive_path": item.name, "drive_mime_type": meta.get("mimeType", item.mime_type)},
+        )
+
+    def _call(self, request, subject: str) -> dict | bytes:
+        from googleapiclient.errors import HttpError
+
+        try:
+            return request.execute(num_retries=self.config.retries)
+        except HttpError as exc:
+            raise _source_error(exc, subject) from exc
+        except OSError as exc:  # the connection failed on every retry
+            raise SourceError(f"cannot reach Google: {exc}", subject=subject) from exc
+
+
+class _Expired(Exception):
+    """The stored changes token is no longer accepted."""
+
+
+class _Cursor:
+    """The changes-feed token and the tree's folders (id -> path), stored as JSON."""
+
+    def __init__(self, token: str, folders: dict[str, str]) -> None:
+        self.token = token
+        self.folders = folders
+
+    @classmethod
+    def parse(cls, text: str | None) -> _Cursor | None:
+        if not text:
+            return None
+        try:
+            raw = json.loads(text)
+            return cls(str(raw["token"]), {str(k): str(v) for k, v in raw["folders"].items()})
+        except (ValueError, KeyError, TypeError, AttributeError):
+            return None  # not ours (or from an older version): list everything
+
+    def dump(self) -> str:
+        return json.dumps({"token": self.token, "folders": self.folders}, sort_keys=True)
+
+
+def _join(folder: str, name: str) -> str:
+    name = name.replace("/", "\u2215")  # a slash in a Drive name is not a folder boundary
+    return f"{folder}/{name}" if folder else name
+
+
+def _source_error(exc, subject: str) -> SourceError | LoaderError:
+    """Drive's error as ours: a file that cannot be had in this form is a verdict on the file
+    (LoaderError, tried again only when it changes); anything else may pass (SourceError)."""
+    status = exc.resp.status
+    reason = ""
+    try:
+        error = json.loads(exc.content.decode("utf-8")).get("error", {})
+        reason = (error.get("errors") or [{}])[0].get("reason", "") or error.get("status", "")
+        message = error.get("message", "")
+    except (ValueError, AttributeError):
+        message = str(exc)
+    text = f"Drive answered {status}{f' {reason}' if reason else ''}: {message}".rstrip(": ")
+    if reason in ("fileNotDownloadable", "cannotExportFile", "exportSizeLimitExceeded", "cannotDownloadAbusiveFile"):
+        return LoaderError(text, subject=subject)
+    return SourceError(text, subject=subject)
+
+
+def _services(config: DriveSourceConfig):
+    import google_auth_httplib2
+    import httplib2
+    from googleapiclient.discovery import build
+
+    http = google_auth_httplib2.AuthorizedHttp(_credentials(config), http=httplib2.Http(timeout=config.timeout_s))
+    drive = build("drive", "v3", http=http, static_discovery=True, cache_discovery=False,
+                  client_options={"api_endpoint": config.drive_endpoint})
+    docs = build("docs", "v1", http=http, static_discovery=True, cache_discovery=False,
+                 client_options={"api_endpoint": config.docs_endpoint})
+    return drive, docs
+
+
+def _credentials(config: DriveSourceConfig):
+    from google.oauth2 import credentials as user, service_account
+
+    if config.token:
+        return user.Credentials(token=config.token)
+    if config.credentials is None:
+        import google.auth
+        from google.auth.exceptions import DefaultCredentialsError
+
+        try:
+            found, _ = google.auth.default(scopes=SCOPES)
+        except DefaultCredentialsError as exc:
+            raise ConfigError("no Google credentials: set source.drive.credentials (a key file) or "
+                              "source.drive.token, or configure Application Default Credentials",
+                              subject="source.drive") from exc
+        return found
+    path = str(config.credentials)
+    try:
+        info = json.loads(config.credentials.read_text(encoding="utf-8"))
+        kind = info.get("type")
+        if kind == "service_account":
+            creds = service_account.Credentials.from_service_account_info(info, scopes=SCOPES)
+            return creds.with_subject(config.subject) if config.subject else creds
+        if kind == "authorized_user":
+            return user.Credentials.from_authorized_user_info(info, scopes=SCOPES)
+    except (OSError, ValueError, AttributeError) as exc:
+        raise ConfigError(f"not a usable Google key file: {exc}", subject=path) from exc
+    raise ConfigError("a key file of type service_account or authorized_user is needed", subject=path)
