@@ -34,3 +34,11 @@ def corpus() -> Path:
 @pytest.fixture(scope="session")
 def seeds() -> Path:
     return SEEDS
+
+
+@pytest.fixture
+def fake_google():
+    """A fresh fake Google Drive v3 + Docs v1 server on 127.0.0.1 (tests/fake_google.py), stopped after the test."""
+    from fake_google import fake_google_server
+
+    yield from fake_google_server()

@@ -1,0 +1,470 @@
+"""The fake Drive v3 + Docs v1 server (tests/fake_google.py) seen through the real
+google-api-python-client: what the lead's Drive source will see, request for request."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import math
+import re
+from http.client import RemoteDisconnected
+from pathlib import Path
+
+import google.auth.exceptions
+import httplib2
+import pytest
+from fake_google import FOLDER, GOOGLE_DOC, XLSX, FakeGoogle
+from google.oauth2.credentials import Credentials
+from googleapiclient.discovery import build
+from googleapiclient.errors import HttpError
+from googleapiclient.http import MediaIoBaseDownload
+
+GDOC = Path("encoda_gdoc/__fixtures__/test-fixture-1.gdoc")
+GDOC_SNAPSHOT = Path("encoda_gdoc/__file_snapshots__/test-fixture-1.md")
+PDF = Path("freelaw_doctor/doctor/test_assets/missouri.pdf")
+SHEET = Path("unstructured/example-docs/stanley-cups.xlsx")
+
+
+def drive_client(g: FakeGoogle, token: str | None = None):
+    creds = Credentials(token=token or g.token)
+    return build("drive", "v3", credentials=creds, static_discovery=True,
+                 client_options={"api_endpoint": g.drive_endpoint})
+
+
+def docs_client(g: FakeGoogle):
+    return build("docs", "v1", credentials=Credentials(token=g.token), static_discovery=True,
+                 client_options={"api_endpoint": g.docs_endpoint})
+
+
+def error_of(exc: HttpError) -> dict:
+    return json.loads(exc.content)["error"]
+
+
+def list_all(drive, **kwargs) -> tuple[list[dict], int]:
+    files, pages, token = [], 0, None
+    while True:
+        page = drive.files().list(pageToken=token, **kwargs).execute()
+        files += page["files"]
+        pages += 1
+        token = page.get("nextPageToken")
+        if not token:
+            return files, pages
+
+
+def all_changes(drive, token: str, **kwargs) -> tuple[list[dict], list[dict], str]:
+    """Every change after `token`, the raw pages, and the new start token."""
+    changes, pages = [], []
+    while True:
+        page = drive.changes().list(pageToken=token, fields="*", **kwargs).execute()
+        pages.append(page)
+        changes += page["changes"]
+        if "newStartPageToken" in page:
+            return changes, pages, page["newStartPageToken"]
+        token = page["nextPageToken"]
+
+
+def no_sleep(request, slept: list[float]):
+    request._sleep = slept.append  # the client's own backoff timer, so retries do not wait
+    return request
+
+
+# ---------------------------------------------------------------- listing
+
+def test_a_folder_of_250_files_lists_in_three_pages_of_at_most_100(fake_google):
+    top = fake_google.add_folder("Reports")
+    ids = {fake_google.add_file(f"r{i:03}.txt", top, f"report {i}".encode(), "text/plain") for i in range(250)}
+    fake_google.add_file("elsewhere.txt", fake_google.add_folder("Other"), b"x", "text/plain")
+    drive = drive_client(fake_google)
+
+    files, pages = list_all(drive, q=f"'{top}' in parents and trashed = false", pageSize=100,
+                            fields="nextPageToken, files(id, name)", orderBy="name",
+                            supportsAllDrives=True, includeItemsFromAllDrives=True, spaces="drive", corpora="user")
+
+    assert pages == 3
+    assert [f["name"] for f in files] == [f"r{i:03}.txt" for i in range(250)]
+    assert {f["id"] for f in files} == ids
+    assert all(set(f) == {"id", "name"} for f in files)
+    assert sum(1 for m, t in fake_google.requests if t.startswith("/drive/v3/files?")) == 3
+
+
+def test_q_filters_types_parents_and_trash_including_a_trashed_ancestor(fake_google):
+    top = fake_google.add_folder("Top")
+    sub = fake_google.add_folder("Sub", top)
+    binned = fake_google.add_folder("Binned", top)
+    a = fake_google.add_file("a.pdf", top, b"%PDF-1.4", "application/pdf")
+    doc = fake_google.add_google_doc("Notes", top, {"body": {"content": []}})
+    gone = fake_google.add_file("gone.txt", top, b"bye", "text/plain")
+    inside = fake_google.add_file("inside.txt", binned, b"hidden by the parent", "text/plain")
+    fake_google.trash(gone)
+    fake_google.trash(binned)
+    drive = drive_client(fake_google)
+
+    def names(q: str, **kw) -> list[str]:
+        return [f["name"] for f in list_all(drive, q=q, fields="nextPageToken,files(name)", **kw)[0]]
+
+    assert names(f"'{top}' in parents", orderBy="name") == ["a.pdf", "Binned", "gone.txt", "Notes", "Sub"]
+    assert names(f"'{top}' in parents and trashed=false", orderBy="folder,name") == ["Sub", "a.pdf", "Notes"]
+    assert names(f"'{top}' in parents and mimeType = '{FOLDER}'", orderBy="name") == ["Binned", "Sub"]
+    assert names(f"'{top}' in parents and mimeType != '{FOLDER}' and trashed = false", orderBy="name") == ["a.pdf", "Notes"]
+    assert names(f"'{binned}' in parents") == ["inside.txt"]
+    assert names(f"'{binned}' in parents and trashed = false") == []
+    assert names("'root' in parents") == ["Top"]
+    assert names(f"mimeType = '{GOOGLE_DOC}' or name contains 'insi'", orderBy="name") == ["inside.txt", "Notes"]
+
+    hidden = drive.files().get(fileId=inside, fields="trashed,explicitlyTrashed").execute()
+    assert hidden == {"trashed": True, "explicitlyTrashed": False}
+    assert {a, doc, sub}  # ids exist
+
+    for bad in ("fullText contains 'x'", f"'{top}' in owners", "trashed = maybe", f"'{top}' in parents and"):
+        with pytest.raises(HttpError) as exc:
+            drive.files().list(q=bad).execute()
+        assert exc.value.status_code == 400
+        assert error_of(exc.value)["errors"][0] | {} == {"domain": "global", "reason": "invalid", "message": "Invalid Value",
+                                                        "location": "q", "locationType": "parameter"}
+
+
+def test_page_size_and_order_by_are_validated(fake_google):
+    drive = drive_client(fake_google)
+    with pytest.raises(HttpError) as exc:
+        drive.files().list(pageSize=1001).execute()
+    assert error_of(exc.value)["errors"][0]["location"] == "pageSize"
+    with pytest.raises(HttpError) as exc:
+        drive.files().list(orderBy="size").execute()
+    assert error_of(exc.value)["errors"][0]["location"] == "orderBy"
+    with pytest.raises(HttpError) as exc:
+        drive.files().list(pageToken="not-a-token").execute()
+    assert error_of(exc.value)["errors"][0]["location"] == "pageToken"
+
+
+# ---------------------------------------------------------------- metadata
+
+def test_metadata_fields_defaults_and_checksums(fake_google, corpus):
+    pdf = (corpus / PDF).read_bytes()
+    top = fake_google.add_folder("Top")
+    fid = fake_google.add_file("missouri.pdf", top, pdf, "application/pdf")
+    doc = fake_google.add_google_doc("Notes", top, {"body": {"content": []}})
+    drive = drive_client(fake_google)
+
+    # Drive's default partial response is only kind/id/name/mimeType
+    assert drive.files().get(fileId=fid).execute() == {"kind": "drive#file", "id": fid, "name": "missouri.pdf",
+                                                       "mimeType": "application/pdf"}
+    meta = drive.files().get(fileId=fid, supportsAllDrives=True,
+                             fields="id,name,parents,md5Checksum,size,version,modifiedTime,headRevisionId,trashed").execute()
+    assert meta["md5Checksum"] == hashlib.md5(pdf).hexdigest()
+    assert meta["size"] == str(len(pdf))
+    assert meta["parents"] == [top]
+    assert meta["trashed"] is False
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", meta["modifiedTime"])
+    assert meta["version"].isdigit()
+
+    gdoc = drive.files().get(fileId=doc, fields="*").execute()
+    assert gdoc["mimeType"] == GOOGLE_DOC
+    assert not {"md5Checksum", "size", "headRevisionId"} & set(gdoc)
+    assert drive.files().get(fileId="root", fields="id,name").execute() == {"id": fake_google.root_id, "name": "My Drive"}
+
+    fake_google.update(fid, content=pdf + b"\n%%EOF\n")
+    after = drive.files().get(fileId=fid, fields="md5Checksum,size,version,modifiedTime,headRevisionId").execute()
+    assert after["md5Checksum"] == hashlib.md5(pdf + b"\n%%EOF\n").hexdigest()
+    assert int(after["version"]) > int(meta["version"])
+    assert after["modifiedTime"] > meta["modifiedTime"]
+    assert after["headRevisionId"] != meta["headRevisionId"]
+
+    fake_google.move(fid, fake_google.add_folder("Elsewhere"))
+    moved = drive.files().get(fileId=fid, fields="headRevisionId,md5Checksum,version").execute()
+    assert moved["headRevisionId"] == after["headRevisionId"]  # content revision unchanged by a move
+    assert int(moved["version"]) > int(after["version"])
+
+    with pytest.raises(HttpError) as exc:
+        drive.files().get(fileId=fid, fields="id,nmae").execute()
+    assert exc.value.status_code == 400
+    assert error_of(exc.value)["message"] == "Invalid field selection nmae"
+    with pytest.raises(HttpError) as exc:
+        drive.files().get(fileId="no-such-file").execute()
+    assert exc.value.status_code == 404
+    assert error_of(exc.value)["errors"][0]["reason"] == "notFound"
+
+
+def test_shortcut_points_at_its_target(fake_google):
+    top = fake_google.add_folder("Top")
+    target = fake_google.add_google_doc("Target", fake_google.add_folder("Far"), {"body": {"content": []}})
+    cut = fake_google.add_shortcut("Link", top, target)
+    meta = drive_client(fake_google).files().get(fileId=cut, fields="mimeType,shortcutDetails").execute()
+    assert meta == {"mimeType": "application/vnd.google-apps.shortcut",
+                    "shortcutDetails": {"targetId": target, "targetMimeType": GOOGLE_DOC}}
+
+
+# ---------------------------------------------------------------- content
+
+def test_chunked_range_download_equals_the_file(fake_google, corpus):
+    pdf = (corpus / PDF).read_bytes()
+    fid = fake_google.add_file("missouri.pdf", fake_google.add_folder("Top"), pdf, "application/pdf")
+    chunk = 16 * 1024
+    buf = io.BytesIO()
+    download = MediaIoBaseDownload(buf, drive_client(fake_google).files().get_media(fileId=fid), chunksize=chunk)
+    done, progress = False, []
+    while not done:
+        status, done = download.next_chunk()
+        progress.append(status.resumable_progress)
+
+    assert buf.getvalue() == pdf
+    ranges = [r.headers["range"] for r in fake_google.log if "alt=media" in r.target]
+    assert len(ranges) == math.ceil(len(pdf) / chunk) > 2
+    assert ranges[:2] == [f"bytes=0-{chunk - 1}", f"bytes={chunk}-{2 * chunk - 1}"]
+    assert {r.status for r in fake_google.log if "alt=media" in r.target} == {206}
+    assert progress[-1] == len(pdf)
+
+
+def test_download_of_an_empty_file_and_retried_chunk(fake_google, corpus):
+    top = fake_google.add_folder("Top")
+    empty = fake_google.add_file("empty.txt", top, b"", "text/plain")
+    buf = io.BytesIO()
+    _, done = MediaIoBaseDownload(buf, drive_client(fake_google).files().get_media(fileId=empty)).next_chunk()
+    assert done and buf.getvalue() == b""
+
+    pdf = (corpus / PDF).read_bytes()
+    fid = fake_google.add_file("missouri.pdf", top, pdf, "application/pdf")
+    fake_google.fail(r"alt=media", 503, times=1)
+    buf = io.BytesIO()
+    download = MediaIoBaseDownload(buf, drive_client(fake_google).files().get_media(fileId=fid), chunksize=256 * 1024)
+    download._sleep = lambda s: None
+    done = False
+    while not done:
+        _, done = download.next_chunk(num_retries=2)
+    assert buf.getvalue() == pdf
+    assert next(r.status for r in fake_google.log if fid in r.target) == 503
+
+
+def test_google_files_are_not_downloadable_and_binary_files_not_exportable(fake_google, corpus):
+    top = fake_google.add_folder("Top")
+    doc = fake_google.add_google_doc("Notes", top, json.loads((corpus / GDOC).read_text()))
+    pdf = fake_google.add_file("missouri.pdf", top, (corpus / PDF).read_bytes(), "application/pdf")
+    drive = drive_client(fake_google)
+    with pytest.raises(HttpError) as exc:
+        drive.files().get_media(fileId=doc).execute()
+    assert exc.value.status_code == 403
+    assert error_of(exc.value)["errors"][0]["reason"] == "fileNotDownloadable"
+    with pytest.raises(HttpError) as exc:
+        drive.files().export(fileId=pdf, mimeType="text/plain").execute()
+    assert exc.value.status_code == 403
+    assert error_of(exc.value)["errors"][0]["reason"] == "fileNotExportable"
+    with pytest.raises(HttpError) as exc:
+        drive.files().export(fileId=doc, mimeType="application/zip").execute()
+    assert exc.value.status_code == 400
+    assert error_of(exc.value)["message"] == "The requested conversion is not supported."
+
+
+def test_export_of_a_sheet_returns_its_xlsx(fake_google, corpus):
+    xlsx = (corpus / SHEET).read_bytes()
+    sheet = fake_google.add_google_sheet("Stanley Cups", fake_google.add_folder("Top"), xlsx)
+    drive = drive_client(fake_google)
+    assert drive.files().export(fileId=sheet, mimeType=XLSX).execute() == xlsx
+    buf = io.BytesIO()  # the streaming path the source may use for large exports
+    download = MediaIoBaseDownload(buf, drive.files().export_media(fileId=sheet, mimeType=XLSX), chunksize=1024)
+    done = False
+    while not done:
+        _, done = download.next_chunk()
+    assert buf.getvalue() == xlsx
+    meta = drive.files().get(fileId=sheet, fields="mimeType,exportLinks,size").execute()
+    assert meta["mimeType"] == "application/vnd.google-apps.spreadsheet"
+    assert XLSX in meta["exportLinks"] and "size" not in meta
+
+
+def test_export_of_a_doc_as_text_and_markdown(fake_google, corpus):
+    document = json.loads((corpus / GDOC).read_text())
+    doc = fake_google.add_google_doc("Fixture", fake_google.add_folder("Top"), document)
+    drive = drive_client(fake_google)
+    text = drive.files().export(fileId=doc, mimeType="text/plain").execute().decode()
+    markdown = drive.files().export(fileId=doc, mimeType="text/markdown").execute().decode()
+    # Encoda's own rendering of the same document names its headings
+    headings = [ln for ln in (corpus / GDOC_SNAPSHOT).read_text().splitlines() if re.match(r"#+ ", ln)]
+    assert len(headings) >= 5
+    assert set(headings) <= set(markdown.splitlines())
+    assert {h.lstrip("# ") for h in headings} <= set(text.splitlines())
+
+
+# ---------------------------------------------------------------- Docs API
+
+def test_documents_get_returns_the_stored_document(fake_google, corpus):
+    document = json.loads((corpus / GDOC).read_text())
+    doc = fake_google.add_google_doc("Fixture", fake_google.add_folder("Top"), document)
+    docs = docs_client(fake_google)
+
+    got = docs.documents().get(documentId=doc, suggestionsViewMode="SUGGESTIONS_INLINE").execute()
+    assert got["documentId"] == doc and got["title"] == "Fixture"
+    assert got["body"] == document["body"] and got["lists"] == document["lists"]
+    tabbed = docs.documents().get(documentId=doc, includeTabsContent=True).execute()
+    assert "body" not in tabbed
+    assert tabbed["tabs"][0]["documentTab"]["body"] == document["body"]
+
+    document["body"]["content"] = document["body"]["content"][:3]
+    fake_google.update(doc, document=document)
+    again = docs.documents().get(documentId=doc).execute()
+    assert again["revisionId"] != got["revisionId"]
+    assert len(again["body"]["content"]) == 3
+
+    with pytest.raises(HttpError) as exc:
+        docs.documents().get(documentId="no-such-doc").execute()
+    assert exc.value.status_code == 404
+    assert error_of(exc.value)["status"] == "NOT_FOUND"
+
+
+# ---------------------------------------------------------------- changes
+
+def test_each_mutation_appears_in_changes_with_drives_shape(fake_google):
+    top = fake_google.add_folder("Top")
+    other = fake_google.add_folder("Other")
+    edited = fake_google.add_file("edited.txt", top, b"v1", "text/plain")
+    moved = fake_google.add_file("moved.txt", top, b"m", "text/plain")
+    binned = fake_google.add_file("binned.txt", top, b"t", "text/plain")
+    restored = fake_google.add_file("restored.txt", top, b"r", "text/plain")
+    deleted = fake_google.add_file("deleted.txt", top, b"d", "text/plain")
+    fake_google.trash(restored)
+    drive = drive_client(fake_google)
+    start = drive.changes().getStartPageToken(supportsAllDrives=True).execute()["startPageToken"]
+
+    assert all_changes(drive, start)[0] == []
+    fake_google.update(edited, content=b"v2")
+    fake_google.move(moved, other)
+    fake_google.trash(binned)
+    fake_google.untrash(restored)
+    fake_google.delete(deleted)
+
+    changes, pages, new_start = all_changes(drive, start, pageSize=2, includeRemoved=True, restrictToMyDrive=False,
+                                            spaces="drive", supportsAllDrives=True, includeItemsFromAllDrives=True)
+    assert [len(p["changes"]) for p in pages] == [2, 2, 1]
+    assert all("nextPageToken" in p and "newStartPageToken" not in p for p in pages[:-1])
+    assert "nextPageToken" not in pages[-1]
+    by_id = {c["fileId"]: c for c in changes}
+    assert [c["fileId"] for c in changes] == [edited, moved, binned, restored, deleted]
+    assert by_id[edited]["file"]["md5Checksum"] == hashlib.md5(b"v2").hexdigest()
+    assert by_id[moved]["file"]["parents"] == [other]
+    assert by_id[binned]["file"]["trashed"] is True and by_id[binned]["removed"] is False
+    assert by_id[restored]["file"]["trashed"] is False
+    assert by_id[deleted]["removed"] is True and "file" not in by_id[deleted]
+    assert all(c["kind"] == "drive#change" and c["changeType"] == "file" and c["time"] for c in changes)
+
+    assert all_changes(drive, new_start)[0] == []
+    without_removed = all_changes(drive, start, includeRemoved=False)[0]
+    assert deleted not in {c["fileId"] for c in without_removed}
+
+    # without `fields`, the file inside a change carries Drive's default fields only
+    fake_google.update(edited, name="renamed.txt")
+    default = drive.changes().list(pageToken=new_start).execute()
+    assert default["changes"][0]["file"] == {"kind": "drive#file", "id": edited, "name": "renamed.txt",
+                                             "mimeType": "text/plain"}
+
+
+def test_changes_coalesce_to_the_latest_state_and_trashed_folder_reports_only_itself(fake_google):
+    top = fake_google.add_folder("Top")
+    fid = fake_google.add_file("a.txt", top, b"1", "text/plain")
+    child = fake_google.add_file("child.txt", top, b"c", "text/plain")
+    drive = drive_client(fake_google)
+    start = drive.changes().getStartPageToken().execute()["startPageToken"]
+    fake_google.update(fid, content=b"2")
+    fake_google.update(fid, content=b"3", name="b.txt")
+    fake_google.trash(top)
+
+    changes = all_changes(drive, start)[0]
+    assert [c["fileId"] for c in changes] == [fid, top]
+    assert changes[0]["file"]["name"] == "b.txt"
+    assert changes[0]["file"]["trashed"] is True  # its folder is trashed now: the current state is reported
+    assert fake_google.changes_since(start) == 3
+    assert drive.files().get(fileId=child, fields="trashed").execute() == {"trashed": True}
+
+
+def test_expired_page_tokens_are_rejected_as_drive_does(fake_google):
+    top = fake_google.add_folder("Top")
+    drive = drive_client(fake_google)
+    start = drive.changes().getStartPageToken().execute()["startPageToken"]
+    for i in range(5):
+        fake_google.add_file(f"{i}.txt", top, b"x", "text/plain")
+    first = drive.changes().list(pageToken=start, pageSize=2).execute()
+    fake_google.expire_page_tokens()
+
+    for token in (start, first["nextPageToken"], "bogus", "99999999"):
+        with pytest.raises(HttpError) as exc:
+            drive.changes().list(pageToken=token).execute()
+        assert exc.value.status_code == 400
+        assert error_of(exc.value)["errors"][0] == {"message": "Invalid Value", "domain": "global", "reason": "invalid",
+                                                    "location": "pageToken", "locationType": "parameter"}
+
+    fresh = drive.changes().getStartPageToken().execute()["startPageToken"]
+    fake_google.add_file("after.txt", top, b"y", "text/plain")
+    assert [c["file"]["name"] for c in all_changes(drive, fresh)[0]] == ["after.txt"]
+
+
+# ---------------------------------------------------------------- faults
+
+@pytest.mark.parametrize(("status", "reason"), [(429, None), (403, "userRateLimitExceeded"),
+                                                (403, "rateLimitExceeded"), (500, None), (503, "backendError")])
+def test_rate_limits_and_server_errors_are_retried_by_the_client(fake_google, status, reason):
+    fake_google.add_folder("Top")
+    drive = drive_client(fake_google)
+    fake_google.fail(r"^/drive/v3/files\?", status, times=2, reason=reason)
+    slept: list[float] = []
+
+    result = no_sleep(drive.files().list(fields="files(name)"), slept).execute(num_retries=3)
+
+    assert result == {"files": [{"name": "Top"}]}
+    assert [r.status for r in fake_google.log] == [status, status, 200]
+    assert len(slept) == 2
+    assert len(fake_google.requests) == 3
+
+
+def test_errors_carry_googles_json_and_a_plain_403_is_not_retried(fake_google):
+    drive = drive_client(fake_google)
+    fake_google.fail("files", 403, reason="userRateLimitExceeded")
+    with pytest.raises(HttpError) as exc:
+        drive.files().list().execute()  # num_retries=0: the error reaches the caller
+    assert error_of(exc.value) == {"code": 403, "message": "User Rate Limit Exceeded", "errors": [
+        {"message": "User Rate Limit Exceeded", "domain": "usageLimits", "reason": "userRateLimitExceeded"}]}
+    assert exc.value.reason == "User Rate Limit Exceeded"
+
+    fake_google.fail("files", 403, times=5)  # reason "forbidden": not a rate limit
+    with pytest.raises(HttpError) as exc:
+        no_sleep(drive.files().list(), []).execute(num_retries=3)
+    assert exc.value.status_code == 403
+    assert len(fake_google.requests) == 2
+
+
+def test_a_dropped_connection(fake_google):
+    drive = drive_client(fake_google)
+    # httplib2 itself resends once on a connection that closes without an answer
+    fake_google.fail("changes/startPageToken", drop=True)
+    assert "startPageToken" in drive.changes().getStartPageToken().execute()
+    assert [r.status for r in fake_google.log] == [None, 200]
+
+    # twice in a row reaches the caller as http.client.RemoteDisconnected (a ConnectionError)
+    fake_google.fail("changes/startPageToken", drop=True, times=2)
+    with pytest.raises(RemoteDisconnected):
+        drive.changes().getStartPageToken().execute()
+    with pytest.raises(ConnectionError):
+        fake_google.fail("changes/startPageToken", drop=True, times=2)
+        drive.changes().getStartPageToken().execute()
+
+    # execute(num_retries=n) retries ConnectionError too
+    fake_google.fail("changes/startPageToken", drop=True, times=3)
+    slept: list[float] = []
+    assert "startPageToken" in no_sleep(drive.changes().getStartPageToken(), slept).execute(num_retries=2)
+    assert len(slept) == 1
+
+
+def test_without_the_bearer_token_the_answer_is_401(fake_google):
+    # no credentials at all: the client surfaces the 401 as HttpError
+    bare = build("drive", "v3", http=httplib2.Http(), static_discovery=True,
+                 client_options={"api_endpoint": fake_google.drive_endpoint})
+    with pytest.raises(HttpError) as exc:
+        bare.files().list().execute()
+    assert exc.value.status_code == 401
+    assert error_of(exc.value)["errors"][0]["reason"] == "authError"
+    assert fake_google.log[-1].headers.get("authorization") is None
+
+    # a wrong token: google-auth tries to refresh on the 401 and, with no refresh token, raises
+    with pytest.raises(google.auth.exceptions.RefreshError):
+        drive_client(fake_google, token="wrong-token").files().list().execute()
+    assert fake_google.log[-1].headers["authorization"] == "Bearer wrong-token"
+    assert fake_google.log[-1].status == 401
+
+    drive_client(fake_google).files().list().execute()
+    assert fake_google.log[-1].headers["authorization"] == "Bearer test-token"
