@@ -49,3 +49,13 @@ def test_keep_as_metadata_puts_comment_texts_on_the_block(corpus):
     assert entry["text"] == "Text with character style." and entry["anchor"] == "Paragraph 5"
     assert "Paragraph 7" not in noted
     assert not any(m.kind == "comment" for b in blocks for m in b.marks)
+
+
+def test_configuring_a_default_cleaner_keeps_its_place():
+    """Comments (and tracked changes) must resolve before merged cells and empty rows reshape a
+    table, or a kept comment's anchor points at the wrong cell: options must not move a cleaner."""
+    default = [s.cleaner.name for s in build_chain([])]
+    assert default.index("comments") < default.index("merged_cells")
+    configured = build_chain([("comments", {"keep_as_metadata": True}), ("furniture", False)])
+    assert [s.cleaner.name for s in configured] == [n for n in default if n != "furniture"]
+    assert next(s for s in configured if s.cleaner.name == "comments").explicit

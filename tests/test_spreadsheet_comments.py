@@ -147,7 +147,7 @@ def test_keep_as_metadata_puts_sheet_comments_in_chunk_meta(corpus):
     by_text = {e["text"]: e for e in kept}
     assert len(kept) == 5 and len(by_text) == 5
     assert by_text["Why Python specifically?"] == {"author": "John Reviewer", "text": "Why Python specifically?",
-                                                   "anchor": "Python is great"}
+                                                   "cell": "A1", "anchor": "Python is great"}
     assert by_text["I never thought it would be so low"]["anchor"] == "80"  # F7: Saltwater Ducks, 2019
     assert by_text["Maximum number of ducks"]["anchor"] == "310"  # G12: Ducks, 2024
     assert by_text["Minimum number of saltwater ducks"]["date"].startswith("2026-06-18")

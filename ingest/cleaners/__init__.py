@@ -102,10 +102,11 @@ def resolve(name: str) -> Cleaner:
 
 
 def build_chain(configured: Iterable[tuple[str, Mapping | bool | None]]) -> tuple[Step, ...]:
-    """Default cleaners in registry order, then configured ones in config order.
+    """Default cleaners in their `order`, then the other configured ones in config order.
 
     Each configured item is (name, options): a mapping configures it, `False` switches it off,
-    `None` or `True` runs it with default options.
+    `None` or `True` runs it with default options. Configuring a default cleaner does not move
+    it: the order is what keeps marks resolved before tables are reshaped.
     """
     cleaners = available()
     settings: dict[str, Mapping | bool | None] = {}
@@ -115,10 +116,10 @@ def build_chain(configured: Iterable[tuple[str, Mapping | bool | None]]) -> tupl
             raise CleanerError("named twice in the cleaner list", subject=name)
         settings[name] = value
         order.append(name)
-    defaults = [c for n, c in cleaners.items() if c.default_for is not None and n not in settings]
+    defaults = [c for c in cleaners.values() if c.default_for is not None]
     names = [c.name for c in sorted(defaults, key=lambda c: (c.order, c.name))]
     steps = []
-    for name in names + order:
+    for name in names + [n for n in order if n not in names]:
         value = settings.get(name)
         if value is False:
             continue

@@ -49,7 +49,7 @@ def _entries(found: list[tuple[Mark, str]]) -> Iterator[dict[str, str]]:
         if key in seen:  # a comment spanning paragraphs of one cell or block is one comment
             continue
         seen.add(key)
-        entry = {k: v for k, v in mark.attrs.items() if k in ("text", "author", "date")}
+        entry = {k: v for k, v in mark.attrs.items() if k in ("text", "author", "date", "cell", "parent", "resolved")}
         entry["anchor"] = text[mark.start : mark.end]
         yield entry
 
