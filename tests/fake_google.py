@@ -34,6 +34,7 @@ import base64
 import hashlib
 import json
 import re
+import socket
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -338,6 +339,7 @@ class FakeGoogle:
         self._min_token = 1000
         self._list_tokens: dict[str, tuple[str, int]] = {}
         self._faults: list[_Fault] = []
+        self._connections: set[socket.socket] = set()
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
         now = self._tick()
@@ -361,6 +363,12 @@ class FakeGoogle:
             self._server.shutdown()
             self._server.server_close()
             self._server = None
+            with self._lock:  # kept-alive client connections would otherwise hold their threads
+                for conn in list(self._connections):
+                    try:
+                        conn.shutdown(socket.SHUT_RDWR)
+                    except OSError:
+                        pass
 
     def __enter__(self) -> Self:
         return self.start()
@@ -784,6 +792,16 @@ def _make_handler(fake: FakeGoogle) -> type[BaseHTTPRequestHandler]:
         def log_message(self, format: str, *args: Any) -> None:  # quiet test output
             pass
 
+        def setup(self) -> None:
+            super().setup()
+            with fake._lock:
+                fake._connections.add(self.connection)
+
+        def finish(self) -> None:
+            with fake._lock:
+                fake._connections.discard(self.connection)
+            super().finish()
+
         def do_GET(self) -> None:
             self._serve()
 
@@ -803,7 +821,7 @@ def _make_handler(fake: FakeGoogle) -> type[BaseHTTPRequestHandler]:
             if fault is not None and fault.drop:
                 self._record(target, headers, None)
                 self.close_connection = True
-                self.connection.shutdown(2)  # no status line, no bytes: the client sees the peer hang up
+                self.connection.shutdown(socket.SHUT_RDWR)  # no status line, no bytes: the client sees the peer hang up
                 return
             try:
                 if fault is not None:

@@ -111,6 +111,10 @@ def test_q_filters_types_parents_and_trash_including_a_trashed_ancestor(fake_goo
     assert names(f"'{binned}' in parents and trashed = false") == []
     assert names("'root' in parents") == ["Top"]
     assert names(f"mimeType = '{GOOGLE_DOC}' or name contains 'insi'", orderBy="name") == ["inside.txt", "Notes"]
+    quoted = fake_google.add_file("O'Brien's notes.txt", top, b"q", "text/plain")
+    assert names("name = 'O\\'Brien\\'s notes.txt' and not trashed = true") == ["O'Brien's notes.txt"]
+    assert names(f"('{sub}' in parents or '{binned}' in parents) and trashed = true") == ["inside.txt"]
+    assert quoted
 
     hidden = drive.files().get(fileId=inside, fields="trashed,explicitlyTrashed").execute()
     assert hidden == {"trashed": True, "explicitlyTrashed": False}
@@ -468,3 +472,13 @@ def test_without_the_bearer_token_the_answer_is_401(fake_google):
 
     drive_client(fake_google).files().list().execute()
     assert fake_google.log[-1].headers["authorization"] == "Bearer test-token"
+
+
+def test_the_server_as_a_context_manager_refuses_connections_once_stopped(corpus):
+    with FakeGoogle(token="other-token") as g:
+        g.add_file("stanley-cups.xlsx", g.add_folder("Top"), (corpus / SHEET).read_bytes(), XLSX)
+        drive = drive_client(g)
+        assert len(drive.files().list(q="trashed = false").execute()["files"]) == 2
+        assert g.log[-1].headers["authorization"] == "Bearer other-token"
+    with pytest.raises(OSError):
+        drive.files().list().execute()
