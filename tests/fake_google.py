@@ -25,7 +25,19 @@ Drive behaviours mirrored (each documented by Google; see the module's report fo
   400 "Invalid Value" on parameter pageToken, as Drive answers an invalid token.
 - Binary files have md5Checksum, size and headRevisionId, which change only with their content;
   Google Docs/Sheets/folders/shortcuts have none of them. Every mutation bumps `version` and
-  `modifiedTime`.
+  `modifiedTime` (a fake clock from 2024-01-02, +1 ms per mutation: deterministic and increasing).
+- `alt=media` honours `Range` (206 + Content-Range; 416 `bytes */N` past the end, which is how the
+  client finishes an empty file); Docs/Sheets there are 403 fileNotDownloadable. `files.export`
+  ignores Range and answers 200 whole (the client accepts that); a binary file is 403
+  fileNotExportable, an unsupported target 400 "The requested conversion is not supported.".
+- Errors: Drive's `{"error": {"code", "message", "errors": [{domain, reason, message, location?}]}}`,
+  the Docs API's `{"error": {"code", "message", "status"}}`; 401 without `Bearer <token>`.
+
+Sources: developers.google.com/workspace/drive/api/guides/handle-errors (error JSON and reasons),
+guides/fields-parameter and guides/delete (default fields; trash), reference/rest/v3/files
+(`trashed`, `explicitlyTrashed`, `headRevisionId`, `version`), reference/rest/v3/changes and
+guides/manage-changes (ChangeList tokens, "current state of each file"), guides/search-files
+(`name contains` is a prefix match). Names sort case-insensitively (the Drive UI's order).
 """
 
 from __future__ import annotations
@@ -69,7 +81,7 @@ _DEFAULT_FIELDS = {
 
 
 class ApiError(Exception):
-    """An error answer in Google's JSON shape; `status_style` selects the newer Docs API shape."""
+    """An error answer in Google's JSON shape (Drive's `errors` list, or the Docs API's `status`)."""
 
     def __init__(self, code: int, message: str, reason: str = "", *, domain: str = "global",
                  location: str | None = None, status: str | None = None) -> None:
@@ -93,7 +105,9 @@ _STATUS = {400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DEN
            429: "RESOURCE_EXHAUSTED", 500: "INTERNAL", 502: "UNAVAILABLE", 503: "UNAVAILABLE", 504: "DEADLINE_EXCEEDED"}
 _FAULT_DEFAULTS = {  # status -> (reason, domain, message) as Drive words them
     400: ("badRequest", "global", "Bad Request"),
+    401: ("authError", "global", "Invalid Credentials"),
     403: ("forbidden", "global", "Forbidden"),
+    404: ("notFound", "global", "Not Found"),
     429: ("rateLimitExceeded", "usageLimits", "Rate Limit Exceeded"),
     500: ("backendError", "global", "Backend Error"),
 }

@@ -416,6 +416,19 @@ def test_rate_limits_and_server_errors_are_retried_by_the_client(fake_google, st
     assert len(fake_google.requests) == 3
 
 
+def test_docs_api_faults_use_its_status_shape_and_are_retried(fake_google, corpus):
+    doc = fake_google.add_google_doc("Fixture", fake_google.add_folder("Top"), json.loads((corpus / GDOC).read_text()))
+    docs = docs_client(fake_google)
+    fake_google.fail(r"^/v1/documents/", 429)
+    with pytest.raises(HttpError) as exc:
+        docs.documents().get(documentId=doc).execute()
+    assert error_of(exc.value) == {"code": 429, "message": "Rate Limit Exceeded", "status": "RESOURCE_EXHAUSTED"}
+    fake_google.fail(r"^/v1/documents/", 500, times=2)
+    slept: list[float] = []
+    assert no_sleep(docs.documents().get(documentId=doc), slept).execute(num_retries=2)["documentId"] == doc
+    assert [r.status for r in fake_google.log] == [429, 500, 500, 200]
+
+
 def test_errors_carry_googles_json_and_a_plain_403_is_not_retried(fake_google):
     drive = drive_client(fake_google)
     fake_google.fail("files", 403, reason="userRateLimitExceeded")
