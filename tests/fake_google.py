@@ -36,8 +36,9 @@ Drive behaviours mirrored (each documented by Google; see the module's report fo
 Sources: developers.google.com/workspace/drive/api/guides/handle-errors (error JSON and reasons),
 guides/fields-parameter and guides/delete (default fields; trash), reference/rest/v3/files
 (`trashed`, `explicitlyTrashed`, `headRevisionId`, `version`), reference/rest/v3/changes and
-guides/manage-changes (ChangeList tokens, "current state of each file"), guides/search-files
-(`name contains` is a prefix match). Names sort case-insensitively (the Drive UI's order).
+guides/manage-changes (ChangeList tokens, "current state of each file"). Choices not checked
+against a documented source: `name contains` as a word-prefix match (as remembered from
+guides/search-files), case-insensitive name order (the Drive UI's), creation order by default.
 """
 
 from __future__ import annotations
