@@ -202,6 +202,8 @@ def _finish(plan: _Planned, future: Future, sink: Sink, state: StateStore, key: 
 
 
 def _failed(item: Item, fingerprint: str, uri: str, error: str, state: StateStore, key: str) -> DocResult:
+    if item.name not in error:  # a Drive link names the file for a machine; the path names it for you
+        error = f"{item.name}: {error}"
     state.record_failure(key, item.doc_id, error=error, fingerprint=fingerprint, name=item.name, uri=uri)
     return DocResult(item.doc_id, item.name, "failed", error=error)
 

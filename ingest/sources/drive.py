@@ -3,8 +3,8 @@ changes feed.
 
 - Binary files (PDF, Word, Excel, Markdown, text) are downloaded in ranged chunks; Google Sheets
   are exported as .xlsx; Google Docs are read through the Docs API, which keeps what an export
-  loses (heading styles, list numbering, suggestions, tabs). Slides, forms, shortcuts and other
-  Google types have no loader and are reported as skipped.
+  loses (heading styles, list numbering, suggestions, tabs). Slides, forms and other Google
+  types have no loader and are reported as skipped; shortcuts are not followed.
 - The cursor stored after a run holds the changes-feed token and the tree's folders (id -> path).
   A change to a file under one of them is picked up; a file trashed, deleted, moved out or now
   excluded is removed; a change to a folder of the tree (renamed, moved, trashed) lists the tree
@@ -30,6 +30,7 @@ from .local import _matches, compile_glob
 
 FOLDER = "application/vnd.google-apps.folder"
 GOOGLE_SHEET = "application/vnd.google-apps.spreadsheet"
+SHORTCUT = "application/vnd.google-apps.shortcut"
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 SCOPES = ("https://www.googleapis.com/auth/drive.readonly", "https://www.googleapis.com/auth/documents.readonly")
 _FIELDS = "id,name,mimeType,parents,trashed,version,modifiedTime,md5Checksum,size,webViewLink"
@@ -137,13 +138,11 @@ class DriveSource:
                 fields=f"nextPageToken,newStartPageToken,changes(fileId,removed,changeType,file({_FIELDS}))",
                 **self._scope(changes=True))
             try:
-                listing = request.execute(num_retries=self.config.retries)
-            except HttpError as exc:
-                if exc.resp.status in (400, 404, 410):  # Drive's answers to an unknown or expired token
-                    raise _Expired from exc
-                raise _source_error(exc, "the Drive changes feed") from exc
-            except OSError as exc:
-                raise SourceError(f"cannot reach Drive: {exc}", subject="the Drive changes feed") from exc
+                listing = self._call(request, "the Drive changes feed")
+            except SourceError as exc:
+                if isinstance(exc.__cause__, HttpError) and exc.__cause__.resp.status in (400, 404, 410):
+                    raise _Expired from exc  # Drive's answers to a token it no longer accepts
+                raise
             for change in listing.get("changes", ()):
                 if change.get("changeType", "file") == "file" and change.get("fileId"):
                     latest.pop(change["fileId"], None)
@@ -167,8 +166,8 @@ class DriveSource:
 
     def _item(self, meta: dict, folder_path: str) -> Item | None:
         path = _join(folder_path, meta.get("name", meta["id"]))
-        if not (_matches(path, self.include) and not _matches(path, self.exclude)):
-            return None
+        if meta.get("mimeType") == SHORTCUT or not (_matches(path, self.include) and not _matches(path, self.exclude)):
+            return None  # a shortcut is a pointer, not a document: its target is read where it lives
         self._files[meta["id"]] = {**meta, "path": path}
         mime = _EXPORTS.get(meta.get("mimeType", ""), meta.get("mimeType", ""))
         # version moves with every change, metadata included; the content hash then tells a rename
@@ -194,20 +193,14 @@ class DriveSource:
         return self._download(item)
 
     def _download(self, item: Item) -> bytes:
-        from googleapiclient.errors import HttpError
         from googleapiclient.http import MediaIoBaseDownload
 
         buffer = io.BytesIO()
         request = self._drive.files().get_media(fileId=item.doc_id, supportsAllDrives=True)
         download = MediaIoBaseDownload(buffer, request, chunksize=_CHUNK)
-        try:
-            done = False
-            while not done:
-                _, done = download.next_chunk(num_retries=self.config.retries)
-        except HttpError as exc:
-            raise _source_error(exc, item.name) from exc
-        except OSError as exc:
-            raise SourceError(f"download failed: {exc}", subject=item.name) from exc
+        done = False
+        while not done:
+            _, done = self._call(_Chunk(download), item.name)
         return buffer.getvalue()
 
     def document(self, item: Item, data: bytes) -> Document:
@@ -226,6 +219,7 @@ class DriveSource:
         )
 
     def _call(self, request, subject: str) -> dict | bytes:
+        from google.auth.exceptions import GoogleAuthError
         from googleapiclient.errors import HttpError
 
         try:
@@ -234,6 +228,18 @@ class DriveSource:
             raise _source_error(exc, subject) from exc
         except OSError as exc:  # the connection failed on every retry
             raise SourceError(f"cannot reach Google: {exc}", subject=subject) from exc
+        except GoogleAuthError as exc:  # a rejected or expired token that cannot be refreshed
+            raise SourceError(f"Google refused the credentials: {exc}", subject=subject) from exc
+
+
+class _Chunk:
+    """The next ranged piece of a download, asked for like any other request."""
+
+    def __init__(self, download) -> None:
+        self.download = download
+
+    def execute(self, num_retries: int):
+        return self.download.next_chunk(num_retries=num_retries)
 
 
 class _Expired(Exception):

@@ -1,0 +1,231 @@
+"""`ingest run` over a Google Drive folder: the real google-api-python-client against the fake
+Drive + Docs server (tests/fake_google.py), real documents from the corpus, real SQLite."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from pathlib import Path
+
+import pytest
+
+from ingest.config import parse_config
+from ingest.errors import ConfigError
+from ingest.pipeline import run
+
+DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
+PDF = "application/pdf"
+MEDIA = r"alt=media"
+FETCHES = (MEDIA, "/export", "/v1/documents/")
+
+
+@pytest.fixture
+def corpus_files(corpus) -> dict[str, bytes]:
+    return {
+        "docx": (corpus / "python_docx" / "blk-paras-and-tables.docx").read_bytes(),
+        "pdf": (corpus / "docling" / "pdf" / "sources" / "multi_page.pdf").read_bytes(),
+        "xlsx": sorted((corpus / "docling").rglob("*.xlsx"))[0].read_bytes(),
+        "gdoc": json.loads((corpus / "encoda_gdoc" / "__fixtures__" / "test-fixture-1.gdoc").read_text(encoding="utf-8")),
+    }
+
+
+@pytest.fixture
+def drive(fake_google, corpus_files):
+    """A small tree: Handbook/{Policies/{leave.md, Travel (Google Doc)}, Reports/{q3.pdf, plan.docx,
+    budget (Google Sheet)}, Archive/old.md, deck (Google Slides: no loader), a shortcut}."""
+    g = fake_google
+    ids = {"top": g.add_folder("Handbook")}
+    ids["policies"] = g.add_folder("Policies", ids["top"])
+    ids["reports"] = g.add_folder("Reports", ids["top"])
+    ids["archive"] = g.add_folder("Archive", ids["top"])
+    ids["leave"] = g.add_file("leave.md", ids["policies"], b"# Leave\n\nTwenty days of paid leave a year.\n", "text/markdown")
+    ids["travel"] = g.add_google_doc("Travel", ids["policies"], corpus_files["gdoc"])
+    ids["pdf"] = g.add_file("q3.pdf", ids["reports"], corpus_files["pdf"], PDF)
+    ids["docx"] = g.add_file("plan.docx", ids["reports"], corpus_files["docx"], DOCX)
+    ids["sheet"] = g.add_google_sheet("budget", ids["reports"], corpus_files["xlsx"])
+    ids["old"] = g.add_file("old.md", ids["archive"], b"# Old\n\nSuperseded policy text.\n", "text/markdown")
+    ids["outside"] = g.add_file("elsewhere.md", None, b"# Not ours\n\nOutside the synced folder.\n", "text/markdown")
+    ids["shortcut"] = g.add_shortcut("leave shortcut", ids["reports"], ids["leave"])
+    return g, ids
+
+
+def config(tmp_path: Path, g, folder: str, **drive) -> tuple:
+    raw = {
+        "source": {"drive": {"folder_id": folder, "token": g.token, "drive_endpoint": g.drive_endpoint,
+                             "docs_endpoint": g.docs_endpoint, "exclude": ["Archive/"], **drive}},
+        "sink": {"sqlite": str(tmp_path / "index.sqlite")},
+        "state": str(tmp_path / "state.sqlite"),
+        "workers": 1,
+    }
+    return parse_config(raw)
+
+
+def indexed(tmp_path: Path) -> dict[str, int]:
+    with sqlite3.connect(tmp_path / "index.sqlite") as db:
+        return dict(db.execute("SELECT doc_id, COUNT(*) FROM chunks GROUP BY doc_id"))
+
+
+def fetched(g, since: int) -> list[str]:
+    return [path for _, path in g.requests[since:] if any(f in path for f in FETCHES)]
+
+
+def test_first_run_indexes_the_tree_and_the_second_fetches_nothing(tmp_path, drive):
+    g, ids = drive
+    summary = run(*config(tmp_path, g, ids["top"]))
+    assert summary.ok, summary.failures
+    docs = indexed(tmp_path)
+    assert set(docs) == {ids["leave"], ids["travel"], ids["pdf"], ids["docx"], ids["sheet"]}
+    assert summary.changed == 5 and summary.skipped == 0  # the shortcut is not a document; Archive/ excluded
+    with sqlite3.connect(tmp_path / "index.sqlite") as db:
+        travel = db.execute("SELECT heading_path FROM chunks WHERE doc_id = ? AND text LIKE '%Braeburn%'",
+                            (ids["travel"],)).fetchone()
+        name, uri, meta = db.execute("SELECT name, uri, meta FROM documents WHERE id = ?", (ids["pdf"],)).fetchone()
+    assert "Nested" in travel[0]  # read through the Docs API: heading styles kept
+    assert name == "q3.pdf" and ids["pdf"] in uri and json.loads(meta)["drive_path"] == "Reports/q3.pdf"
+    before = len(g.requests)
+    again = run(*config(tmp_path, g, ids["top"]))
+    assert again.ok and again.changed == 0 and again.unchanged == 5 and again.deleted == 0
+    assert fetched(g, before) == []  # the changes feed said nothing changed: nothing downloaded
+    assert indexed(tmp_path) == docs
+
+
+def test_changes_feed_edits_renames_moves_trash_and_deletions(tmp_path, drive):
+    g, ids = drive
+    run(*config(tmp_path, g, ids["top"]))
+    chunks_before = indexed(tmp_path)
+    g.update(ids["leave"], content=b"# Leave\n\nThirty days of paid leave a year.\n")
+    g.update(ids["docx"], name="plan-2027.docx")  # metadata only
+    g.trash(ids["pdf"])
+    g.delete(ids["sheet"])
+    g.move(ids["outside"], ids["policies"])  # moved into the tree
+    new = g.add_file("new.md", ids["reports"], b"# New\n\nA brand new page.\n", "text/markdown")
+    g.add_file("ignored.md", ids["archive"], b"# Ignored\n\nExcluded folder.\n", "text/markdown")
+    before = len(g.requests)
+    summary = run(*config(tmp_path, g, ids["top"]))
+    assert summary.ok, summary.failures
+    assert summary.deleted == 2 and summary.changed == 3  # leave, outside, new
+    docs = indexed(tmp_path)
+    assert set(docs) == {ids["leave"], ids["travel"], ids["docx"], ids["outside"], new}
+    assert docs[ids["travel"]] == chunks_before[ids["travel"]]
+    downloads = fetched(g, before)
+    assert all(ids["travel"] not in p for p in downloads)  # untouched: not fetched
+    assert any(ids["docx"] in p for p in downloads)  # renamed: fetched, found identical, not re-chunked
+    with sqlite3.connect(tmp_path / "index.sqlite") as db:
+        text = " ".join(t for (t,) in db.execute("SELECT text FROM chunks WHERE doc_id = ?", (ids["leave"],)))
+    assert "Thirty days" in text and "Twenty days" not in text
+    g.move(ids["leave"], g.root_id)  # moved out of the tree
+    assert run(*config(tmp_path, g, ids["top"])).deleted == 1
+    assert ids["leave"] not in indexed(tmp_path)
+
+
+def test_a_folder_change_lists_the_tree_again(tmp_path, drive):
+    g, ids = drive
+    run(*config(tmp_path, g, ids["top"]))
+    g.trash(ids["reports"])  # Drive records one change, for the folder only
+    summary = run(*config(tmp_path, g, ids["top"]))
+    assert summary.ok and summary.deleted == 3
+    assert set(indexed(tmp_path)) == {ids["leave"], ids["travel"]}
+    g.untrash(ids["reports"])
+    g.update(ids["archive"], name="Old stuff")  # renamed: no longer excluded by "Archive/"
+    summary = run(*config(tmp_path, g, ids["top"]))
+    assert summary.ok and summary.changed == 4  # Reports' three back, plus old.md
+    assert ids["old"] in indexed(tmp_path)
+
+
+def test_expired_cursor_falls_back_to_a_full_listing_and_says_so(tmp_path, drive):
+    g, ids = drive
+    run(*config(tmp_path, g, ids["top"]))
+    g.delete(ids["leave"])
+    g.expire_page_tokens()
+    summary = run(*config(tmp_path, g, ids["top"]))
+    assert summary.ok and summary.deleted == 1 and summary.unchanged == 4
+    assert any("expired" in n for n in summary.notes)
+    g.update(ids["docx"], name="renamed.docx")
+    assert run(*config(tmp_path, g, ids["top"])).notes == ()  # the new cursor works
+
+
+def test_rate_limits_5xx_and_dropped_connections_are_retried(tmp_path, drive, monkeypatch):
+    g, ids = drive
+    waits: list[float] = []
+    monkeypatch.setattr(time, "sleep", waits.append)  # the client's back-off timer, recorded not slept
+    g.fail(r"/files\?", 429)
+    g.fail(r"/files/" + ids["pdf"] + r"\?.*alt=media", 403, reason="userRateLimitExceeded")
+    g.fail(r"/documents/", 503, times=2)
+    g.fail(r"/files/" + ids["docx"] + r"\?.*alt=media", drop=True)
+    summary = run(*config(tmp_path, g, ids["top"]))
+    assert summary.ok, summary.failures
+    assert len(indexed(tmp_path)) == 5
+    assert len(waits) >= 4  # a back-off per refused request (httplib2 itself re-sends after a drop)
+    docx_gets = [p for _, p in g.requests if ids["docx"] in p and MEDIA in p]
+    assert len(docx_gets) >= 2  # the dropped download was sent again
+
+
+def test_a_file_that_cannot_be_fetched_is_retried_and_holds_the_cursor(tmp_path, drive, monkeypatch):
+    g, ids = drive
+    monkeypatch.setattr(time, "sleep", lambda s: None)
+    run(*config(tmp_path, g, ids["top"]))
+    g.update(ids["leave"], content=b"# Leave\n\nForty days.\n")
+    g.update(ids["docx"], name="plan-v2.docx")
+    g.fail(r"/files/" + ids["leave"] + r"\?.*alt=media", 500, times=3)  # the first try and both retries
+    summary = run(*config(tmp_path, g, ids["top"], retries=2))
+    assert not summary.ok and [f.doc_id for f in summary.failures] == [ids["leave"]]
+    assert summary.failures[0].retry and "500" in summary.failures[0].error
+    assert ids["leave"] in indexed(tmp_path)  # the old chunks stay until the new ones are in
+    summary = run(*config(tmp_path, g, ids["top"]))  # the same changes again: the cursor held
+    assert summary.ok and summary.changed == 1
+    with sqlite3.connect(tmp_path / "index.sqlite") as db:
+        text = " ".join(t for (t,) in db.execute("SELECT text FROM chunks WHERE doc_id = ?", (ids["leave"],)))
+    assert "Forty days" in text
+
+
+def test_bad_file_is_named_and_the_run_goes_on(tmp_path, drive):
+    g, ids = drive
+    broken = g.add_file("broken.pdf", ids["reports"], b"%PDF-1.7\n not really a pdf", PDF)
+    huge = g.add_file("huge.md", ids["reports"], b"# Huge\n\n" + b"word " * 300_000, "text/markdown")
+    summary = run(*config(tmp_path, g, ids["top"], max_file_mb=1))
+    assert {f.doc_id for f in summary.failures} == {broken, huge}
+    errors = {f.doc_id: f.error for f in summary.failures}
+    assert errors[broken].startswith("Reports/broken.pdf: ") and "not a readable PDF" in errors[broken]
+    assert errors[huge].startswith("Reports/huge.md: ") and "max_file_mb" in errors[huge]
+    assert not any(f.retry for f in summary.failures)  # verdicts on these versions, not fetch failures
+    assert summary.changed == 5 and len(indexed(tmp_path)) == 5
+
+
+def test_unlistable_folder_deletes_nothing(tmp_path, drive, monkeypatch):
+    g, ids = drive
+    monkeypatch.setattr(time, "sleep", lambda s: None)
+    run(*config(tmp_path, g, ids["top"]))
+    g.expire_page_tokens()  # force a full listing
+    g.fail(r"/files\?.*" + ids["reports"], 500, times=20)
+    summary = run(*config(tmp_path, g, ids["top"], retries=1))
+    assert not summary.ok and summary.deleted == 0
+    assert len(indexed(tmp_path)) == 5
+
+
+def test_config_errors_name_the_key(tmp_path, fake_google):
+    with pytest.raises(ConfigError, match="credentials file"):
+        parse_config({"source": {"drive": {"folder_id": "x", "credentials": str(tmp_path / "missing.json")}}})
+    key = tmp_path / "key.json"
+    key.write_text(json.dumps({"type": "external_account"}))
+    with pytest.raises(ConfigError, match="token, not both"):
+        parse_config({"source": {"drive": {"folder_id": "x", "credentials": str(key), "token": "t"}}})
+    with pytest.raises(ConfigError, match="exactly one source"):
+        parse_config({"source": {}})
+    cfg = parse_config({"source": {"drive": {"folder_id": "x", "credentials": str(key)}},
+                        "state": str(tmp_path / "s.sqlite"), "sink": {"sqlite": str(tmp_path / "i.sqlite")}})
+    with pytest.raises(ConfigError, match="service_account or authorized_user"):
+        run(*cfg)
+
+
+def test_rejected_credentials_fail_the_run_and_delete_nothing(tmp_path, drive):
+    g, ids = drive
+    run(*config(tmp_path, g, ids["top"]))
+    g.expire_page_tokens()  # the next run must list everything, and cannot
+    cfg, steps, options = config(tmp_path, g, ids["top"])
+    bad = cfg.model_copy(update={"source": cfg.source.model_copy(
+        update={"drive": cfg.source.drive.model_copy(update={"token": "revoked"})})})
+    summary = run(bad, steps, options)
+    assert not summary.ok and summary.deleted == 0
+    assert "refused the credentials" in summary.failures[0].error
+    assert len(indexed(tmp_path)) == 5
