@@ -156,3 +156,36 @@ def test_bad_input_names_the_document(data, why):
     with pytest.raises(LoaderError, match=why) as err:
         load_bytes(data, doc)
     assert err.value.subject == doc.uri
+
+
+def test_drive_comments_land_on_the_text_they_quote(fixture_doc):
+    doc = copy.deepcopy(fixture_doc)
+    person = {"displayName": "Grace Hopper", "emailAddress": "grace@example.com"}
+    doc["comments"] = [  # as the Drive source adds them: the Drive API's Comment resources
+        {"id": "c1", "content": "Link to the tagged release?", "author": person, "createdTime": "2026-11-02T10:00:00.000Z",
+         "quotedFileContent": {"mimeType": "text/html", "value": "here"}, "anchor": "kix.a1",
+         "replies": [{"id": "r1", "content": "Done.", "author": {"displayName": "Ada"}, "createdTime": "2026-11-03T09:00:00.000Z"}]},
+        {"id": "c2", "content": "Is this the right spelling?", "author": person, "resolved": True,
+         "quotedFileContent": {"mimeType": "text/html", "value": "Cox&#8217;s Orange"}},  # HTML, as Drive sends it
+        {"id": "c3", "content": "Check this total", "author": person, "quotedFileContent": {"value": "6"}},
+        {"id": "c4", "content": "This sentence was rewritten", "author": person, "quotedFileContent": {"value": "no longer here"}},
+        {"id": "c5", "content": "gone", "deleted": True, "quotedFileContent": {"value": "Fruit"}},
+    ]
+    loaded = load(doc)
+    intro = loaded.blocks[1]
+    comments = [m for m in intro.marks if m.kind == "comment"]
+    assert [(intro.text[m.start : m.end], m.attrs["text"], m.attrs.get("parent")) for m in comments] == [
+        ("here", "Link to the tagged release?", None), ("here", "Done.", "c1")]
+    assert comments[0].attrs["author"] == "Grace Hopper"
+    cox = next(b for b in loaded.blocks if b.text == "Cox’s Orange")
+    assert [m.attrs["resolved"] for m in cox.marks if m.kind == "comment"] == ["true"]
+    table = next(b for b in loaded.blocks if b.kind == "table")
+    assert [(r, c, m.attrs["id"]) for r, c, m in table.meta["cell_marks"]] == [(2, 2, "c3")]
+    listed = {c["id"]: c["anchor"] for c in loaded.document.meta["comments"]}
+    assert listed == {"c1": "here", "c2": "Cox’s Orange", "c3": "6", "c4": ""}  # c5 was deleted
+    assert any("1 comment(s)" in w for w in loaded.warnings)
+    assert not any(m.kind == "comment" for b in clean_blocks(loaded) for m in b.marks)  # dropped by default
+    kept, _ = clean(loaded.blocks, loaded.document, build_chain([("comments", {"keep_as_metadata": True})]))
+    pieces = list(chunk(loaded, ChunkOptions(max_tokens=400), list(kept)))
+    entries = {e["text"]: e for c in pieces for e in c.meta.get("comments", ())}
+    assert entries["Check this total"]["anchor"] == "6" and entries["Done."]["parent"] == "c1"

@@ -9,7 +9,8 @@ named style (Title, Heading 1-6), list items from its bullet with the number Doc
 from the list's glyph settings. A document read with tabs (`includeTabsContent=true`) gives each
 tab's title as a level of the heading path above the tab's own headings.
 
-Comments are not in this JSON (the Drive API lists them), so none are read here.
+Comments are not in the Docs API's JSON; the Drive source adds the Drive API's list of them
+under "comments", and `gdoc_comments` places them as `comment` marks on the text they quote.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from ..blocks import Block, Document, Loaded, Mark
 from ..errors import LoaderError
 from ..table_text import render_table
 from .docx_numbering import format_number
+from .gdoc_comments import place_comments
 
 MIME_TYPE = "application/vnd.google-apps.document"
 
@@ -100,6 +102,10 @@ class _Reader:
             self.warnings.append("left out: " + ", ".join(f"{n} {kind}" for kind, n in sorted(self.skipped.items())))
         meta = {**self.document.meta, **{k: v for k, v in (("document_id", self.doc.get("documentId")),
                                                           ("revision_id", self.doc.get("revisionId"))) if v}}
+        if isinstance(self.doc.get("comments"), list):  # added by the Drive source: not part of documents.get
+            blocks, meta["comments"], lost = place_comments(blocks, self.doc["comments"])
+            if lost:
+                self.warnings.append(f"{lost} comment(s) quote text no longer in the document; kept in its metadata only")
         document = replace(self.document, title=title, meta=meta)
         return Loaded(document=document, blocks=tuple(blocks), text=None, warnings=tuple(self.warnings))
 
