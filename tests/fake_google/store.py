@@ -1,0 +1,238 @@
+"""The fake drive's state: files, the change log and page tokens, and the control API that builds
+and mutates it (each mutation records one change)."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import threading
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from .mime import EXPORTS, FOLDER, GOOGLE_DOC, GOOGLE_SHEET, NO_CONTENT, SHORTCUT
+
+
+@dataclass(slots=True)
+class StoredFile:
+    id: str
+    name: str
+    mime: str
+    parent: str
+    created: str
+    modified: str
+    content: bytes | None = None          # binary files' bytes; a sheet's xlsx export
+    document: dict[str, Any] | None = None  # a Google Doc's documents.get JSON
+    target: str | None = None             # a shortcut's target id
+    explicitly_trashed: bool = False
+    version: int = 1
+    head_revision: int = 1
+    doc_revision: int = 1
+
+
+@dataclass(slots=True)
+class Change:
+    seq: int
+    file_id: str
+    time: str
+    removed: bool
+
+
+class DriveStore:
+    """The fake drive's files and change log, and the control API tests fill and change it with."""
+
+    def __init__(self, *, cascade_trash_changes: bool = False) -> None:
+        self.cascade_trash_changes = cascade_trash_changes
+        self.root_id = "0AFakeRootFolderMyDrivePVA"
+        self._lock = threading.RLock()
+        self._clock = datetime(2024, 1, 2, 3, 4, 5, tzinfo=UTC)
+        self._files: dict[str, StoredFile] = {}
+        self._counter = 0
+        self._changes: list[Change] = []
+        self._next_seq = 1000
+        self._min_token = 1000
+        self._list_tokens: dict[str, tuple[str, int]] = {}
+        now = self._tick()
+        self._files[self.root_id] = StoredFile(self.root_id, "My Drive", FOLDER, "", now, now)
+        self.base_url = self.drive_endpoint = self.docs_endpoint = ""
+
+    # ------------------------------------------------------------ building the drive
+
+    def add_folder(self, name: str, parent: str | None = None) -> str:
+        return self._add(name, parent, FOLDER)
+
+    def add_file(self, name: str, parent: str, content: bytes, mime_type: str) -> str:
+        if mime_type.startswith("application/vnd.google-apps."):
+            raise ValueError(f"{mime_type} is a Google type: use add_folder/add_google_doc/add_google_sheet/add_shortcut")
+        return self._add(name, parent, mime_type, content=bytes(content))
+
+    def add_google_doc(self, name: str, parent: str, document: dict[str, Any]) -> str:
+        return self._add(name, parent, GOOGLE_DOC, document=json.loads(json.dumps(document)))
+
+    def add_google_sheet(self, name: str, parent: str, xlsx: bytes) -> str:
+        return self._add(name, parent, GOOGLE_SHEET, content=bytes(xlsx))
+
+    def add_shortcut(self, name: str, parent: str, target: str) -> str:
+        with self._lock:
+            self._get(target)
+            return self._add(name, parent, SHORTCUT, target=target)
+
+    def _add(self, name: str, parent: str | None, mime: str, **data: Any) -> str:
+        with self._lock:
+            parent_id = self._folder(parent)
+            self._counter += 1
+            digest = hashlib.sha256(f"fake-file-{self._counter}".encode()).digest()
+            file_id = "1" + base64.urlsafe_b64encode(digest).decode()[:32]
+            now = self._tick()
+            self._files[file_id] = StoredFile(file_id, name, mime, parent_id, now, now, **data)
+            self._record(file_id)
+            return file_id
+
+    # ------------------------------------------------------------ mutations (one change each)
+
+    def update(self, file_id: str, *, content: bytes | None = None, document: dict[str, Any] | None = None,
+               name: str | None = None) -> None:
+        with self._lock:
+            f = self._get(file_id)
+            if content is not None:
+                if f.mime in (FOLDER, GOOGLE_DOC, SHORTCUT):
+                    raise ValueError(f"{f.mime} has no content bytes")
+                f.content = bytes(content)
+                f.head_revision += 1
+            if document is not None:
+                if f.mime != GOOGLE_DOC:
+                    raise ValueError("document= is for Google Docs")
+                f.document = json.loads(json.dumps(document))
+                f.doc_revision += 1
+            if name is not None:
+                f.name = name
+            self._touch(f)
+
+    def move(self, file_id: str, new_parent: str) -> None:
+        with self._lock:
+            f = self._get(file_id)
+            parent = self._folder(new_parent)
+            if parent == file_id or file_id in self._ancestors(parent):
+                raise ValueError("a folder cannot move into itself")
+            f.parent = parent
+            self._touch(f)
+
+    def trash(self, file_id: str) -> None:
+        self._set_trashed(file_id, True)
+
+    def untrash(self, file_id: str) -> None:
+        self._set_trashed(file_id, False)
+
+    def _set_trashed(self, file_id: str, value: bool) -> None:
+        with self._lock:
+            f = self._get(file_id)
+            f.explicitly_trashed = value
+            self._touch(f)
+            if self.cascade_trash_changes:
+                for d in self._descendants(file_id):
+                    self._record(d)
+
+    def delete(self, file_id: str) -> None:
+        with self._lock:
+            self._get(file_id)
+            for gone in [*self._descendants(file_id), file_id]:
+                del self._files[gone]
+                self._record(gone, removed=True)
+
+    def expire_page_tokens(self) -> None:
+        """Every changes page token issued so far (start tokens and next-page tokens) becomes invalid."""
+        with self._lock:
+            self._next_seq += 1000
+            self._min_token = self._next_seq
+
+
+    # ------------------------------------------------------------ inspection helpers for tests
+
+    def file(self, file_id: str) -> dict[str, Any]:
+        """The full metadata Drive would report for `file_id` (all fields)."""
+        with self._lock:
+            return self._resource(self._get(file_id))
+
+    def changes_since(self, token: str) -> int:
+        """How many change records (before coalescing) were logged at or after `token`."""
+        with self._lock:
+            return sum(1 for c in self._changes if c.seq >= int(token))
+
+    # ------------------------------------------------------------ internals
+
+    def _tick(self) -> str:
+        self._clock += timedelta(milliseconds=1)
+        return self._clock.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+    def _touch(self, f: StoredFile) -> None:
+        f.version += 1
+        f.modified = self._tick()
+        self._record(f.id)
+
+    def _record(self, file_id: str, removed: bool = False) -> None:
+        self._changes.append(Change(self._next_seq, file_id, self._clock.isoformat(timespec="milliseconds").replace("+00:00", "Z"), removed))
+        self._next_seq += 1
+
+    def _get(self, file_id: str) -> StoredFile:
+        if file_id == "root":
+            file_id = self.root_id
+        f = self._files.get(file_id)
+        if f is None:
+            raise KeyError(f"no file {file_id!r} in the fake drive")
+        return f
+
+    def _folder(self, parent: str | None) -> str:
+        f = self._get(parent or "root")
+        if f.mime != FOLDER:
+            raise ValueError(f"parent {parent!r} is not a folder")
+        return f.id
+
+    def _ancestors(self, file_id: str) -> list[str]:
+        out, cur = [], self._files[file_id].parent
+        while cur:
+            out.append(cur)
+            cur = self._files[cur].parent
+        return out
+
+    def _descendants(self, folder_id: str) -> list[str]:
+        out = []
+        for f in self._files.values():
+            if folder_id in self._ancestors(f.id):
+                out.append(f.id)
+        return out
+
+    def _trashed(self, f: StoredFile) -> bool:
+        return f.explicitly_trashed or any(self._files[a].explicitly_trashed for a in self._ancestors(f.id))
+
+    def _resource(self, f: StoredFile) -> dict[str, Any]:
+        r: dict[str, Any] = {
+            "kind": "drive#file", "id": f.id, "name": f.name, "mimeType": f.mime,
+            "starred": False, "trashed": self._trashed(f), "explicitlyTrashed": f.explicitly_trashed,
+            "parents": [f.parent] if f.parent else [], "spaces": ["drive"], "version": str(f.version),
+            "webViewLink": f"https://drive.google.com/file/d/{f.id}/view", "createdTime": f.created,
+            "modifiedTime": f.modified, "ownedByMe": True, "shared": False,
+        }
+        if f.id == self.root_id:
+            r["parents"] = []
+        if f.mime not in NO_CONTENT:
+            data = f.content or b""
+            r |= {"md5Checksum": hashlib.md5(data).hexdigest(), "sha256Checksum": hashlib.sha256(data).hexdigest(),
+                  "size": str(len(data)), "quotaBytesUsed": str(len(data)),
+                  "headRevisionId": f"0B{hashlib.sha1(f'{f.id}/{f.head_revision}'.encode()).hexdigest()[:30]}",
+                  "originalFilename": f.name, "webContentLink": f"https://drive.google.com/uc?id={f.id}&export=download"}
+            if "." in f.name:
+                r["fileExtension"] = r["fullFileExtension"] = f.name.rsplit(".", 1)[1]
+        else:
+            r["quotaBytesUsed"] = "0"
+        if f.mime in EXPORTS:
+            r["exportLinks"] = {m: f"{self.drive_endpoint}files/{f.id}/export?mimeType={m}" for m in EXPORTS[f.mime]}
+        if f.mime == SHORTCUT and f.target:
+            target = self._files.get(f.target)
+            r["shortcutDetails"] = {"targetId": f.target, "targetMimeType": target.mime if target else ""}
+        return r
+
+    def _view(self, f: StoredFile) -> dict[str, Any]:
+        # what the q grammar matches against
+        return {"parents": [f.parent], "_in_root": f.parent == self.root_id, "trashed": self._trashed(f),
+                "mimeType": f.mime, "name": f.name, "modifiedTime": f.modified, "createdTime": f.created}
