@@ -11,7 +11,7 @@ from __future__ import annotations
 import io
 import posixpath
 import zipfile
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import PurePosixPath
 from typing import Iterator
 
@@ -20,9 +20,9 @@ from lxml import etree
 from ..blocks import Block, Document, Loaded, Mark
 from ..errors import LoaderError
 from .docx_inline import MC, R, W, InlineReader, Paragraph, trim
-from .docx_numbering import TITLE_RANK, Numbering, Styles, parse_int, roman, xml_val
-from .docx_tables import Table, read_table
-from ..table_text import render_table
+from .docx_numbering import Numbering, Styles, parse_int, roman, xml_val
+from .docx_tables import read_table
+from .outline import Item, Table, place, root_of
 
 MIME = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
 
@@ -100,19 +100,6 @@ class _Package:
         return next((t for _, kind, t, ext in self.rels(part) if kind == rel_type and not ext), None)
 
 
-@dataclass(slots=True)
-class _Item:
-    """A body element read but not yet placed under its heading path."""
-
-    kind: str
-    text: str = ""
-    marks: list[Mark] = field(default_factory=list)
-    rank: int | None = None
-    level: int = 0
-    meta: dict = field(default_factory=dict)
-    table: Table | None = None
-
-
 class _Reader:
     def __init__(self, pkg: _Package, document: Document):
         self.pkg = pkg
@@ -183,15 +170,15 @@ class _Reader:
         if body is None:
             raise LoaderError(f"{self.pkg.main} has no w:body; the file is damaged", subject=self.pkg.subject)
         items = list(self._body(body))
-        title, root_heading = self._root(items)
-        blocks = [*self._furniture(body, "header", title), *_place(items, title, root_heading), *self._furniture(body, "footer", title)]
+        title, root_heading = root_of(items, self._fallback_title)
+        blocks = [*self._furniture(body, "header", title), *place(items, title, root_heading), *self._furniture(body, "footer", title)]
         meta = dict(self.document.meta)
         if self.comments:
             meta["comments"] = tuple({"id": cid, **c} for cid, c in self.comments.items())
         document = replace(self.document, title=title, meta=meta)
         return Loaded(document=document, blocks=tuple(blocks), text=None, warnings=tuple(self.warnings))
 
-    def _body(self, body: etree._Element) -> Iterator[_Item]:
+    def _body(self, body: etree._Element) -> Iterator[Item]:
         reader = self._inline()
         keep_lead = False
         for el in _block_elements(body):
@@ -199,7 +186,7 @@ class _Reader:
                 keep_lead = False
                 table, notes = self._table(el)
                 if table.rows:  # a table whose rows were all deleted is left empty by some tools
-                    yield _Item("table", table=table)
+                    yield Item("table", table=table)
                 yield from self._note_items(notes)
                 continue
             if el.tag == W + "altChunk":
@@ -213,10 +200,10 @@ class _Reader:
             for box in para.boxes:
                 text, marks = self._flatten(box)
                 if text:
-                    yield _Item("paragraph", text, marks, meta={"textbox": True})
+                    yield Item("paragraph", text, marks, meta={"textbox": True})
             yield from self._note_items(para.notes)
 
-    def _classify(self, p: etree._Element, para: Paragraph, keep_lead: bool) -> _Item | None:
+    def _classify(self, p: etree._Element, para: Paragraph, keep_lead: bool) -> Item | None:
         ppr = p.find(W + "pPr")
         sid = xml_val(ppr, "pStyle") or self.styles.default
         outline = parse_int(xml_val(ppr, "outlineLvl"))
@@ -236,11 +223,11 @@ class _Reader:
             if marker and fmt != "bullet":  # numbered headings keep their numbers
                 prefix = marker + self.numbering.suffix(*num)
                 text, marks = prefix + text, [replace(m, start=m.start + len(prefix), end=m.end + len(prefix)) for m in marks]
-            return _Item("heading", text, marks, rank=rank, level=max(rank, 1), meta=meta)
+            return Item("heading", text, marks, rank=rank, level=max(rank, 1), meta=meta)
         if num is not None:
             meta.update(marker=marker, list_id=num[0])
-            return _Item("list_item", text, marks, level=num[1], meta=meta)
-        return _Item(self.styles.hint(sid) or "paragraph", text, marks, meta=meta)
+            return Item("list_item", text, marks, level=num[1], meta=meta)
+        return Item(self.styles.hint(sid) or "paragraph", text, marks, meta=meta)
 
     def _num(self, ppr: etree._Element | None, sid: str | None) -> tuple[str, int] | None:
         numpr = ppr.find(W + "numPr") if ppr is not None else None
@@ -261,7 +248,7 @@ class _Reader:
 
         return read_table(tbl, cell), notes
 
-    def _note_items(self, notes: list[tuple[str, str]]) -> Iterator[_Item]:
+    def _note_items(self, notes: list[tuple[str, str]]) -> Iterator[Item]:
         for kind, nid in notes:
             el = self._notes[kind].get(nid)
             if el is None:
@@ -269,7 +256,7 @@ class _Reader:
             text, marks = self._flatten(el)
             if text:
                 label = self._labels.get((kind, nid), "")
-                yield _Item("footnote", text, marks, meta={"note": kind, "id": nid, "label": label})
+                yield Item("footnote", text, marks, meta={"note": kind, "id": nid, "label": label})
 
     def _flatten(self, parent: etree._Element, notes: list | None = None, numbered: bool = False) -> tuple[str, list[Mark]]:
         """A story (cell, note, text box, header, comment) as one text: paragraphs joined by "\\n"."""
@@ -339,51 +326,14 @@ class _Reader:
                     meta = {"part": part, "type": ref.get(W + "type", "default")}
                     yield Block("furniture", text, path=(title,), marks=tuple(marks), meta=meta)
 
-    def _root(self, items: list[_Item]) -> tuple[str, bool]:
-        """The root of every heading path, and whether the first heading is that root.
-
-        The document's first heading is the root when it is its only Title, or its only heading
-        of level 1 or above; otherwise the title from the core properties (else the file name).
-        """
-        headings = [i for i in items if i.kind == "heading"]
-        if headings:
-            first = headings[0]
-            top = [h for h in headings if h.rank == first.rank]
-            if first.rank is not None and first.rank <= 1 and len(top) == 1 and (
-                first.rank == TITLE_RANK or not any(h.rank == TITLE_RANK for h in headings)
-            ):
-                return " ".join(first.text.split()), True
-        title = self._core_title() or self.document.title or PurePosixPath(self.document.name).stem
-        return title, False
+    def _fallback_title(self) -> str:
+        """The title from the core properties, else the one the source gave, else the file name."""
+        return self._core_title() or self.document.title or PurePosixPath(self.document.name).stem
 
     def _core_title(self) -> str:
         root = self.pkg.xml(self.pkg.target("", "core-properties") or "docProps/core.xml")
         el = root.find("{http://purl.org/dc/elements/1.1/}title") if root is not None else None
         return " ".join((el.text or "").split()) if el is not None else ""
-
-
-def _place(items: list[_Item], title: str, root_heading: bool) -> Iterator[Block]:
-    """Give every item its heading path, rooted at `title`."""
-    stack: list[tuple[int, str]] = []
-    first_heading = True
-    for item in items:
-        if item.kind == "heading":
-            if first_heading and root_heading:
-                first_heading = False
-                yield Block("heading", item.text, path=(title,), level=item.level, marks=tuple(item.marks), meta=item.meta)
-                continue
-            first_heading = False
-            while stack and stack[-1][0] >= item.rank:
-                stack.pop()
-            stack.append((item.rank, " ".join(item.text.split())))
-        path = (title, *(t for _, t in stack))
-        if item.table is not None:
-            t = item.table
-            meta = {"covered": t.covered, "merges": t.merges, "cell_marks": t.cell_marks, "row_marks": t.row_marks,
-                    "header_guessed": t.header_guessed, "marks_shape": (len(t.rows), len(t.rows[0]) if t.rows else 0)}
-            yield Block("table", render_table(t.rows, t.header_rows), path=path, rows=t.rows, header_rows=t.header_rows, meta=meta)
-        else:
-            yield Block(item.kind, item.text, path=path, level=item.level, marks=tuple(item.marks), meta=item.meta)
 
 
 def _block_elements(parent: etree._Element) -> Iterator[etree._Element]:

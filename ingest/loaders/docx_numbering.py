@@ -14,6 +14,7 @@ from functools import lru_cache
 from lxml import etree
 
 from .docx_inline import W
+from .outline import TITLE_RANK
 
 _HEADING_NAME = re.compile(r"heading\s*([1-9])")
 _HINTS = {
@@ -26,8 +27,6 @@ _HINTS = {
     "html code": "code",
     "macro text": "code",
 }
-TITLE_RANK = 0
-"""The Title style ranks above Heading 1."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,30 +7,15 @@ cleaner can tell a merge shadow from a cell that is really empty.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Callable, Iterator
 
 from lxml import etree
 
 from ..blocks import Mark
 from .docx_inline import CHANGE_TAGS, MC, W, change_of
+from .outline import Table
 
 CellReader = Callable[[etree._Element], tuple[str, list[Mark]]]
-
-
-@dataclass(frozen=True, slots=True)
-class Table:
-    rows: tuple[tuple[str, ...], ...]
-    header_rows: int
-    header_guessed: bool
-    """No row is marked as a repeating header row in Word; the first row is taken as the header."""
-    covered: tuple[tuple[int, int], ...]
-    cell_marks: tuple[tuple[int, int, Mark], ...]
-    """Marks inside one cell: (row, col, mark), the mark's offsets index into `rows[row][col]`."""
-    row_marks: tuple[tuple[int, Mark], ...]
-    """A whole row was inserted or deleted: (row, mark) with an empty span."""
-    merges: tuple[tuple[int, int, int, int], ...]
-    """Each merged range as (anchor_row, anchor_col, last_row, last_col)."""
 
 
 def read_table(tbl: etree._Element, read_cell: CellReader) -> Table:

@@ -17,19 +17,18 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Iterable, Iterator
 
 from ..blocks import Block, Document, Loaded, Mark
 from ..errors import LoaderError
-from ..table_text import render_table
 from .docx_numbering import format_number
 from .gdoc_comments import place_comments
+from .outline import TITLE_RANK, Item, Table, place, root_of
 
 MIME_TYPE = "application/vnd.google-apps.document"
 
 _HEADING = re.compile(r"HEADING_([1-6])")
-_TITLE_RANK = 0
 # Google's glyph types in Word's names, for the shared number formatter.
 _GLYPHS = {"DECIMAL": "decimal", "ZERO_DECIMAL": "decimalZero", "ALPHA": "lowerLetter", "UPPER_ALPHA": "upperLetter",
            "ROMAN": "lowerRoman", "UPPER_ROMAN": "upperRoman"}
@@ -45,19 +44,6 @@ def load(data: bytes, document: Document) -> Loaded:
         raise LoaderError("JSON without a document body or tabs: not a Docs API `documents.get` result",
                           subject=document.uri)
     return _Reader(doc, document).read()
-
-
-@dataclass(slots=True)
-class _Item:
-    """A block before its heading path is known."""
-
-    kind: str
-    text: str = ""
-    marks: list[Mark] = field(default_factory=list)
-    rank: int | None = None
-    level: int = 0
-    meta: dict = field(default_factory=dict)
-    table: dict | None = None
 
 
 @dataclass(slots=True)
@@ -82,21 +68,21 @@ class _Reader:
 
     def read(self) -> Loaded:
         tabs = list(_tabs(self.doc))
-        items: list[_Item] = []
+        items: list[Item] = []
         furniture: list[Block] = []
         for tab in tabs:
             counters: dict[str, list[int]] = {}
             if len(tabs) > 1:
-                items.append(_Item("heading", tab.title, rank=tab.depth - 10, level=tab.depth + 1, meta={"tab": True}))
+                items.append(Item("heading", tab.title, rank=tab.depth - 10, level=tab.depth + 1, meta={"tab": True}))  # above every heading in it
             items.extend(self._content(tab.body, tab, counters))
             for part, stories in (("header", tab.headers), ("footer", tab.footers)):
                 for sid, story in stories.items():
                     text, marks = self._story(story.get("content", []), tab, counters)
                     if text:
                         furniture.append(Block("furniture", text, marks=tuple(marks), meta={"part": part, "id": sid}))
-        title, root_heading = self._root(items)
+        title, root_heading = root_of(items, lambda: str(self.doc.get("title") or self.document.title or self.document.name))
         blocks = [replace(b, path=(title,)) for b in furniture if b.meta["part"] == "header"]
-        blocks += _place(items, title, root_heading)
+        blocks += place(items, title, root_heading)
         blocks += [replace(b, path=(title,)) for b in furniture if b.meta["part"] == "footer"]
         if self.skipped:
             self.warnings.append("left out: " + ", ".join(f"{n} {kind}" for kind, n in sorted(self.skipped.items())))
@@ -111,7 +97,7 @@ class _Reader:
 
     # -- structure -----------------------------------------------------------------------------
 
-    def _content(self, elements: list, tab: _Tab, counters: dict) -> Iterator[_Item]:
+    def _content(self, elements: list, tab: _Tab, counters: dict) -> Iterator[Item]:
         for el in elements:
             if "paragraph" in el:
                 item, notes = self._paragraph(el["paragraph"], tab, counters)
@@ -120,15 +106,15 @@ class _Reader:
                 yield from self._notes(notes, tab, counters, item.marks if item else ())
             elif "table" in el:
                 table, notes = self._table(el["table"], tab, counters)
-                if table["rows"]:
-                    yield _Item("table", table=table)
-                yield from self._notes(notes, tab, counters, [m for *_, m in table["cell_marks"]])
+                if table.rows:
+                    yield Item("table", table=table)
+                yield from self._notes(notes, tab, counters, [m for *_, m in table.cell_marks])
             elif "tableOfContents" in el:
                 self._skip("table of contents")  # links to the headings, which are read anyway
             elif "sectionBreak" not in el:
                 self._skip("unknown element")
 
-    def _paragraph(self, para: dict, tab: _Tab, counters: dict) -> tuple[_Item | None, list[str]]:
+    def _paragraph(self, para: dict, tab: _Tab, counters: dict) -> tuple[Item | None, list[str]]:
         notes: list[str] = []
         text, marks = self._runs(para.get("elements", []), notes)
         text, marks = _trim(text, marks)
@@ -136,19 +122,19 @@ class _Reader:
             return None, notes
         style = para.get("paragraphStyle", {}).get("namedStyleType", "NORMAL_TEXT")
         heading = _HEADING.fullmatch(style)
-        rank = int(heading.group(1)) if heading else _TITLE_RANK if style == "TITLE" else None
+        rank = int(heading.group(1)) if heading else TITLE_RANK if style == "TITLE" else None
         bullet = para.get("bullet")
         marker = self._marker(bullet, tab, counters) if bullet is not None else ""
         if rank is not None:
             if marker and marker[0].isalnum():  # a numbered heading keeps its number
                 prefix = marker + " "
                 text, marks = prefix + text, [_shift(m, len(prefix)) for m in marks]
-            return _Item("heading", text, marks, rank=rank, level=max(rank, 1), meta={"style": style}), notes
+            return Item("heading", text, marks, rank=rank, level=max(rank, 1), meta={"style": style}), notes
         meta = {"style": style} if style != "NORMAL_TEXT" else {}
         if bullet is not None:
             meta.update(marker=marker, list_id=bullet.get("listId", ""))
-            return _Item("list_item", text, marks, level=bullet.get("nestingLevel", 0), meta=meta), notes
-        return _Item("paragraph", text, marks, meta=meta), notes
+            return Item("list_item", text, marks, level=bullet.get("nestingLevel", 0), meta=meta), notes
+        return Item("paragraph", text, marks, meta=meta), notes
 
     def _runs(self, elements: list, notes: list[str]) -> tuple[str, list[Mark]]:
         """A paragraph's elements as one text with marks (suggestions, links, note references)."""
@@ -214,7 +200,7 @@ class _Reader:
 
         return _LEVEL_REF.sub(number, fmt).strip()
 
-    def _table(self, table: dict, tab: _Tab, counters: dict) -> tuple[dict, list[str]]:
+    def _table(self, table: dict, tab: _Tab, counters: dict) -> tuple[Table, list[str]]:
         rows: list[tuple[str, ...]] = []
         cell_marks: list[tuple[int, int, Mark]] = []
         row_marks: list[tuple[int, Mark]] = []
@@ -243,11 +229,11 @@ class _Reader:
             covered.extend((r, c) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1) if (r, c) != (r0, c0))
         width = max((len(r) for r in rows), default=0)
         guessed = header_rows == 0 and len(rows) > 1
-        return {
-            "rows": tuple(r + ("",) * (width - len(r)) for r in rows), "header_rows": 1 if guessed else header_rows,
-            "header_guessed": guessed, "cell_marks": tuple(cell_marks), "row_marks": tuple(row_marks),
-            "covered": tuple(covered), "merges": tuple(merges),
-        }, notes
+        return Table(
+            rows=tuple(r + ("",) * (width - len(r)) for r in rows), header_rows=1 if guessed else header_rows,
+            header_guessed=guessed, covered=tuple(covered), cell_marks=tuple(cell_marks), row_marks=tuple(row_marks),
+            merges=tuple(merges),
+        ), notes
 
     def _story(self, elements: list, tab: _Tab, counters: dict, notes: list[str] | None = None) -> tuple[str, list[Mark]]:
         """A cell, header, footer or footnote as one text: paragraphs joined by line breaks, list
@@ -259,7 +245,7 @@ class _Reader:
             if item.kind == "footnote":
                 continue  # a note cited inside a cell is read with the table's notes
             if item.table is not None:
-                text = "\n".join(" ".join(v for v in row if v) for row in item.table["rows"])
+                text = "\n".join(" ".join(v for v in row if v) for row in item.table.rows)
                 more: list[Mark] = []
             else:
                 prefix = item.meta.get("marker", "") + " " if item.kind == "list_item" and item.meta.get("marker") else ""
@@ -274,7 +260,7 @@ class _Reader:
             notes.extend(m.attrs["id"] for m in marks if m.kind == "footnote_ref")
         return "".join(parts), marks
 
-    def _notes(self, note_ids: list[str], tab: _Tab, counters: dict, cited_by: Iterable[Mark]) -> Iterator[_Item]:
+    def _notes(self, note_ids: list[str], tab: _Tab, counters: dict, cited_by: Iterable[Mark]) -> Iterator[Item]:
         labels = {m.attrs["id"]: m.attrs["label"] for m in cited_by if m.kind == "footnote_ref"}
         for nid in note_ids:
             note = tab.footnotes.get(nid)
@@ -283,22 +269,7 @@ class _Reader:
                 continue
             text, marks = self._story(note.get("content", []), tab, counters)
             if text:
-                yield _Item("footnote", text, marks, meta={"note": "footnote", "id": nid, "label": labels.get(nid, "")})
-
-    def _root(self, items: list[_Item]) -> tuple[str, bool]:
-        """The root of every heading path, and whether the first heading is that root: the one
-        Title paragraph, or the only top-level heading when there is no Title; else the
-        document's name."""
-        headings = [i for i in items if i.kind == "heading" and not i.meta.get("tab")]
-        if headings:
-            first = headings[0]
-            top = [h for h in headings if h.rank == first.rank]
-            if first.rank is not None and first.rank <= 1 and len(top) == 1 and (
-                first.rank == _TITLE_RANK or not any(h.rank == _TITLE_RANK for h in headings)
-            ) and first is next(i for i in items if i.kind == "heading"):
-                return " ".join(first.text.split()), True
-        title = self.doc.get("title") or self.document.title or self.document.name
-        return " ".join(str(title).split()), False
+                yield Item("footnote", text, marks, meta={"note": "footnote", "id": nid, "label": labels.get(nid, "")})
 
     def _skip(self, kind: str) -> None:
         self.skipped[kind] = self.skipped.get(kind, 0) + 1
@@ -320,31 +291,6 @@ def _tabs(doc: dict) -> Iterator[_Tab]:
             yield from walk(tab.get("childTabs", []), depth + 1)
 
     yield from walk(doc["tabs"], 0)
-
-
-def _place(items: list[_Item], title: str, root_heading: bool) -> Iterator[Block]:
-    """Give every item its heading path, rooted at `title` (tabs rank above every heading)."""
-    stack: list[tuple[int, str]] = []
-    first_heading = True
-    for item in items:
-        if item.kind == "heading":
-            if first_heading and root_heading and not item.meta.get("tab"):
-                first_heading = False
-                yield Block("heading", item.text, path=(title,), level=item.level, marks=tuple(item.marks), meta=item.meta)
-                continue
-            first_heading = first_heading and bool(item.meta.get("tab"))
-            while stack and stack[-1][0] >= item.rank:
-                stack.pop()
-            stack.append((item.rank, " ".join(item.text.split())))
-        path = (title, *(t for _, t in stack))
-        if item.table is not None:
-            t = item.table
-            meta = {k: t[k] for k in ("covered", "merges", "cell_marks", "row_marks", "header_guessed")}
-            meta["marks_shape"] = (len(t["rows"]), len(t["rows"][0]) if t["rows"] else 0)
-            yield Block("table", render_table(t["rows"], t["header_rows"]), path=path, rows=t["rows"],
-                        header_rows=t["header_rows"], meta=meta)
-        else:
-            yield Block(item.kind, item.text, path=path, level=item.level, marks=tuple(item.marks), meta=item.meta)
 
 
 def _trim(text: str, marks: list[Mark]) -> tuple[str, list[Mark]]:
