@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import io
 import json
+from collections import deque
 from pathlib import PurePosixPath
 from typing import Iterator
 
@@ -69,7 +70,8 @@ class DriveSource:
         for file_id, change in changes.items():
             meta = change.get("file") or {}
             gone = change.get("removed", False) or meta.get("trashed", False)
-            if file_id in saved.folders or (meta.get("mimeType") == FOLDER and not gone and self._in_tree(meta, saved)):
+            moved_in = meta.get("mimeType") == FOLDER and not gone and any(p in saved.folders for p in meta.get("parents", ()))
+            if file_id in saved.folders or moved_in:
                 return self._full("")  # a folder of the tree changed: paths below it may have too
             parent = next((p for p in meta.get("parents", ()) if p in saved.folders), None)
             item = None if gone or parent is None else self._item(meta, saved.folders[parent])
@@ -79,9 +81,6 @@ class DriveSource:
                 items[file_id] = item
         return Sync(tuple(items.values()), complete=False, removed=tuple(removed),
                     cursor=_Cursor(token, saved.folders).dump())
-
-    def _in_tree(self, meta: dict, saved: _Cursor) -> bool:
-        return any(p in saved.folders for p in meta.get("parents", ()))
 
     def _full(self, note: str) -> Sync:
         try:
@@ -97,9 +96,9 @@ class DriveSource:
             return Sync((), complete=True)
         folders = {root["id"]: ""}
         items: list[Item] = []
-        queue = [root["id"]]
+        queue = deque([root["id"]])  # breadth first: a folder's path is known before its children
         while queue:
-            folder = queue.pop(0)
+            folder = queue.popleft()
             for meta in self._children(folder, folders[folder]):
                 if meta.get("mimeType") == FOLDER:
                     folders[meta["id"]] = _join(folders[folder], meta["name"])
