@@ -131,6 +131,12 @@ def test_a_folder_change_lists_the_tree_again(tmp_path, drive):
     summary = run(*config(tmp_path, g, ids["top"]))
     assert summary.ok and summary.changed == 4  # Reports' three back, plus old.md
     assert ids["old"] in indexed(tmp_path)
+    extra = g.add_folder("Extra")  # outside the tree, with a file in it
+    note = g.add_file("note.md", extra, b"# Note\n\nMoved in with its folder.\n", "text/markdown")
+    assert run(*config(tmp_path, g, ids["top"])).changed == 0
+    g.move(extra, ids["policies"])  # one change, for the folder: its file comes with it
+    summary = run(*config(tmp_path, g, ids["top"]))
+    assert summary.ok and summary.changed == 1 and note in indexed(tmp_path)
 
 
 def test_expired_cursor_falls_back_to_a_full_listing_and_says_so(tmp_path, drive):
