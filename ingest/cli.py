@@ -76,18 +76,22 @@ class _Interval(click.ParamType):
 def run(config: Path, quiet: bool, every: float | None) -> None:
     """Sync the source in CONFIG into its index: changed documents only, deletions included."""
     cfg, steps, options = load_config(config)
-    while True:
-        started = time.monotonic()
-        summary = _run_once(cfg, steps, options, quiet)
-        if every is None:
-            sys.exit(0 if summary.ok else 1)
-        # On a schedule a failing document is reported, not fatal: the next run may fetch it.
-        wait = max(0.0, every - (time.monotonic() - started))
-        err.print(f"next run in {wait:.0f} s (Ctrl-C stops)", highlight=False)
-        try:
+    summary: RunSummary | None = None
+    try:
+        while True:
+            started = time.monotonic()
+            summary = _run_once(cfg, steps, options, quiet)
+            if every is None:
+                break
+            # On a schedule a failing document is reported, not fatal: the next run may fetch it.
+            wait = max(0.0, every - (time.monotonic() - started))
+            err.print(f"next run in {wait:.0f} s (Ctrl-C stops)", highlight=False)
             time.sleep(wait)
-        except KeyboardInterrupt:
-            sys.exit(0 if summary.ok else 1)
+    except KeyboardInterrupt:  # what each document's transaction committed stays; the rest waits
+        err.print("stopped", highlight=False)
+        if summary is None:
+            sys.exit(130)
+    sys.exit(0 if summary.ok else 1)
 
 
 def _run_once(cfg, steps, options, quiet: bool) -> RunSummary:
