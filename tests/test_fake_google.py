@@ -1,4 +1,4 @@
-"""The fake Drive v3 + Docs v1 server (tests/fake_google.py) seen through the real
+"""The fake Drive v3 + Docs v1 server (tests/fake_google/) seen through the real
 google-api-python-client: what the lead's Drive source will see, request for request."""
 
 from __future__ import annotations
@@ -495,3 +495,144 @@ def test_the_server_as_a_context_manager_refuses_connections_once_stopped(corpus
         assert g.log[-1].headers["authorization"] == "Bearer other-token"
     with pytest.raises(OSError):
         drive.files().list().execute()
+
+
+# ---------------------------------------------------------------- comments
+
+# What the Drive source asks for (the lead's comments.list call).
+COMMENT_FIELDS = ("nextPageToken,comments(id,content,author(displayName,emailAddress),createdTime,modifiedTime,"
+                  "resolved,deleted,quotedFileContent(mimeType,value),anchor,replies(id,content,author(displayName),"
+                  "createdTime,deleted,action))")
+
+
+def list_comments(drive, file_id: str, **kwargs) -> tuple[list[dict], list[int]]:
+    """Every comment of `file_id` and the size of each page, as the source pages through them."""
+    comments, sizes, token = [], [], None
+    while True:
+        page = drive.comments().list(fileId=file_id, fields=COMMENT_FIELDS, pageToken=token, **kwargs).execute(num_retries=2)
+        comments += page.get("comments", [])
+        sizes.append(len(page.get("comments", [])))
+        token = page.get("nextPageToken")
+        if not token:
+            return comments, sizes
+
+
+def test_comments_list_in_pages_with_quotes_anchors_and_replies(fake_google):
+    doc = fake_google.add_google_doc("Plan", fake_google.add_folder("Top"), {"body": {"content": []}})
+    first = fake_google.add_comment(doc, "Is this figure right?", quoted="revenue grew 40%", author="Ann",
+                                    replies=["Checked: it is.", "Thanks"])
+    ids = [first] + [fake_google.add_comment(doc, f"note {i}") for i in range(119)]
+    drive = drive_client(fake_google)
+
+    comments, sizes = list_comments(drive, doc, pageSize=100, includeDeleted=False)
+    assert sizes == [100, 20]
+    assert [c["id"] for c in comments] == ids and len(set(ids)) == 120
+    assert list_comments(drive, doc)[1] == [20] * 6  # Drive's default page is 20
+    assert list_comments(drive, doc, pageSize=1000)[1] == [100, 20]  # above 100 is coerced to 100
+
+    quoted = comments[0]
+    assert quoted["content"] == "Is this figure right?"
+    assert quoted["quotedFileContent"] == {"mimeType": "text/html", "value": "revenue grew 40%"}
+    assert re.fullmatch(r"kix\.\w+", quoted["anchor"])
+    assert quoted["author"] == {"displayName": "Ann"}  # Drive does not populate a comment author's email
+    assert quoted["resolved"] is False and quoted["deleted"] is False
+    assert [r["content"] for r in quoted["replies"]] == ["Checked: it is.", "Thanks"]
+    assert len({r["id"] for r in quoted["replies"]}) == 2
+    assert all(r["author"] == {"displayName": "Ann"} and "action" not in r for r in quoted["replies"])
+    assert quoted["createdTime"] < quoted["replies"][0]["createdTime"] <= quoted["modifiedTime"]
+    assert "anchor" not in comments[1] and "quotedFileContent" not in comments[1] and comments[1]["replies"] == []
+
+    with_email = fake_google.add_comment(doc, "x", author="Bo", email="bo@example.com")
+    last = list_comments(drive, doc, pageSize=100)[0][-1]
+    assert (last["id"], last["author"]) == (with_email, {"displayName": "Bo", "emailAddress": "bo@example.com"})
+
+
+def test_comments_list_requires_fields_and_rejects_bad_requests(fake_google):
+    doc = fake_google.add_google_doc("Plan", None, {"body": {"content": []}})
+    fake_google.add_comment(doc, "hello")
+    drive = drive_client(fake_google)
+
+    def error(**kwargs) -> dict:
+        with pytest.raises(HttpError) as exc:
+            drive.comments().list(**kwargs).execute()
+        return error_of(exc.value)
+
+    missing = error(fileId=doc)
+    assert (missing["code"], missing["message"]) == (400, "The 'fields' parameter is required for this method.")
+    assert missing["errors"][0]["location"] == "fields"
+    assert error(fileId=doc, fields="comments(id,body)")["message"] == "Invalid field selection body"
+    gone = error(fileId="1NoSuchFile", fields="comments(id)")
+    assert (gone["code"], gone["errors"][0]["reason"], gone["message"]) == (404, "notFound", "File not found: 1NoSuchFile.")
+    assert error(fileId=doc, fields="comments(id)", pageSize=0)["errors"][0]["location"] == "pageSize"
+    assert error(fileId=doc, fields="comments(id)", pageToken="bogus")["errors"][0]["location"] == "pageToken"
+    assert error(fileId=doc, fields="comments(id)", startModifiedTime="yesterday")["errors"][0]["location"] == "startModifiedTime"
+    assert drive.comments().list(fileId=doc, fields="comments(content)").execute() == {"comments": [{"content": "hello"}]}
+
+
+def test_deleted_comments_only_with_include_deleted_and_without_content(fake_google):
+    doc = fake_google.add_google_doc("Plan", None, {"body": {"content": []}})
+    keep = fake_google.add_comment(doc, "keep me", quoted="the quote")
+    gone = fake_google.add_comment(doc, "delete me")
+    done = fake_google.add_comment(doc, "fix the date", resolved=True)
+    later = fake_google.add_comment(doc, "resolved later", replies=["on it"])
+    fake_google.delete_comment(doc, gone)
+    fake_google.resolve_comment(doc, later)
+    drive = drive_client(fake_google)
+
+    visible = list_comments(drive, doc)[0]
+    assert [c["id"] for c in visible] == [keep, done, later]
+    everything = {c["id"]: c for c in list_comments(drive, doc, includeDeleted=True)[0]}
+    assert list(everything) == [keep, gone, done, later]
+    assert everything[gone]["deleted"] is True and "content" not in everything[gone]
+    assert [c["resolved"] for c in visible] == [False, True, True]
+    # resolving is a reply with action "resolve" and no text
+    assert [(r.get("action"), "content" in r) for r in everything[done]["replies"]] == [("resolve", False)]
+    assert [(r.get("action"), r.get("content")) for r in everything[later]["replies"]] == [(None, "on it"), ("resolve", None)]
+    assert everything[later]["modifiedTime"] == everything[later]["replies"][-1]["createdTime"] > everything[later]["createdTime"]
+
+
+def test_start_modified_time_keeps_comments_touched_since(fake_google):
+    doc = fake_google.add_google_doc("Plan", None, {"body": {"content": []}})
+    old = fake_google.add_comment(doc, "old and untouched")
+    resolved_late = fake_google.add_comment(doc, "old, resolved after the cut")
+    new = fake_google.add_comment(doc, "new")
+    drive = drive_client(fake_google)
+    cut = {c["id"]: c for c in list_comments(drive, doc)[0]}[new]["createdTime"]
+    fake_google.resolve_comment(doc, resolved_late)
+
+    since = list_comments(drive, doc, startModifiedTime=cut)[0]
+    assert [c["id"] for c in since] == [resolved_late, new]
+    assert old not in {c["id"] for c in since}
+
+
+def test_comments_bump_the_file_version_not_its_modified_time_and_show_in_changes(fake_google):
+    doc = fake_google.add_google_doc("Plan", None, {"body": {"content": []}})
+    other = fake_google.add_file("other.txt", None, b"x", "text/plain")
+    drive = drive_client(fake_google)
+
+    def state() -> dict:
+        return drive.files().get(fileId=doc, fields="version,modifiedTime").execute()
+
+    before = state()
+    start = drive.changes().getStartPageToken().execute()["startPageToken"]
+    cid = fake_google.add_comment(doc, "one")
+    after_add = state()
+    fake_google.resolve_comment(doc, cid)
+    fake_google.delete_comment(doc, fake_google.add_comment(doc, "two"))
+    after_all = state()
+    assert after_add["modifiedTime"] == after_all["modifiedTime"] == before["modifiedTime"]
+    assert int(after_add["version"]) == int(before["version"]) + 1
+    assert int(after_all["version"]) == int(before["version"]) + 4  # add, resolve, add, delete
+    changes, _, _ = all_changes(drive, start)
+    assert [(c["fileId"], c["file"]["version"], c["file"]["modifiedTime"]) for c in changes] == [
+        (doc, after_all["version"], before["modifiedTime"])]
+    assert other not in {c["fileId"] for c in changes}
+
+    with FakeGoogle(comment_changes=False) as quiet:  # for sources that must not rely on the feed
+        qdoc = quiet.add_google_doc("Plan", None, {"body": {"content": []}})
+        qdrive = drive_client(quiet)
+        qstart = qdrive.changes().getStartPageToken().execute()["startPageToken"]
+        version = quiet.file(qdoc)["version"]
+        quiet.add_comment(qdoc, "silent")
+        assert all_changes(qdrive, qstart)[0] == []
+        assert int(quiet.file(qdoc)["version"]) == int(version) + 1

@@ -40,8 +40,11 @@ guides/manage-changes (ChangeList tokens, "current state of each file"). Choices
 against a documented source: `name contains` as a word-prefix match (as remembered from
 guides/search-files), case-insensitive name order (the Drive UI's), creation order by default.
 
+Comments (`add_comment`, `resolve_comment`, `delete_comment`; comments.list) and the Drive behaviours
+they mirror are described in `comments`.
+
 Layout: `server` (FakeGoogle: lifecycle, request log, fault injection), `store` (files, change log,
-control API), `drive_api` / `docs_api` (the endpoints), `handler` (HTTP routing, auth, error answers),
+control API), `drive_api` / `docs_api` / `comments` (the endpoints), `handler` (HTTP routing, auth, error answers),
 `fields` (partial responses), `query` (the `q` grammar), `errors` (Google's error JSON), `mime`.
 """
 

@@ -100,6 +100,8 @@ def make_handler(fake: FakeGoogle) -> type[BaseHTTPRequestHandler]:
                 return json_response(fake._document(m.group(1), p), p, "Document", DOCS_SCHEMAS, None)
             if path == "/drive/v3/files":
                 return json_response(fake._files_list(p), p, "FileList", DRIVE_SCHEMAS, "list")
+            if m := re.fullmatch(r"/drive/v3/files/([^/]+)/comments", path):
+                return json_response(fake._comments_list(m.group(1), p), p, "CommentList", DRIVE_SCHEMAS, None)
             if m := re.fullmatch(r"/drive/v3/files/([^/]+)/export", path):
                 return fake._export(m.group(1), p)
             if m := re.fullmatch(r"/drive/v3/files/([^/]+)", path):

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from http.server import ThreadingHTTPServer
 from typing import Any, Self
 
+from .comments import Comments
 from .docs_api import DocsEndpoints
 from .drive_api import DriveEndpoints
 from .errors import Fault
@@ -16,11 +17,12 @@ from .handler import Recorded, make_handler
 from .store import DriveStore
 
 
-class FakeGoogle(DriveStore, DriveEndpoints, DocsEndpoints):
+class FakeGoogle(DriveStore, DriveEndpoints, DocsEndpoints, Comments):
     """The fake's state and control API; `start()` serves it on 127.0.0.1 (a free port)."""
 
-    def __init__(self, *, token: str = "test-token", cascade_trash_changes: bool = False) -> None:
-        super().__init__(cascade_trash_changes=cascade_trash_changes)
+    def __init__(self, *, token: str = "test-token", cascade_trash_changes: bool = False,
+                 comment_changes: bool = True) -> None:
+        super().__init__(cascade_trash_changes=cascade_trash_changes, comment_changes=comment_changes)
         self.token = token
         self.requests: list[tuple[str, str]] = []
         self.log: list[Recorded] = []

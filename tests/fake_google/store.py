@@ -7,11 +7,14 @@ import base64
 import hashlib
 import json
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .mime import EXPORTS, FOLDER, GOOGLE_DOC, GOOGLE_SHEET, NO_CONTENT, SHORTCUT
+
+if TYPE_CHECKING:
+    from .comments import StoredComment
 
 
 @dataclass(slots=True)
@@ -29,6 +32,7 @@ class StoredFile:
     version: int = 1
     head_revision: int = 1
     doc_revision: int = 1
+    comments: list[StoredComment] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -42,8 +46,9 @@ class Change:
 class DriveStore:
     """The fake drive's files and change log, and the control API tests fill and change it with."""
 
-    def __init__(self, *, cascade_trash_changes: bool = False) -> None:
+    def __init__(self, *, cascade_trash_changes: bool = False, comment_changes: bool = True) -> None:
         self.cascade_trash_changes = cascade_trash_changes
+        self.comment_changes = comment_changes
         self.root_id = "0AFakeRootFolderMyDrivePVA"
         self._lock = threading.RLock()
         self._clock = datetime(2024, 1, 2, 3, 4, 5, tzinfo=UTC)
