@@ -38,7 +38,7 @@ def seeds() -> Path:
 
 @pytest.fixture
 def fake_google():
-    """A fresh fake Google Drive v3 + Docs v1 server on 127.0.0.1 (tests/fake_google.py), stopped after the test."""
+    """A fresh fake Google Drive v3 + Docs v1 server on 127.0.0.1 (tests/fake_google/), stopped after the test."""
     from fake_google import fake_google_server
 
     yield from fake_google_server()

@@ -235,3 +235,26 @@ def test_rejected_credentials_fail_the_run_and_delete_nothing(tmp_path, drive):
     assert not summary.ok and summary.deleted == 0
     assert "refused the credentials" in summary.failures[0].error
     assert len(indexed(tmp_path)) == 5
+
+
+def test_google_doc_comments_reach_the_index_and_their_changes_re_read_it(tmp_path, drive):
+    g, ids = drive
+    first = g.add_comment(ids["travel"], "Link to the tagged release?", quoted="here", author="Grace Hopper",
+                          replies=["Done."])
+    g.add_comment(ids["travel"], "Page-level remark, quoting nothing")
+    cfg = config(tmp_path, g, ids["top"])
+    kept = parse_config({**json.loads(cfg[0].model_dump_json()), "cleaners": [{"comments": {"keep_as_metadata": True}}]})
+    assert run(*kept).ok
+    with sqlite3.connect(tmp_path / "index.sqlite") as db:
+        text, meta = db.execute("SELECT text, meta FROM chunks WHERE doc_id = ? AND text LIKE '%take care%'",
+                                (ids["travel"],)).fetchone()
+        doc_meta = json.loads(db.execute("SELECT meta FROM documents WHERE id = ?", (ids["travel"],)).fetchone()[0])
+    entries = {e["text"]: e for e in json.loads(meta)["comments"]}
+    assert entries["Link to the tagged release?"]["anchor"] == "here" and entries["Done."]["parent"] == first
+    assert "tagged release" not in text  # a comment is about the text, not in it
+    assert len(doc_meta["comments"]) == 2  # the unanchored one is kept with the document
+    g.resolve_comment(ids["travel"], first)  # bumps the file's version, not its modifiedTime
+    before = len(g.requests)
+    summary = run(*kept)
+    assert summary.ok and summary.changed == 1
+    assert any(ids["travel"] in p and "comments" in p for _, p in g.requests[before:])

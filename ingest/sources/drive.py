@@ -3,7 +3,8 @@ changes feed.
 
 - Binary files (PDF, Word, Excel, Markdown, text) are downloaded in ranged chunks; Google Sheets
   are exported as .xlsx; Google Docs are read through the Docs API, which keeps what an export
-  loses (heading styles, list numbering, suggestions, tabs). Slides, forms and other Google
+  loses (heading styles, list numbering, suggestions, tabs), with their comments from the Drive
+  API added under "comments" for the loader to place. Slides, forms and other Google
   types have no loader and are reported as skipped; shortcuts are not followed.
 - The cursor stored after a run holds the changes-feed token and the tree's folders (id -> path).
   A change to a file under one of them is picked up; a file trashed, deleted, moved out or now
@@ -35,6 +36,8 @@ SHORTCUT = "application/vnd.google-apps.shortcut"
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 SCOPES = ("https://www.googleapis.com/auth/drive.readonly", "https://www.googleapis.com/auth/documents.readonly")
 _FIELDS = "id,name,mimeType,parents,trashed,version,modifiedTime,md5Checksum,size,webViewLink"
+_COMMENT_FIELDS = ("id,content,author(displayName,emailAddress),createdTime,resolved,deleted,"
+                   "quotedFileContent(mimeType,value),replies(id,content,author(displayName,emailAddress),createdTime,deleted)")
 _EXPORTS = {GOOGLE_SHEET: XLSX}
 """Google formats read as an export; Google Docs go through the Docs API instead."""
 _CHUNK = 8 * 1024 * 1024
@@ -186,10 +189,23 @@ class DriveSource:
         if mime == GOOGLE_DOC:
             doc = self._call(self._docs.documents().get(
                 documentId=item.doc_id, suggestionsViewMode="SUGGESTIONS_INLINE", includeTabsContent=True), item.name)
+            doc["comments"] = self._comments(item)  # the Docs API has none; the loader places them
             return json.dumps(doc, ensure_ascii=False, sort_keys=True).encode("utf-8")
         if mime in _EXPORTS:
             return self._call(self._drive.files().export_media(fileId=item.doc_id, mimeType=_EXPORTS[mime]), item.name)
         return self._download(item)
+
+    def _comments(self, item: Item) -> list[dict]:
+        comments: list[dict] = []
+        page = None
+        while True:
+            listing = self._call(self._drive.comments().list(
+                fileId=item.doc_id, fields=f"nextPageToken,comments({_COMMENT_FIELDS})", pageSize=100,
+                pageToken=page, includeDeleted=False), f"{item.name} (comments)")
+            comments += listing.get("comments", ())
+            page = listing.get("nextPageToken")
+            if not page:
+                return comments
 
     def _download(self, item: Item) -> bytes:
         from googleapiclient.http import MediaIoBaseDownload
