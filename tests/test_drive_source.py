@@ -258,3 +258,16 @@ def test_google_doc_comments_reach_the_index_and_their_changes_re_read_it(tmp_pa
     summary = run(*kept)
     assert summary.ok and summary.changed == 1
     assert any(ids["travel"] in p and "comments" in p for _, p in g.requests[before:])
+
+
+def test_google_slides_are_read_as_their_pdf_export(tmp_path, drive, corpus):
+    g, ids = drive
+    deck = g.add_google_slides("Quarterly review", ids["reports"],
+                               (corpus / "docling" / "pdf" / "sources" / "picture_classification.pdf").read_bytes())
+    summary = run(*config(tmp_path, g, ids["top"]))
+    assert summary.ok and summary.skipped == 0 and deck in indexed(tmp_path)
+    assert any("/export?" in p and deck in p and "pdf" in p for _, p in g.requests)
+    with sqlite3.connect(tmp_path / "index.sqlite") as db:
+        (page,) = db.execute("SELECT page_start FROM chunks WHERE doc_id = ? ORDER BY chunk_index", (deck,)).fetchone()
+        name, mime = db.execute("SELECT name, mime_type FROM documents WHERE id = ?", (deck,)).fetchone()
+    assert page == 1 and name == "Quarterly review" and mime == "application/pdf"  # pages, as the PDF loader reads them

@@ -2,10 +2,10 @@
 changes feed.
 
 - Binary files (PDF, Word, Excel, Markdown, text) are downloaded in ranged chunks; Google Sheets
-  are exported as .xlsx; Google Docs are read through the Docs API, which keeps what an export
-  loses (heading styles, list numbering, suggestions, tabs), with their comments from the Drive
-  API added under "comments" for the loader to place. Slides, forms and other Google
-  types have no loader and are reported as skipped; shortcuts are not followed.
+  are exported as .xlsx and Google Slides as PDF; Google Docs are read through the Docs API,
+  which keeps what an export loses (heading styles, list numbering, suggestions, tabs), with
+  their comments from the Drive API added under "comments" for the loader to place. Forms, drawings and other Google types
+  have no loader and are reported as skipped; shortcuts are not followed.
 - The cursor stored after a run holds the changes-feed token and the tree's folders (id -> path).
   A change to a file under one of them is picked up; a file trashed, deleted, moved out or now
   excluded is removed; a change to a folder of the tree (renamed, moved, trashed) lists the tree
@@ -32,14 +32,16 @@ from .local import _matches, compile_glob
 
 FOLDER = "application/vnd.google-apps.folder"
 GOOGLE_SHEET = "application/vnd.google-apps.spreadsheet"
+GOOGLE_SLIDES = "application/vnd.google-apps.presentation"
 SHORTCUT = "application/vnd.google-apps.shortcut"
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 SCOPES = ("https://www.googleapis.com/auth/drive.readonly", "https://www.googleapis.com/auth/documents.readonly")
 _FIELDS = "id,name,mimeType,parents,trashed,version,modifiedTime,md5Checksum,size,webViewLink"
 _COMMENT_FIELDS = ("id,content,author(displayName,emailAddress),createdTime,resolved,deleted,"
                    "quotedFileContent(mimeType,value),replies(id,content,author(displayName,emailAddress),createdTime,deleted)")
-_EXPORTS = {GOOGLE_SHEET: XLSX}
-"""Google formats read as an export; Google Docs go through the Docs API instead."""
+_EXPORTS = {GOOGLE_SHEET: XLSX, GOOGLE_SLIDES: "application/pdf"}
+"""Google formats read as an export (a deck as PDF: a page a slide, read by the PDF loader);
+Google Docs go through the Docs API instead."""
 _CHUNK = 8 * 1024 * 1024
 
 

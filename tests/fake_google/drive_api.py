@@ -11,7 +11,7 @@ from typing import Any
 
 from .docs_api import document_text
 from .errors import ApiError, invalid
-from .mime import EXPORTS, FOLDER, GOOGLE_SHEET, NO_CONTENT
+from .mime import EXPORTED_AS_STORED, EXPORTS, FOLDER, NO_CONTENT
 from .query import parse_query
 from .store import Change, StoredFile
 
@@ -117,7 +117,7 @@ class DriveEndpoints:
             target = p["mimeType"]
             if target not in EXPORTS[f.mime]:
                 raise ApiError(400, "The requested conversion is not supported.", "badRequest", location="convertTo")
-            if f.mime == GOOGLE_SHEET:
+            if f.mime in EXPORTED_AS_STORED:
                 body = f.content or b""
             else:
                 body = document_text(f.document or {}, markdown=target == "text/markdown").encode()

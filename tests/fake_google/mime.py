@@ -3,7 +3,10 @@
 FOLDER = "application/vnd.google-apps.folder"
 GOOGLE_DOC = "application/vnd.google-apps.document"
 GOOGLE_SHEET = "application/vnd.google-apps.spreadsheet"
+GOOGLE_SLIDES = "application/vnd.google-apps.presentation"
 SHORTCUT = "application/vnd.google-apps.shortcut"
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-EXPORTS = {GOOGLE_DOC: ("text/plain", "text/markdown"), GOOGLE_SHEET: (XLSX,)}
-NO_CONTENT = (FOLDER, GOOGLE_DOC, GOOGLE_SHEET, SHORTCUT)
+EXPORTS = {GOOGLE_DOC: ("text/plain", "text/markdown"), GOOGLE_SHEET: (XLSX,), GOOGLE_SLIDES: ("application/pdf",)}
+NO_CONTENT = (FOLDER, GOOGLE_DOC, GOOGLE_SHEET, GOOGLE_SLIDES, SHORTCUT)
+EXPORTED_AS_STORED = (GOOGLE_SHEET, GOOGLE_SLIDES)
+"""Google types the fake keeps as the bytes of their one export (xlsx, pdf)."""

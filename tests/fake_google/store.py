@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from .mime import EXPORTS, FOLDER, GOOGLE_DOC, GOOGLE_SHEET, NO_CONTENT, SHORTCUT
+from .mime import EXPORTS, FOLDER, GOOGLE_DOC, GOOGLE_SHEET, GOOGLE_SLIDES, NO_CONTENT, SHORTCUT
 
 if TYPE_CHECKING:
     from .comments import StoredComment
@@ -77,6 +77,10 @@ class DriveStore:
 
     def add_google_sheet(self, name: str, parent: str, xlsx: bytes) -> str:
         return self._add(name, parent, GOOGLE_SHEET, content=bytes(xlsx))
+
+    def add_google_slides(self, name: str, parent: str, pdf: bytes) -> str:
+        """A presentation; files.export to application/pdf returns `pdf`."""
+        return self._add(name, parent, GOOGLE_SLIDES, content=bytes(pdf))
 
     def add_shortcut(self, name: str, parent: str, target: str) -> str:
         with self._lock:
