@@ -169,7 +169,9 @@ def _plan(
     except IngestError as exc:
         return _failed(item, fingerprint, item.doc_id, str(exc), state, source.key)
     digest = f"{content_hash(data)}#{stamp}"
-    if current and previous.content_hash == digest:  # touched, not changed
+    # Same bytes under the same name: touched, not changed. A new name or place is a change even
+    # with the same bytes: the title roots the heading paths, and the index names the document.
+    if current and previous.content_hash == digest and (previous.name, previous.uri) == (item.name, document.uri):
         state.record_ok(
             source.key, item.doc_id, version=document.version, content_hash=digest,
             fingerprint=fingerprint, chunk_count=previous.chunk_count, name=item.name, uri=document.uri,

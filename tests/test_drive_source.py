@@ -104,13 +104,16 @@ def test_changes_feed_edits_renames_moves_trash_and_deletions(tmp_path, drive):
     before = len(g.requests)
     summary = run(*config(tmp_path, g, ids["top"]))
     assert summary.ok, summary.failures
-    assert summary.deleted == 2 and summary.changed == 3  # leave, outside, new
+    assert summary.deleted == 2 and summary.changed == 4  # leave, plan (renamed), outside, new
     docs = indexed(tmp_path)
     assert set(docs) == {ids["leave"], ids["travel"], ids["docx"], ids["outside"], new}
     assert docs[ids["travel"]] == chunks_before[ids["travel"]]
     downloads = fetched(g, before)
     assert all(ids["travel"] not in p for p in downloads)  # untouched: not fetched
-    assert any(ids["docx"] in p for p in downloads)  # renamed: fetched, found identical, not re-chunked
+    assert any(ids["docx"] in p for p in downloads)  # renamed: the new name roots its heading paths
+    with sqlite3.connect(tmp_path / "index.sqlite") as db:
+        (name,) = db.execute("SELECT name FROM documents WHERE id = ?", (ids["docx"],)).fetchone()
+    assert name == "plan-2027.docx"
     with sqlite3.connect(tmp_path / "index.sqlite") as db:
         text = " ".join(t for (t,) in db.execute("SELECT text FROM chunks WHERE doc_id = ?", (ids["leave"],)))
     assert "Thirty days" in text and "Twenty days" not in text

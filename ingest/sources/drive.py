@@ -174,8 +174,8 @@ class DriveSource:
             return None  # a shortcut is a pointer, not a document: its target is read where it lives
         self._files[meta["id"]] = {**meta, "path": path}
         mime = _EXPORTS.get(meta.get("mimeType", ""), meta.get("mimeType", ""))
-        # version moves with every change, metadata included; the content hash then tells a rename
-        # from an edit, so a renamed file is fetched but not chunked again.
+        # version moves with every change, metadata included; the content hash then tells a
+        # change of sharing or comments on a binary file from an edit, which is not chunked again.
         fingerprint = meta.get("version") or f"{meta.get('md5Checksum', '')}:{meta.get('modifiedTime', '')}"
         return Item(meta["id"], path, mime, fingerprint)
 
