@@ -274,3 +274,17 @@ def test_google_slides_are_read_as_their_pdf_export(tmp_path, drive, corpus):
         (page,) = db.execute("SELECT page_start FROM chunks WHERE doc_id = ? ORDER BY chunk_index", (deck,)).fetchone()
         name, mime = db.execute("SELECT name, mime_type FROM documents WHERE id = ?", (deck,)).fetchone()
     assert page == 1 and name == "Quarterly review" and mime == "application/pdf"  # pages, as the PDF loader reads them
+
+
+def test_a_file_drive_refuses_to_hand_over_does_not_hold_the_cursor(tmp_path, drive, monkeypatch):
+    g, ids = drive
+    monkeypatch.setattr(time, "sleep", lambda s: None)
+    run(*config(tmp_path, g, ids["top"]))
+    g.update(ids["leave"], content=b"# Leave\n\nRestricted now.\n")
+    g.fail(r"/files/" + ids["leave"] + r"\?.*alt=media", 403, reason="cannotDownloadFile", times=5)
+    summary = run(*config(tmp_path, g, ids["top"]))
+    (failure,) = summary.failures
+    assert failure.doc_id == ids["leave"] and not failure.retry and "403" in failure.error
+    before = len(g.requests)
+    again = run(*config(tmp_path, g, ids["top"]))  # the cursor moved on: nothing is fetched again
+    assert fetched(g, before) == [] and [f.doc_id for f in again.failures] == [ids["leave"]]

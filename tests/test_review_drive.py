@@ -1,7 +1,8 @@
 """Adversarial review of the Drive source: a messy company Drive, served by the fake Google server
 (tests/fake_google/) and read through the real google-api-python-client, real pipeline, real SQLite.
 
-Tests marked xfail(strict=True) show a bug that is still there; each says what a user would see."""
+The tests under "bugs found by review" each failed before their fix; their docstrings or names say
+what a user saw."""
 
 from __future__ import annotations
 
@@ -67,11 +68,9 @@ def tree(fake_google):
     return g, ids
 
 
-# ---------------------------------------------------------------------------------- bugs (xfail)
+# ---------------------------------------------------------------------------------- bugs found by review, fixed
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: an exclude glob added to the config is ignored by incremental runs: "
-                   "the changes feed says nothing changed, so the newly excluded files stay in the index")
 def test_adding_an_exclude_glob_removes_what_it_now_excludes(tmp_path, tree):
     g, ids = tree
     assert run(*config(tmp_path, g, ids["top"])).changed == 2
@@ -79,8 +78,6 @@ def test_adding_an_exclude_glob_removes_what_it_now_excludes(tmp_path, tree):
     assert summary.deleted == 1 and set(texts(tmp_path)) == {ids["deploy"]}
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: dropping an exclude glob (or widening include) never brings the "
-                   "files it let in: the next incremental run sees no change for them")
 def test_removing_an_exclude_glob_indexes_what_it_kept_out(tmp_path, tree):
     g, ids = tree
     assert run(*config(tmp_path, g, ids["top"], exclude=["HR/"])).changed == 1
@@ -88,8 +85,6 @@ def test_removing_an_exclude_glob_indexes_what_it_kept_out(tmp_path, tree):
     assert summary.changed == 1 and "Twenty days" in texts(tmp_path).get(ids["leave"], "")
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: a file once refused as over max_file_mb stays refused after the user "
-                   "raises max_file_mb: the failure is remembered against the file's version only")
 def test_raising_max_file_mb_fetches_the_file_that_was_too_large(tmp_path, tree):
     g, ids = tree
     huge = g.add_file("huge.md", ids["hr"], b"# Huge\n\n" + b"word " * 300_000, MD)
@@ -99,9 +94,6 @@ def test_raising_max_file_mb_fetches_the_file_that_was_too_large(tmp_path, tree)
     assert again.ok and huge in texts(tmp_path)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: a DNS failure (offline laptop, resolver hiccup) raises "
-                   "httplib2.ServerNotFoundError, which is not an OSError: it escapes DriveSource._call and crashes "
-                   "the run (and `ingest run --every`) with a traceback instead of a reported, retried failure")
 def test_an_unresolvable_google_host_is_a_reported_failure_not_a_crash(tmp_path, tree):
     g, ids = tree
     assert run(*config(tmp_path, g, ids["top"])).ok
@@ -113,9 +105,6 @@ def test_an_unresolvable_google_host_is_a_reported_failure_not_a_crash(tmp_path,
     assert set(texts(tmp_path)) == {ids["leave"], ids["deploy"]}
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: Drive sets application/octet-stream on an upload whose type it cannot "
-                   "detect (documented in guides/manage-uploads); such a notes.md is 'skipped (no loader)' although "
-                   "its extension names one, which the local source would use")
 def test_an_upload_drive_typed_octet_stream_is_read_by_its_extension(tmp_path, tree):
     g, ids = tree
     notes = g.add_file("notes.md", ids["hr"], md("Notes", "Quarterly offsite in Lisbon."), "application/octet-stream")
@@ -123,9 +112,6 @@ def test_an_upload_drive_typed_octet_stream_is_read_by_its_extension(tmp_path, t
     assert summary.skipped == 0 and "Lisbon" in texts(tmp_path).get(notes, "")
 
 
-@pytest.mark.xfail(strict=True, reason="BUG (compile_glob in sources/local.py, shared by Drive): the globs are "
-                   "documented 'as in .gitignore', where `Archive` (no trailing slash) excludes a folder named "
-                   "Archive and everything in it; here it matches only a file named Archive")
 def test_exclude_by_folder_name_without_a_slash_excludes_its_files(tmp_path, tree):
     g, ids = tree
     archive = g.add_folder("Archive", ids["hr"])

@@ -26,7 +26,7 @@ from typing import Iterator
 from ..blocks import Document
 from ..config import DriveSourceConfig
 from ..errors import ConfigError, LoaderError, SourceError
-from ..loaders import GOOGLE_DOC
+from ..loaders import GOOGLE_DOC, mime_type_of, supports
 from . import Item, Sync
 from .local import _matches, compile_glob
 
@@ -63,6 +63,8 @@ class DriveSource:
         saved = _Cursor.parse(cursor)
         if saved is None:
             return self._full("")
+        if saved.scope != self._scope_key():  # include/exclude changed: what belongs is new
+            return self._full("include, exclude or max_file_mb changed since the last run; the whole folder was listed again")
         try:
             changes, token = self._changes(saved.token)
         except _Expired:
@@ -85,7 +87,7 @@ class DriveSource:
             else:
                 items[file_id] = item
         return Sync(tuple(items.values()), complete=False, removed=tuple(removed),
-                    cursor=_Cursor(token, saved.folders).dump())
+                    cursor=_Cursor(token, saved.folders, saved.scope).dump())
 
     def _full(self, note: str) -> Sync:
         try:
@@ -112,7 +114,7 @@ class DriveSource:
                 item = self._item(meta, folders[folder])
                 if item is not None:
                     items.append(item)
-        return Sync(tuple(items), complete=True, cursor=_Cursor(token, folders).dump(), note=note)
+        return Sync(tuple(items), complete=True, cursor=_Cursor(token, folders, self._scope_key()).dump(), note=note)
 
     def _children(self, folder: str, path: str) -> Iterator[dict]:
         query = f"'{folder}' in parents and trashed = false"
@@ -157,6 +159,10 @@ class DriveSource:
             if not page:
                 raise SourceError("the changes feed ended without a new start token", subject="the Drive changes feed")
 
+    def _scope_key(self) -> str:
+        """The settings that decide which files are read; a change lists the tree again."""
+        return json.dumps([self.config.include, self.config.exclude, self.config.max_file_mb])
+
     def _start_token(self) -> str:
         kwargs = {"driveId": self.config.shared_drive_id, "supportsAllDrives": True} if self.config.shared_drive_id else {}
         return self._call(self._drive.changes().getStartPageToken(**kwargs), "the Drive changes feed")["startPageToken"]
@@ -174,20 +180,26 @@ class DriveSource:
             return None  # a shortcut is a pointer, not a document: its target is read where it lives
         self._files[meta["id"]] = {**meta, "path": path}
         mime = _EXPORTS.get(meta.get("mimeType", ""), meta.get("mimeType", ""))
+        if not supports(mime) and not mime.startswith("application/vnd.google-apps."):
+            mime = mime_type_of(path)  # Drive says application/octet-stream when it cannot tell
         # version moves with every change, metadata included; the content hash then tells a
         # change of sharing or comments on a binary file from an edit, which is not chunked again.
         fingerprint = meta.get("version") or f"{meta.get('md5Checksum', '')}:{meta.get('modifiedTime', '')}"
+        if self._too_large(meta):  # refused under this limit: a new limit is worth another look
+            fingerprint += f"|over {self.config.max_file_mb:g} MB"
         return Item(meta["id"], path, mime, fingerprint)
+
+    def _too_large(self, meta: dict) -> bool:
+        return int(meta.get("size", 0) or 0) / 1e6 > self.config.max_file_mb
 
     # -- reading ---------------------------------------------------------------------------
 
     def read(self, item: Item) -> bytes:
         meta = self._files.get(item.doc_id, {})
         mime = meta.get("mimeType", item.mime_type)
-        size_mb = int(meta.get("size", 0) or 0) / 1e6
-        if size_mb > self.config.max_file_mb:
-            raise LoaderError(f"{size_mb:.0f} MB is over source.drive.max_file_mb ({self.config.max_file_mb:g}); "
-                              "not downloaded", subject=item.name)
+        if self._too_large(meta):
+            raise LoaderError(f"{int(meta['size']) / 1e6:.0f} MB is over source.drive.max_file_mb "
+                              f"({self.config.max_file_mb:g}); not downloaded", subject=item.name)
         if mime == GOOGLE_DOC:
             doc = self._call(self._docs.documents().get(
                 documentId=item.doc_id, suggestionsViewMode="SUGGESTIONS_INLINE", includeTabsContent=True), item.name)
@@ -236,6 +248,7 @@ class DriveSource:
         )
 
     def _call(self, request, subject: str) -> dict | bytes:
+        import httplib2
         from google.auth.exceptions import GoogleAuthError
         from googleapiclient.errors import HttpError
 
@@ -243,8 +256,8 @@ class DriveSource:
             return request.execute(num_retries=self.config.retries)
         except HttpError as exc:
             raise _source_error(exc, subject) from exc
-        except OSError as exc:  # the connection failed on every retry
-            raise SourceError(f"cannot reach Google: {exc}", subject=subject) from exc
+        except (OSError, httplib2.HttpLib2Error) as exc:  # no connection (or no DNS) on every retry
+            raise SourceError(f"cannot reach Google: {exc!r}", subject=subject) from exc
         except GoogleAuthError as exc:  # a rejected or expired token that cannot be refreshed
             raise SourceError(f"Google refused the credentials: {exc}", subject=subject) from exc
 
@@ -264,11 +277,13 @@ class _Expired(Exception):
 
 
 class _Cursor:
-    """The changes-feed token and the tree's folders (id -> path), stored as JSON."""
+    """The changes-feed token, the tree's folders (id -> path) and the include/exclude globs they
+    were listed under, stored as JSON."""
 
-    def __init__(self, token: str, folders: dict[str, str]) -> None:
+    def __init__(self, token: str, folders: dict[str, str], scope: str) -> None:
         self.token = token
         self.folders = folders
+        self.scope = scope
 
     @classmethod
     def parse(cls, text: str | None) -> _Cursor | None:
@@ -276,12 +291,12 @@ class _Cursor:
             return None
         try:
             raw = json.loads(text)
-            return cls(str(raw["token"]), {str(k): str(v) for k, v in raw["folders"].items()})
+            return cls(str(raw["token"]), {str(k): str(v) for k, v in raw["folders"].items()}, str(raw["scope"]))
         except (ValueError, KeyError, TypeError, AttributeError):
             return None  # not ours (or from an older version): list everything
 
     def dump(self) -> str:
-        return json.dumps({"token": self.token, "folders": self.folders}, sort_keys=True)
+        return json.dumps({"token": self.token, "folders": self.folders, "scope": self.scope}, sort_keys=True)
 
 
 def _join(folder: str, name: str) -> str:
@@ -301,9 +316,16 @@ def _source_error(exc, subject: str) -> SourceError | LoaderError:
     except (ValueError, AttributeError):
         message = str(exc)
     text = f"Drive answered {status}{f' {reason}' if reason else ''}: {message}".rstrip(": ")
-    if reason in ("fileNotDownloadable", "cannotExportFile", "exportSizeLimitExceeded", "cannotDownloadAbusiveFile"):
+    # A file Drive will not hand over (download restricted, not exportable, no permission) is a
+    # verdict on this version: retried when it changes, so it does not hold the cursor forever.
+    # Rate limits, 5xx and 404 (gone since it was listed) may pass: tried again next run.
+    if status == 403 and reason not in _PASSING_403:
         return LoaderError(text, subject=subject)
     return SourceError(text, subject=subject)
+
+
+_PASSING_403 = frozenset({"userRateLimitExceeded", "rateLimitExceeded", "dailyLimitExceeded", "quotaExceeded",
+                          "sharingRateLimitExceeded", "RESOURCE_EXHAUSTED"})
 
 
 def _services(config: DriveSourceConfig):

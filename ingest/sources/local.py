@@ -76,7 +76,8 @@ def _matches(rel: str, patterns: tuple[re.Pattern, ...]) -> bool:
 def compile_glob(pattern: str) -> re.Pattern:
     """Glob as in .gitignore: `*` and `?` stay within a folder, `**` crosses folders (`**/` also
     matches none), a pattern without a slash matches a name at any depth, a leading `/` anchors
-    it to the root, and a trailing `/` means a folder and everything in it."""
+    it to the root, a pattern that names a folder takes everything in it, and a trailing `/`
+    matches folders only."""
     folder = pattern.endswith("/")
     pattern = pattern.rstrip("/")
     if pattern.startswith("/"):
@@ -100,4 +101,4 @@ def compile_glob(pattern: str) -> re.Pattern:
         else:
             out.append(re.escape(pattern[i]))
             i += 1
-    return re.compile("".join(out) + ("/.*" if folder else ""))
+    return re.compile("".join(out) + ("/.*" if folder else "(?:/.*)?"))
