@@ -183,22 +183,23 @@ class _Reader:
         """The number or bullet Docs shows before a list item, advancing the list's counters."""
         list_id, level = bullet.get("listId", ""), bullet.get("nestingLevel", 0)
         levels = tab.lists.get(list_id, {}).get("listProperties", {}).get("nestingLevels", [])
+        count: list[int | None] = counters.setdefault(list_id, [None] * 9)
+        current = count[level]
+        count[level] = _start(levels, level) if current is None else current + 1
+        count[level + 1 :] = [None] * (8 - level)  # a deeper list starts again under each item
         spec = levels[level] if level < len(levels) else {}
-        count = counters.setdefault(list_id, [0] * 9)
-        start = spec.get("startNumber", 1)
-        count[level] = count[level] + 1 if count[level] else start
-        count[level + 1 :] = [0] * (8 - level)  # a deeper list starts again under each item
         glyph = spec.get("glyphType", "")
+        if glyph == "NONE":
+            return ""  # numbering switched off at this level
         if glyph not in _GLYPHS:
             return spec.get("glyphSymbol", "") or "•"
-        fmt = spec.get("glyphFormat") or f"%{level}."
 
         def number(m: re.Match) -> str:
             k = int(m.group(1))
-            k_spec = levels[k] if k < len(levels) else {}
-            return format_number(count[k] or k_spec.get("startNumber", 1), _GLYPHS.get(k_spec.get("glyphType", ""), "decimal"))
+            value = count[k] if count[k] is not None else _start(levels, k)
+            return format_number(value, _GLYPHS.get(_glyph(levels, k), "decimal"))
 
-        return _LEVEL_REF.sub(number, fmt).strip()
+        return _LEVEL_REF.sub(number, spec.get("glyphFormat") or f"%{level}.").strip()
 
     def _table(self, table: dict, tab: _Tab, counters: dict) -> tuple[Table, list[str]]:
         rows: list[tuple[str, ...]] = []
@@ -242,8 +243,10 @@ class _Reader:
         marks: list[Mark] = []
         pos = 0
         for item in self._content(elements, tab, counters):
-            if item.kind == "footnote":
-                continue  # a note cited inside a cell is read with the table's notes
+            if item.kind == "footnote":  # cited inside (a cell, a table in a cell): read after the table
+                if notes is not None:
+                    notes.append(item.meta["id"])
+                continue
             if item.table is not None:
                 text = "\n".join(" ".join(v for v in row if v) for row in item.table.rows)
                 more: list[Mark] = []
@@ -256,8 +259,6 @@ class _Reader:
             marks.extend(_shift(m, pos) for m in more)
             parts.append(text)
             pos += len(text)
-        if notes is not None:
-            notes.extend(m.attrs["id"] for m in marks if m.kind == "footnote_ref")
         return "".join(parts), marks
 
     def _notes(self, note_ids: list[str], tab: _Tab, counters: dict, cited_by: Iterable[Mark]) -> Iterator[Item]:
@@ -291,6 +292,16 @@ def _tabs(doc: dict) -> Iterator[_Tab]:
             yield from walk(tab.get("childTabs", []), depth + 1)
 
     yield from walk(doc["tabs"], 0)
+
+
+def _glyph(levels: list, level: int) -> str:
+    return (levels[level] if level < len(levels) else {}).get("glyphType", "")
+
+
+def _start(levels: list, level: int) -> int:
+    """The first number of a list level; Docs counts a start of 0 as 1 for letters and Roman numerals."""
+    start = (levels[level] if level < len(levels) else {}).get("startNumber", 1)
+    return 1 if start == 0 and _glyph(levels, level) in ("ALPHA", "UPPER_ALPHA", "ROMAN", "UPPER_ROMAN") else start
 
 
 def _trim(text: str, marks: list[Mark]) -> tuple[str, list[Mark]]:
