@@ -49,7 +49,7 @@ class DriveSourceConfig(_Strict):
     """Globs over paths inside the folder (folder names joined by "/"), as for local sources."""
     exclude: list[str] = Field(default_factory=list)
     shared_drive_id: str | None = None
-    """Set when the folder lives in a shared drive, so its changes are followed there."""
+    """The shared drive the folder lives in; unset, it is read from the folder itself."""
     max_file_mb: float = Field(100, gt=0)
     """Larger files are reported and skipped rather than downloaded."""
     retries: int = Field(5, ge=0, le=10)

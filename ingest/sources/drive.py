@@ -54,6 +54,8 @@ class DriveSource:
         self.exclude = tuple(map(compile_glob, config.exclude))
         self._files: dict[str, dict] = {}
         """Metadata of the files this run lists, by id: `read` and `document` need it."""
+        self._drive_id = config.shared_drive_id
+        """The shared drive the folder lives in (None: My Drive), as configured or as Drive says."""
         self._drive, self._docs = _services(config)
 
     # -- what changed ----------------------------------------------------------------------
@@ -63,6 +65,7 @@ class DriveSource:
         saved = _Cursor.parse(cursor)
         if saved is None:
             return self._full("")
+        self._drive_id = self._drive_id or saved.drive_id
         if saved.scope != self._scope_key():  # include/exclude changed: what belongs is new
             return self._full("include, exclude or max_file_mb changed since the last run; the whole folder was listed again")
         try:
@@ -87,13 +90,16 @@ class DriveSource:
             else:
                 items[file_id] = item
         return Sync(tuple(items.values()), complete=False, removed=tuple(removed),
-                    cursor=_Cursor(token, saved.folders, saved.scope).dump())
+                    cursor=_Cursor(token, saved.folders, saved.scope, self._drive_id).dump())
 
     def _full(self, note: str) -> Sync:
         try:
-            token = self._start_token()
-            root = self._call(self._drive.files().get(fileId=self.config.folder_id, fields="id,name,mimeType,trashed",
-                                                      supportsAllDrives=True), f"folder {self.config.folder_id}")
+            root = self._call(self._drive.files().get(fileId=self.config.folder_id, supportsAllDrives=True,
+                                                      fields="id,name,mimeType,trashed,driveId"),
+                              f"folder {self.config.folder_id}")
+            # A folder in a shared drive has its own changes feed: without its id, none would be seen.
+            self._drive_id = self._drive_id or root.get("driveId")
+            token = self._start_token()  # before the listing: what changes while it runs is seen next time
         except (SourceError, LoaderError) as exc:
             self.errors.append(exc if isinstance(exc, SourceError) else SourceError(str(exc)))
             return Sync((), complete=True)
@@ -114,7 +120,8 @@ class DriveSource:
                 item = self._item(meta, folders[folder])
                 if item is not None:
                     items.append(item)
-        return Sync(tuple(items), complete=True, cursor=_Cursor(token, folders, self._scope_key()).dump(), note=note)
+        return Sync(tuple(items), complete=True, cursor=_Cursor(token, folders, self._scope_key(), self._drive_id).dump(),
+                    note=note)
 
     def _children(self, folder: str, path: str) -> Iterator[dict]:
         query = f"'{folder}' in parents and trashed = false"
@@ -164,11 +171,11 @@ class DriveSource:
         return json.dumps([self.config.include, self.config.exclude, self.config.max_file_mb])
 
     def _start_token(self) -> str:
-        kwargs = {"driveId": self.config.shared_drive_id, "supportsAllDrives": True} if self.config.shared_drive_id else {}
+        kwargs = {"driveId": self._drive_id, "supportsAllDrives": True} if self._drive_id else {}
         return self._call(self._drive.changes().getStartPageToken(**kwargs), "the Drive changes feed")["startPageToken"]
 
     def _scope(self, changes: bool = False) -> dict:
-        drive_id = self.config.shared_drive_id
+        drive_id = self._drive_id
         if drive_id:
             shared = {"driveId": drive_id, "supportsAllDrives": True, "includeItemsFromAllDrives": True}
             return shared if changes else {**shared, "corpora": "drive"}
@@ -277,13 +284,14 @@ class _Expired(Exception):
 
 
 class _Cursor:
-    """The changes-feed token, the tree's folders (id -> path) and the include/exclude globs they
-    were listed under, stored as JSON."""
+    """The changes-feed token, the tree's folders (id -> path), the settings they were listed
+    under and the shared drive they live in, stored as JSON."""
 
-    def __init__(self, token: str, folders: dict[str, str], scope: str) -> None:
+    def __init__(self, token: str, folders: dict[str, str], scope: str, drive_id: str | None) -> None:
         self.token = token
         self.folders = folders
         self.scope = scope
+        self.drive_id = drive_id
 
     @classmethod
     def parse(cls, text: str | None) -> _Cursor | None:
@@ -291,12 +299,14 @@ class _Cursor:
             return None
         try:
             raw = json.loads(text)
-            return cls(str(raw["token"]), {str(k): str(v) for k, v in raw["folders"].items()}, str(raw["scope"]))
+            return cls(str(raw["token"]), {str(k): str(v) for k, v in raw["folders"].items()}, str(raw["scope"]),
+                       raw.get("drive"))
         except (ValueError, KeyError, TypeError, AttributeError):
             return None  # not ours (or from an older version): list everything
 
     def dump(self) -> str:
-        return json.dumps({"token": self.token, "folders": self.folders, "scope": self.scope}, sort_keys=True)
+        return json.dumps({"token": self.token, "folders": self.folders, "scope": self.scope, "drive": self.drive_id},
+                          sort_keys=True)
 
 
 def _join(folder: str, name: str) -> str:
