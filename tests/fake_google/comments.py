@@ -24,10 +24,10 @@ import html
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from .errors import ApiError, invalid
+from .query import parse_time
 
 if TYPE_CHECKING:
     from .store import StoredFile
@@ -61,7 +61,7 @@ class Comments:
     """Mixed into FakeGoogle next to DriveStore, whose files hold the comments."""
 
     _lock: threading.RLock
-    _list_tokens: dict[str, tuple[str, int]]
+    page: Callable[..., tuple[list, str | None]]
     comment_changes: bool
     _get: Callable[[str], StoredFile]
     _tick: Callable[[], str]
@@ -128,23 +128,15 @@ class Comments:
                            location="pageSize")
         size = min(int(raw), 100)
         include_deleted = _boolean(p, "includeDeleted")
-        since = _time(p["startModifiedTime"]) if "startModifiedTime" in p else None
+        since = parse_time(p["startModifiedTime"], "startModifiedTime") if "startModifiedTime" in p else None
         with self._lock:
             f = self._file_or_404(file_id)
             hits = [c for c in f.comments if (include_deleted or not c.deleted)
-                    and (since is None or _time(c.modified) >= since)]
+                    and (since is None or parse_time(c.modified) >= since)]
             sig = "\x00".join(["comments", f.id, *(p.get(k, "") for k in ("includeDeleted", "startModifiedTime"))])
-            start = 0
-            if p.get("pageToken"):
-                known = self._list_tokens.get(p["pageToken"])
-                if known is None or known[0] != sig:
-                    raise invalid("pageToken")
-                start = known[1]
-            out: dict[str, Any] = {"kind": "drive#commentList",
-                                   "comments": [_resource(c) for c in hits[start:start + size]]}
-            if start + size < len(hits):
-                token = _opaque_id(f"{sig}/{start + size}")
-                self._list_tokens[token] = (sig, start + size)
+            page, token = self.page(p, sig, hits, size)
+            out: dict[str, Any] = {"kind": "drive#commentList", "comments": [_resource(c) for c in page]}
+            if token:
                 out["nextPageToken"] = token
             return out
 
@@ -194,10 +186,3 @@ def _boolean(p: dict[str, str], name: str) -> bool:
         raise invalid(name)
     return raw == "true"
 
-
-def _time(text: str) -> datetime:
-    try:
-        when = datetime.fromisoformat(text)
-    except ValueError:
-        raise invalid("startModifiedTime") from None
-    return when if when.tzinfo else when.replace(tzinfo=UTC)

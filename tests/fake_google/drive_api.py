@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import re
 import threading
 from collections.abc import Callable
@@ -22,7 +20,7 @@ class DriveEndpoints:
     _lock: threading.RLock
     _files: dict[str, StoredFile]
     _changes: list[Change]
-    _list_tokens: dict[str, tuple[str, int]]
+    page: Callable[..., tuple[list, str | None]]
     _next_seq: int
     _min_token: int
     root_id: str
@@ -40,18 +38,10 @@ class DriveEndpoints:
             hits = [f for f in self._files.values() if f.id != self.root_id and pred(self._view(f))]
             hits = _order(hits, p.get("orderBy", ""))
             sig = "\x00".join(p.get(k, "") for k in ("q", "orderBy", "corpora", "spaces"))
-            start = 0
-            if p.get("pageToken"):
-                known = self._list_tokens.get(p["pageToken"])
-                if known is None or known[0] != sig:
-                    raise invalid("pageToken")
-                start = known[1]
-            page = hits[start:start + size]
+            page, token = self.page(p, sig, hits, size)
             out: dict[str, Any] = {"kind": "drive#fileList", "incompleteSearch": False,
                                    "files": [self._resource(f) for f in page]}
-            if start + size < len(hits):
-                token = base64.urlsafe_b64encode(hashlib.sha256(f"{sig}/{start + size}".encode()).digest()[:24]).decode()
-                self._list_tokens[token] = (sig, start + size)
+            if token:
                 out["nextPageToken"] = token
             return out
 

@@ -96,9 +96,9 @@ def parse_query(q: str) -> _Pred:
         if name == "name" and op == "contains":
             return lambda f: any(w.lower().startswith(value.lower()) for w in [f["name"], *f["name"].split()])
         if name in ("modifiedTime", "createdTime") and op != "contains":
-            when = _parse_time(value)
+            when = parse_time(value)
             cmp = {"=": "__eq__", "!=": "__ne__", "<": "__lt__", "<=": "__le__", ">": "__gt__", ">=": "__ge__"}[op]
-            return lambda f: getattr(_parse_time(f[name]), cmp)(when)
+            return lambda f: getattr(parse_time(f[name]), cmp)(when)
         raise invalid("q")
 
     pred = expr()
@@ -107,9 +107,10 @@ def parse_query(q: str) -> _Pred:
     return pred
 
 
-def _parse_time(text: str) -> datetime:
+def parse_time(text: str, location: str = "q") -> datetime:
+    """An RFC 3339 time as Drive takes it in a parameter; a malformed one is a 400 on `location`."""
     try:
         when = datetime.fromisoformat(text)
     except ValueError:
-        raise invalid("q") from None
+        raise invalid(location) from None
     return when if when.tzinfo else when.replace(tzinfo=UTC)

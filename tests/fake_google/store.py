@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from .errors import invalid
 from .mime import EXPORTS, FOLDER, GOOGLE_DOC, GOOGLE_SHEET, GOOGLE_SLIDES, NO_CONTENT, SHORTCUT
 
 if TYPE_CHECKING:
@@ -61,6 +62,23 @@ class DriveStore:
         now = self._tick()
         self._files[self.root_id] = StoredFile(self.root_id, "My Drive", FOLDER, "", now, now)
         self.base_url = self.drive_endpoint = self.docs_endpoint = ""
+
+    # ------------------------------------------------------------ paging, shared by the list endpoints
+
+    def page(self, p: dict[str, str], sig: str, hits: list, size: int) -> tuple[list, str | None]:
+        """The page of `hits` that `p["pageToken"]` points at (the first without one), and the token
+        of the next page (None on the last). A token from another query is a 400, as in Drive."""
+        start = 0
+        if p.get("pageToken"):
+            known = self._list_tokens.get(p["pageToken"])
+            if known is None or known[0] != sig:
+                raise invalid("pageToken")
+            start = known[1]
+        token = None
+        if start + size < len(hits):
+            token = base64.urlsafe_b64encode(hashlib.sha256(f"{sig}/{start + size}".encode()).digest()[:24]).decode()
+            self._list_tokens[token] = (sig, start + size)
+        return hits[start:start + size], token
 
     # ------------------------------------------------------------ building the drive
 
