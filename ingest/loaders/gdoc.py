@@ -71,9 +71,9 @@ class _Reader:
         items: list[Item] = []
         furniture: list[Block] = []
         for tab in tabs:
-            counters: dict[str, list[int]] = {}
-            if len(tabs) > 1:
-                items.append(Item("heading", tab.title, rank=tab.depth - 10, level=tab.depth + 1, meta={"tab": True}))  # above every heading in it
+            counters: dict[str, list[int | None]] = {}
+            if len(tabs) > 1:  # a tab's title ranks above every heading in it (and a child tab's below)
+                items.append(Item("heading", tab.title, rank=tab.depth - 10, level=tab.depth + 1, meta={"tab": True}))
             items.extend(self._content(tab.body, tab, counters))
             for part, stories in (("header", tab.headers), ("footer", tab.footers)):
                 for sid, story in stories.items():
