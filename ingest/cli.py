@@ -80,9 +80,14 @@ def run(config: Path, quiet: bool, every: float | None) -> None:
     try:
         while True:
             started = time.monotonic()
-            summary = _run_once(cfg, steps, options, quiet)
             if every is None:
+                summary = _run_once(cfg, steps, options, quiet)
                 break
+            try:
+                summary = _run_once(cfg, steps, options, quiet)
+            except IngestError as exc:  # the folder unmounted, the state locked: try again next time
+                err.print(f"[red]run failed:[/red] {exc}", highlight=False)
+                summary = _FAILED_RUN
             # On a schedule a failing document is reported, not fatal: the next run may fetch it.
             wait = max(0.0, every - (time.monotonic() - started))
             err.print(f"next run in {wait:.0f} s (Ctrl-C stops)", highlight=False)
@@ -92,6 +97,11 @@ def run(config: Path, quiet: bool, every: float | None) -> None:
         if summary is None:
             sys.exit(130)
     sys.exit(0 if summary.ok else 1)
+
+
+_FAILED_RUN = RunSummary(seen=0, changed=0, unchanged=0, deleted=0, failed=1, skipped=0, chunks_written=0,
+                         seconds=0.0, failures=())
+"""What a scheduled run that raised counts as: failed, so Ctrl-C after it exits with 1."""
 
 
 def _run_once(cfg, steps, options, quiet: bool) -> RunSummary:

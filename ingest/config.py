@@ -29,8 +29,8 @@ class _Strict(BaseModel):
 class LocalSourceConfig(_Strict):
     path: Path
     include: list[str] = Field(default_factory=lambda: ["**/*"])
-    """Globs over paths relative to `path`, as in .gitignore: `*` within a folder, `**` across
-    folders, and a pattern without a slash (`*.md`) matches file names at any depth."""
+    """Globs over paths relative to `path`, as in .gitignore (see `sources/globs.py`): `*` within
+    a folder, `**` across folders, a pattern without a slash (`*.md`) at any depth, `!` negates."""
     exclude: list[str] = Field(default_factory=list)
     include_hidden: bool = False
     """Dot-files and dot-folders (.git, .DS_Store) are skipped unless this is on."""

@@ -1,5 +1,5 @@
 """Review: the whole-section shortcut and the fast counter on adversarial Markdown (the corpus
-test covers ordinary files), and lone surrogates end to end. Known bugs are strict xfails."""
+test covers ordinary files), and lone surrogates end to end. Tests for the bugs it found failed before their fixes."""
 
 from __future__ import annotations
 
@@ -49,9 +49,6 @@ def test_whole_sections_match_block_packing_and_counts_are_tiktokens(name, monke
             assert c.token_count == expected, (options, c.text[:80])
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: a lone surrogate (legal in the Docs API's JSON) is counted "
-                   "(tokens.py falls back to tiktoken) but chunk() dies hashing the chunk id: "
-                   "pack.py _chunk encodes the text as strict UTF-8")
 def test_a_lone_surrogate_from_a_google_doc_is_chunked(corpus):
     doc = json.loads((corpus / "encoda_gdoc" / "__fixtures__" / "test-fixture-1.gdoc").read_text(encoding="utf-8"))
     doc["body"]["content"].append({"paragraph": {

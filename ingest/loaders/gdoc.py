@@ -40,6 +40,8 @@ def load(data: bytes, document: Document) -> Loaded:
         doc = json.loads(data)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise LoaderError(f"not the JSON of a Google Docs API document: {exc}", subject=document.uri) from None
+    if b"\\ud" in data or b"\\uD" in data:  # JSON escapes can spell half a character pair
+        doc = _whole_characters(doc)
     if not isinstance(doc, dict) or not ("body" in doc or "tabs" in doc):
         raise LoaderError("JSON without a document body or tabs: not a Docs API `documents.get` result",
                           subject=document.uri)
@@ -292,6 +294,21 @@ def _tabs(doc: dict) -> Iterator[_Tab]:
             yield from walk(tab.get("childTabs", []), depth + 1)
 
     yield from walk(doc["tabs"], 0)
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _whole_characters(value):
+    """The JSON with every lone surrogate (half of a pair, which no file or index can store)
+    replaced by U+FFFD; json.loads has already joined the halves that came in pairs."""
+    if isinstance(value, str):
+        return _LONE_SURROGATE.sub("\ufffd", value)
+    if isinstance(value, list):
+        return [_whole_characters(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _whole_characters(v) for k, v in value.items()}
+    return value
 
 
 def _glyph(levels: list, level: int) -> str:

@@ -28,7 +28,7 @@ from ..config import DriveSourceConfig
 from ..errors import ConfigError, LoaderError, SourceError
 from ..loaders import GOOGLE_DOC, mime_type_of, supports
 from . import Item, Sync
-from .local import _matches, compile_glob
+from .globs import Globs
 
 FOLDER = "application/vnd.google-apps.folder"
 GOOGLE_SHEET = "application/vnd.google-apps.spreadsheet"
@@ -50,8 +50,7 @@ class DriveSource:
         self.config = config
         self.key = f"drive:{config.shared_drive_id or 'my-drive'}:{config.folder_id}"
         self.errors: list[SourceError] = []
-        self.include = tuple(map(compile_glob, config.include))
-        self.exclude = tuple(map(compile_glob, config.exclude))
+        self.globs = Globs.of(config.include, config.exclude)
         self._files: dict[str, dict] = {}
         """Metadata of the files this run lists, by id: `read` and `document` need it."""
         self._drive_id = config.shared_drive_id
@@ -114,8 +113,10 @@ class DriveSource:
             folder = queue.popleft()
             for meta in self._children(folder, folders[folder]):
                 if meta.get("mimeType") == FOLDER:
-                    folders[meta["id"]] = _join(folders[folder], meta["name"])
-                    queue.append(meta["id"])
+                    path = _join(folders[folder], meta["name"])
+                    if not self.globs.excludes_folder(path):  # an excluded folder is not listed at all
+                        folders[meta["id"]] = path
+                        queue.append(meta["id"])
                     continue
                 item = self._item(meta, folders[folder])
                 if item is not None:
@@ -183,7 +184,7 @@ class DriveSource:
 
     def _item(self, meta: dict, folder_path: str) -> Item | None:
         path = _join(folder_path, meta.get("name", meta["id"]))
-        if meta.get("mimeType") == SHORTCUT or not (_matches(path, self.include) and not _matches(path, self.exclude)):
+        if meta.get("mimeType") == SHORTCUT or not self.globs.wanted(path):
             return None  # a shortcut is a pointer, not a document: its target is read where it lives
         self._files[meta["id"]] = {**meta, "path": path}
         mime = _EXPORTS.get(meta.get("mimeType", ""), meta.get("mimeType", ""))

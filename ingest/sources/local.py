@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import replace
 from pathlib import Path
 from typing import Iterator
@@ -13,13 +12,13 @@ from ..config import LocalSourceConfig
 from ..errors import SourceError
 from ..loaders import local_document, mime_type_of
 from . import Item, Sync
+from .globs import Globs
 
 
 class LocalSource:
     def __init__(self, config: LocalSourceConfig) -> None:
         self.root = config.path.resolve()
-        self.include = tuple(map(compile_glob, config.include))
-        self.exclude = tuple(map(compile_glob, config.exclude))
+        self.globs = Globs.of(config.include, config.exclude)
         self.hidden = config.include_hidden
         self.key = f"local:{self.root}"
         self.errors: list[SourceError] = []
@@ -35,15 +34,15 @@ class LocalSource:
         """Matching files in a stable order; ids are paths relative to the root."""
         self.errors.clear()
         for dirpath, dirnames, filenames in os.walk(self.root, onerror=self._walk_error):
-            if not self.hidden:
-                dirnames[:] = [d for d in dirnames if not d.startswith(".")]
-            dirnames.sort()
+            here = Path(dirpath).relative_to(self.root).as_posix()
+            dirnames[:] = sorted(d for d in dirnames if (self.hidden or not d.startswith("."))
+                                 and not self.globs.excludes_folder(d if here == "." else f"{here}/{d}"))
             for filename in sorted(filenames):
                 if not self.hidden and filename.startswith("."):
                     continue
                 path = Path(dirpath, filename)
                 rel = path.relative_to(self.root).as_posix()
-                if not self._wanted(rel):
+                if not self.globs.wanted(rel):
                     continue
                 try:
                     stat = path.stat()
@@ -62,43 +61,5 @@ class LocalSource:
         mtime = int(item.fingerprint.split(":")[1]) / 1e9
         return replace(local_document(path, data, mtime, doc_id=item.doc_id), mime_type=item.mime_type)
 
-    def _wanted(self, rel: str) -> bool:
-        return _matches(rel, self.include) and not _matches(rel, self.exclude)
-
     def _walk_error(self, exc: OSError) -> None:
         self.errors.append(SourceError(f"cannot list folder: {exc.strerror}", subject=exc.filename))
-
-
-def _matches(rel: str, patterns: tuple[re.Pattern, ...]) -> bool:
-    return any(p.fullmatch(rel) for p in patterns)
-
-
-def compile_glob(pattern: str) -> re.Pattern:
-    """Glob as in .gitignore: `*` and `?` stay within a folder, `**` crosses folders (`**/` also
-    matches none), a pattern without a slash matches a name at any depth, a leading `/` anchors
-    it to the root, a pattern that names a folder takes everything in it, and a trailing `/`
-    matches folders only."""
-    folder = pattern.endswith("/")
-    pattern = pattern.rstrip("/")
-    if pattern.startswith("/"):
-        pattern = pattern.lstrip("/")
-    elif "/" not in pattern:
-        pattern = "**/" + pattern
-    out, i = [], 0
-    while i < len(pattern):
-        if pattern.startswith("**/", i):
-            out.append("(?:[^/]+/)*")
-            i += 3
-        elif pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif pattern[i] == "*":
-            out.append("[^/]*")
-            i += 1
-        elif pattern[i] == "?":
-            out.append("[^/]")
-            i += 1
-        else:
-            out.append(re.escape(pattern[i]))
-            i += 1
-    return re.compile("".join(out) + ("/.*" if folder else "(?:/.*)?"))
