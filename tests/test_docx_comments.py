@@ -58,4 +58,14 @@ def test_configuring_a_default_cleaner_keeps_its_place():
     assert default.index("comments") < default.index("merged_cells")
     configured = build_chain([("comments", {"keep_as_metadata": True}), ("furniture", False)])
     assert [s.cleaner.name for s in configured] == [n for n in default if n != "furniture"]
-    assert next(s for s in configured if s.cleaner.name == "comments").explicit
+    assert not any(s.explicit for s in configured)  # configured, still on its own formats only
+
+
+def test_configuring_a_spreadsheet_cleaner_does_not_run_it_on_word_tables(corpus):
+    """`empty_cells: {}` in a config tunes the spreadsheet cleaner; Word tables keep their rows."""
+    loaded = load_file(corpus / "docx2python" / "libreoffice_conversion.docx")
+    default, _ = clean(loaded.blocks, loaded.document, build_chain([]))
+    configured, report = clean(loaded.blocks, loaded.document, build_chain([("empty_cells", {})]))
+    default, configured = list(default), list(configured)
+    assert any(b.kind == "table" for b in default)
+    assert configured == default and "empty_cells" not in report

@@ -105,8 +105,9 @@ def build_chain(configured: Iterable[tuple[str, Mapping | bool | None]]) -> tupl
     """Default cleaners in their `order`, then the other configured ones in config order.
 
     Each configured item is (name, options): a mapping configures it, `False` switches it off,
-    `None` or `True` runs it with default options. Configuring a default cleaner does not move
-    it: the order is what keeps marks resolved before tables are reshaped.
+    `None` or `True` runs it with default options. Configuring a default cleaner neither moves it
+    (the order keeps marks resolved before tables are reshaped) nor widens it to other formats;
+    any other named cleaner runs on every document.
     """
     cleaners = available()
     settings: dict[str, Mapping | bool | None] = {}
@@ -124,7 +125,9 @@ def build_chain(configured: Iterable[tuple[str, Mapping | bool | None]]) -> tupl
         if value is False:
             continue
         cleaner = cleaners.get(name) or resolve(name)
-        steps.append(Step(cleaner, _options(cleaner, value), explicit=name in settings))
+        # Options tune a default cleaner without widening it: it still runs on its own formats.
+        explicit = name in settings and cleaner.default_for is None
+        steps.append(Step(cleaner, _options(cleaner, value), explicit=explicit))
     return tuple(steps)
 
 
