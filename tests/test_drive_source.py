@@ -288,3 +288,22 @@ def test_a_file_drive_refuses_to_hand_over_does_not_hold_the_cursor(tmp_path, dr
     before = len(g.requests)
     again = run(*config(tmp_path, g, ids["top"]))  # the cursor moved on: nothing is fetched again
     assert fetched(g, before) == [] and [f.doc_id for f in again.failures] == [ids["leave"]]
+
+
+def test_a_new_folder_is_listed_on_its_own_not_the_whole_tree(tmp_path, drive):
+    g, ids = drive
+    run(*config(tmp_path, g, ids["top"]))
+    projects = g.add_folder("Projects", ids["top"])
+    nested = g.add_folder("2027", projects)
+    plan = g.add_file("plan.md", nested, b"# Plan\n\nShip the thing.\n", "text/markdown")
+    skipped = g.add_folder("Archive", projects)  # excluded by "Archive/" wherever it is
+    g.add_file("old.md", skipped, b"# Old\n\nStale.\n", "text/markdown")
+    outside = g.add_folder("Elsewhere")  # not under the tree
+    g.add_file("x.md", outside, b"# X\n\nNot ours.\n", "text/markdown")
+    before = len(g.requests)
+    summary = run(*config(tmp_path, g, ids["top"]))
+    assert summary.ok and summary.changed == 1 and plan in indexed(tmp_path)
+    listed = [p for _, p in g.requests[before:] if "/files?" in p and "parents" in p]
+    assert listed and not any(ids["top"] in p or ids["reports"] in p or skipped in p for p in listed)
+    g.update(plan, content=b"# Plan\n\nShip it twice.\n")  # the new folder is part of the tree now
+    assert run(*config(tmp_path, g, ids["top"])).changed == 1

@@ -8,8 +8,9 @@ changes feed.
   have no loader and are reported as skipped; shortcuts are not followed.
 - The cursor stored after a run holds the changes-feed token and the tree's folders (id -> path).
   A change to a file under one of them is picked up; a file trashed, deleted, moved out or now
-  excluded is removed; a change to a folder of the tree (renamed, moved, trashed) lists the tree
-  again, since every path below it may have changed. An expired token does the same, and says so.
+  excluded is removed; a folder created in or moved into the tree is listed on its own; a change
+  to a folder of the tree (renamed, moved, trashed) lists the whole tree again, since every path
+  below it may have changed. An expired token does the same, and says so.
 - The token is taken before a full listing, so whatever changes while the tree is listed is seen
   by the next run. Requests that meet a rate limit (429, 403 rate-limit reasons), a 5xx or a
   dropped connection are retried with exponential back-off by the client library itself.
@@ -74,22 +75,47 @@ class DriveSource:
         except SourceError as exc:
             self.errors.append(exc)
             return Sync((), complete=False)
+        folders = dict(saved.folders)
         items: dict[str, Item] = {}
-        removed: list[str] = []
+        new_folders: dict[str, dict] = {}
+        files: dict[str, dict] = {}
         for file_id, change in changes.items():
             meta = change.get("file") or {}
             gone = change.get("removed", False) or meta.get("trashed", False)
-            moved_in = meta.get("mimeType") == FOLDER and not gone and any(p in saved.folders for p in meta.get("parents", ()))
-            if file_id in saved.folders or moved_in:
-                return self._full("")  # a folder of the tree changed: paths below it may have too
-            parent = next((p for p in meta.get("parents", ()) if p in saved.folders), None)
-            item = None if gone or parent is None else self._item(meta, saved.folders[parent])
-            if item is None:
-                removed.append(file_id)  # gone, moved out, excluded, or never ours (ignored then)
+            if file_id in folders:
+                return self._full("")  # a folder of the tree changed: every path below it may have
+            if meta.get("mimeType") == FOLDER:
+                if not gone:
+                    new_folders[file_id] = meta  # ours if it hangs below the tree (checked below)
             else:
+                files[file_id] = change
+        # A folder created in (or moved into) the tree is listed on its own, parents first; its
+        # files and folders need no change entries of their own, which Drive may not send.
+        placed = True
+        while placed:
+            placed = False
+            for folder_id, meta in list(new_folders.items()):
+                parent = next((p for p in meta.get("parents", ()) if p in folders), None)
+                if parent is None:
+                    continue
+                del new_folders[folder_id]
+                placed = True
+                path = _join(folders[parent], meta.get("name", folder_id))
+                if folder_id not in folders and not self.globs.excludes_folder(path):
+                    folders[folder_id] = path
+                    items.update((i.doc_id, i) for i in self._walk([folder_id], folders))
+        removed: list[str] = []
+        for file_id, change in files.items():
+            meta = change.get("file") or {}
+            gone = change.get("removed", False) or meta.get("trashed", False)
+            parent = next((p for p in meta.get("parents", ()) if p in folders), None)
+            item = None if gone or parent is None else self._item(meta, folders[parent])
+            if item is not None:
                 items[file_id] = item
+            elif file_id not in items:
+                removed.append(file_id)  # gone, moved out, excluded, or never ours (ignored then)
         return Sync(tuple(items.values()), complete=False, removed=tuple(removed),
-                    cursor=_Cursor(token, saved.folders, saved.scope, self._drive_id).dump())
+                    cursor=_Cursor(token, folders, saved.scope, self._drive_id).dump())
 
     def _full(self, note: str) -> Sync:
         try:
@@ -107,8 +133,15 @@ class DriveSource:
                                            subject=self.config.folder_id))
             return Sync((), complete=True)
         folders = {root["id"]: ""}
+        items = self._walk([root["id"]], folders)
+        return Sync(tuple(items), complete=True, cursor=_Cursor(token, folders, self._scope_key(), self._drive_id).dump(),
+                    note=note)
+
+    def _walk(self, starts: list[str], folders: dict[str, str]) -> list[Item]:
+        """The wanted files below `starts` (folders whose paths `folders` holds), which gains every
+        folder found on the way."""
         items: list[Item] = []
-        queue = deque([root["id"]])  # breadth first: a folder's path is known before its children
+        queue = deque(starts)  # breadth first: a folder's path is known before its children
         while queue:
             folder = queue.popleft()
             for meta in self._children(folder, folders[folder]):
@@ -121,8 +154,7 @@ class DriveSource:
                 item = self._item(meta, folders[folder])
                 if item is not None:
                     items.append(item)
-        return Sync(tuple(items), complete=True, cursor=_Cursor(token, folders, self._scope_key(), self._drive_id).dump(),
-                    note=note)
+        return items
 
     def _children(self, folder: str, path: str) -> Iterator[dict]:
         query = f"'{folder}' in parents and trashed = false"
