@@ -9,15 +9,16 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Annotated, Any, Mapping
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from .chunker import ChunkOptions
 from .chunker.tokens import get_tokenizer
 from .cleaners import Step, build_chain
 from .errors import ConfigError, IngestError
+from .sources.globs import rule
 
 _ENV = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
@@ -26,12 +27,21 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+def _globs(patterns: list[str]) -> list[str]:
+    for pattern in patterns:
+        rule(pattern)  # a malformed glob is a config error now, not a traceback mid-run
+    return patterns
+
+
+GlobList = Annotated[list[str], AfterValidator(_globs)]
+
+
 class LocalSourceConfig(_Strict):
     path: Path
-    include: list[str] = Field(default_factory=lambda: ["**/*"])
+    include: GlobList = Field(default_factory=lambda: ["**/*"])
     """Globs over paths relative to `path`, as in .gitignore (see `sources/globs.py`): `*` within
     a folder, `**` across folders, a pattern without a slash (`*.md`) at any depth, `!` negates."""
-    exclude: list[str] = Field(default_factory=list)
+    exclude: GlobList = Field(default_factory=list)
     include_hidden: bool = False
     """Dot-files and dot-folders (.git, .DS_Store) are skipped unless this is on."""
 
@@ -45,9 +55,9 @@ class DriveSourceConfig(_Strict):
     """With a service account and domain-wide delegation: the user to act as."""
     token: str | None = None
     """A ready OAuth access token instead of a key file (e.g. `${DRIVE_TOKEN}`); short-lived."""
-    include: list[str] = Field(default_factory=lambda: ["**/*"])
+    include: GlobList = Field(default_factory=lambda: ["**/*"])
     """Globs over paths inside the folder (folder names joined by "/"), as for local sources."""
-    exclude: list[str] = Field(default_factory=list)
+    exclude: GlobList = Field(default_factory=list)
     shared_drive_id: str | None = None
     """The shared drive the folder lives in; unset, it is read from the folder itself."""
     max_file_mb: float = Field(100, gt=0)

@@ -4,7 +4,7 @@ chain keeping configured default cleaners in place, and `ingest run --every` aft
 
 Drive tests use the fake Google server (tests/fake_google/) through the real client and the real
 pipeline; glob tests compare with what git itself does (`git check-ignore` semantics, verified
-against git 2.x while writing them). Known bugs are strict xfails whose reason says what a user sees."""
+against git 2.x while writing them). The tests of the bugs it found failed before their fixes."""
 
 from __future__ import annotations
 
@@ -246,8 +246,6 @@ def test_globs_agree_with_git_on_common_patterns(files):
         "a.md", "foo/bar/x.md", "foo/baz/y.md", "notes/n.md", "notes/todo.txt"]
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: `docs/*` + `!docs/keep.md` (git's own re-include idiom) drops "
-                   "docs/keep.md: excludes_folder treats `docs/*` as excluding the folder docs itself")
 def test_negation_after_a_contents_pattern_keeps_the_file_as_git_does(files):
     # git: `docs/*` (or `docs/**`) excludes what is in docs, not docs, so a later `!` brings a file back
     assert "docs/keep.md" in listed(files, exclude=["docs/*", "!docs/keep.md"])
@@ -256,8 +254,6 @@ def test_negation_after_a_contents_pattern_keeps_the_file_as_git_does(files):
     assert listed(files, exclude=["/*", "!/foo", "/foo/*", "!/foo/bar"]) == ["foo/bar/x.md"]
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: the same pruning hides a re-included Drive file: `Reports/*` + "
-                   "`!Reports/q3.md` never lists Reports, so q3.md is not indexed")
 def test_negation_after_a_contents_pattern_on_drive(tmp_path, fake_google):
     g = fake_google
     top = g.add_folder("Company")
@@ -268,8 +264,6 @@ def test_negation_after_a_contents_pattern_on_drive(tmp_path, fake_google):
     assert summary.ok and set(paths(tmp_path)) == {q3}
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: a backslash does not escape (git: `*\\[DRAFT\\]*` matches names "
-                   "tagged [DRAFT]); the pattern silently matches nothing")
 def test_backslash_escapes_a_bracket_as_in_git(tmp_path):
     root = tmp_path / "t"
     root.mkdir()
@@ -278,8 +272,6 @@ def test_backslash_escapes_a_bracket_as_in_git(tmp_path):
     assert listed(root, exclude=[r"*\[DRAFT\]*"]) == ["Budget D.md"]
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: a glob with a bad character range (`[a-Z]`) is not checked with "
-                   "the config: the run dies with a re.error traceback instead of an error naming the key")
 def test_a_bad_character_range_is_a_config_error(tmp_path, fake_google):
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "a.md").write_text("# A\n")
