@@ -107,7 +107,7 @@ def build_chain(configured: Iterable[tuple[str, Mapping | bool | None]]) -> tupl
     Each configured item is (name, options): a mapping configures it, `False` switches it off,
     `None` or `True` runs it with default options. Configuring a default cleaner neither moves it
     (the order keeps marks resolved before tables are reshaped) nor widens it to other formats;
-    any other named cleaner runs on every document.
+    a named cleaner that declares no formats runs on every document.
     """
     cleaners = available()
     settings: dict[str, Mapping | bool | None] = {}
