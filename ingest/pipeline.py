@@ -16,7 +16,7 @@ from typing import Callable, Iterator, Literal
 
 from . import __version__
 from .chunker import ChunkOptions
-from .cleaners import Step
+from .cleaners import Step, code_version
 from .config import Config
 from .errors import IngestError, SourceError
 from .loaders import content_hash, supports
@@ -217,11 +217,13 @@ def _open_sink(config: Config) -> Sink:
 
 
 def _settings_hash(steps: tuple[Step, ...], options: ChunkOptions) -> str:
-    """Changing the chunker, the cleaners or ingest itself re-processes every document."""
+    """Changing the chunker, the cleaners (their options, or a plugin's code) or ingest itself
+    re-processes every document."""
     described = {
         "version": __version__,
         "chunker": asdict(options),
-        "cleaners": [(s.cleaner.name, s.options.model_dump() if s.options else None, s.explicit) for s in steps],
+        "cleaners": [(s.cleaner.name, s.options.model_dump() if s.options else None, s.explicit,
+                      code_version(s.cleaner)) for s in steps],
     }
     return hashlib.sha256(json.dumps(described, sort_keys=True, default=str).encode()).hexdigest()
 

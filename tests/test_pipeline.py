@@ -98,6 +98,26 @@ def test_changing_the_chunker_settings_reprocesses_everything(workspace):
     assert summary.changed == 3
 
 
+def test_editing_a_plugin_cleaner_reprocesses_its_documents(tmp_path, workspace, monkeypatch):
+    docs, config, index = workspace
+    plugin = tmp_path / "plugins" / "shout_plugin.py"
+    plugin.parent.mkdir()
+    plugin.write_text(
+        "from dataclasses import replace\n"
+        "from ingest.cleaners import Cleaner\n"
+        "def run(blocks, ctx):\n"
+        "    for b in blocks:\n"
+        "        yield replace(b, text=b.text.upper())\n"
+        "shout = Cleaner(name='shout', run=run)\n"
+    )
+    monkeypatch.syspath_prepend(str(plugin.parent))
+    config.write_text(config.read_text() + "cleaners: ['shout_plugin:shout']\n")
+    assert sync(config)[0].changed == 3
+    assert sync(config)[0].changed == 0
+    plugin.write_text(plugin.read_text() + "# a new version of the plugin\n")
+    assert sync(config)[0].changed == 3  # the plugin's code is part of the settings
+
+
 def test_jsonl_sink_one_file_per_document(tmp_path, workspace):
     docs, config, _ = workspace
     out = tmp_path / "jsonl"
