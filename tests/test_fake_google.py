@@ -636,3 +636,120 @@ def test_comments_bump_the_file_version_not_its_modified_time_and_show_in_change
         quiet.add_comment(qdoc, "silent")
         assert all_changes(qdrive, qstart)[0] == []
         assert int(quiet.file(qdoc)["version"]) == int(version) + 1
+
+
+# ---------------------------------------------------------------- shared drives
+
+ALL_DRIVES = {"supportsAllDrives": True, "includeItemsFromAllDrives": True}
+
+
+def test_a_shared_drive_is_listed_only_for_an_app_that_asks_for_its_items(fake_google):
+    g = fake_google
+    team = g.add_shared_drive("Engineering")
+    specs = g.add_folder("Specs", team)
+    spec = g.add_file("api.md", specs, b"# API\n", "text/markdown")
+    mine = g.add_file("mine.md", g.add_folder("Mine"), b"# Mine\n", "text/markdown")
+    drive = drive_client(g)
+
+    def names(**kw) -> list[str]:
+        return sorted(f["name"] for f in list_all(drive, fields="nextPageToken,files(name)", **kw)[0])
+
+    # the drive's id is its root folder's id
+    assert drive.files().get(fileId=team, supportsAllDrives=True, fields="id,name,mimeType,driveId,parents").execute() == {
+        "id": team, "name": "Engineering", "mimeType": FOLDER, "driveId": team, "parents": []}
+    assert names(q=f"'{team}' in parents", **ALL_DRIVES) == ["Specs"]
+    # without includeItemsFromAllDrives (or supportsAllDrives) shared drive items are not returned
+    assert names(q=f"'{specs}' in parents") == []
+    assert names(q=f"'{specs}' in parents", supportsAllDrives=True) == []
+    assert names(q=f"'{specs}' in parents", includeItemsFromAllDrives=True) == []
+    assert names(q=f"'{specs}' in parents", **ALL_DRIVES) == ["api.md"]
+    assert names(q="trashed = false") == ["Mine", "mine.md"]  # the user corpus: My Drive only
+    assert names(q="trashed = false", corpora="allDrives", **ALL_DRIVES) == ["Mine", "Specs", "api.md", "mine.md"]
+    assert names(corpora="drive", driveId=team, **ALL_DRIVES) == ["Specs", "api.md"]  # not the root, not My Drive
+
+    # driveId and corpora=drive go together, and need includeItemsFromAllDrives
+    for kw, status, reason in [({"driveId": team, **ALL_DRIVES}, 400, "teamDriveIdRequiresTeamDriveCorpora"),
+                               ({"corpora": "drive", **ALL_DRIVES}, 400, "teamDriveIdRequiresTeamDriveCorpora"),
+                               ({"corpora": "drive", "driveId": team, "supportsAllDrives": True}, 403, "forbidden"),
+                               ({"corpora": "drive", "driveId": "0ANoSuchDriveUk9PVA", **ALL_DRIVES}, 404, "notFound")]:
+        with pytest.raises(HttpError) as exc:
+            drive.files().list(**kw).execute()
+        assert exc.value.status_code == status and error_of(exc.value)["errors"][0]["reason"] == reason, kw
+    assert "Shared drive not found: 0ANoSuchDriveUk9PVA" in error_of(exc.value)["message"]
+
+    # files.get: 404 without supportsAllDrives; driveId only for shared drive items; no owners there
+    with pytest.raises(HttpError) as exc:
+        drive.files().get(fileId=spec, fields="id").execute()
+    assert exc.value.status_code == 404 and error_of(exc.value)["message"] == f"File not found: {spec}."
+    fields = "id,driveId,owners,ownedByMe"
+    assert drive.files().get(fileId=spec, supportsAllDrives=True, fields=fields).execute() == {"id": spec, "driveId": team}
+    own = drive.files().get(fileId=mine, supportsAllDrives=True, fields=fields).execute()
+    assert "driveId" not in own and own["ownedByMe"] is True and own["owners"][0]["me"] is True
+    assert drive.files().get(fileId=spec, supportsAllDrives=True).execute() == {  # default fields carry driveId
+        "kind": "drive#file", "id": spec, "name": "api.md", "mimeType": "text/markdown", "driveId": team,
+        "teamDriveId": team}
+
+    # content: alt=media takes supportsAllDrives too; files.export has no such parameter
+    with pytest.raises(HttpError) as exc:
+        drive.files().get_media(fileId=spec).execute()
+    assert exc.value.status_code == 404
+    assert drive.files().get_media(fileId=spec, supportsAllDrives=True).execute() == b"# API\n"
+    body = {"content": [{"paragraph": {"elements": [{"textRun": {"content": "Design notes\n"}}]}}]}
+    doc = g.add_google_doc("Design", specs, {"body": body})
+    assert b"Design notes" in drive.files().export(fileId=doc, mimeType="text/plain").execute()
+    with pytest.raises(ValueError, match="not modelled"):
+        g.move(mine, specs)
+
+
+def test_a_shared_drive_has_its_own_change_log(fake_google):
+    g = fake_google
+    team = g.add_shared_drive("Engineering")
+    specs = g.add_folder("Specs", team)
+    edited = g.add_file("edited.md", specs, b"v1", "text/markdown")
+    binned = g.add_file("binned.md", specs, b"b", "text/markdown")
+    old = g.add_folder("Old", specs)
+    inside = g.add_file("inside.md", old, b"i", "text/markdown")
+    drive = drive_client(g)
+    user_start = drive.changes().getStartPageToken().execute()["startPageToken"]
+    team_start = drive.changes().getStartPageToken(driveId=team, supportsAllDrives=True).execute()["startPageToken"]
+
+    g.update(edited, content=b"v2")
+    g.trash(binned)
+    g.delete(old)
+    new = g.add_file("new.md", team, b"n", "text/markdown")
+    personal = g.add_file("personal.md", None, b"p", "text/markdown")
+    other = g.add_shared_drive("Sales")
+
+    changes, _, team_next = all_changes(drive, team_start, driveId=team, **ALL_DRIVES)
+    assert [c["fileId"] for c in changes] == [edited, binned, inside, old, new]  # only this drive's, nothing of My Drive
+    by_id = {c["fileId"]: c for c in changes}
+    assert all(c["changeType"] == "file" and c["driveId"] == team for c in changes)
+    assert by_id[edited]["file"]["md5Checksum"] == hashlib.md5(b"v2").hexdigest()
+    assert by_id[binned]["file"]["trashed"] is True and by_id[binned]["removed"] is False
+    assert by_id[old]["removed"] is True and by_id[inside]["removed"] is True and "file" not in by_id[inside]
+    assert by_id[new]["file"]["parents"] == [team] and by_id[new]["file"]["driveId"] == team
+    assert all_changes(drive, team_next, driveId=team, **ALL_DRIVES)[0] == []
+
+    # the user's log: My Drive's files and the drives themselves, never a shared drive's items
+    for kw in ({}, ALL_DRIVES):
+        mine, _, _ = all_changes(drive, user_start, **kw)
+        assert [(c["changeType"], c.get("fileId") or c["driveId"]) for c in mine] == [("file", personal), ("drive", other)]
+    assert mine[1]["drive"] == {"kind": "drive#drive", "id": other, "name": "Sales"} and "file" not in mine[1]
+    assert g.changes_since(team_start, team) == 5 and g.changes_since(user_start) == 2
+
+    # tokens belong to their log; driveId wants the all-drives flags; an unknown drive is 404
+    for token, kw in [(user_start, {"driveId": team, **ALL_DRIVES}), (team_start, {})]:
+        with pytest.raises(HttpError) as exc:
+            drive.changes().list(pageToken=token, **kw).execute()
+        assert exc.value.status_code == 400 and error_of(exc.value)["errors"][0]["location"] == "pageToken"
+    for call, status in [(lambda: drive.changes().list(pageToken=team_start, driveId=team, supportsAllDrives=True), 403),
+                         (lambda: drive.changes().getStartPageToken(driveId=team), 403),
+                         (lambda: drive.changes().getStartPageToken(driveId="0ANoSuchDriveUk9PVA", supportsAllDrives=True), 404),
+                         (lambda: drive.changes().list(pageToken="1", driveId="0ANoSuchDriveUk9PVA", **ALL_DRIVES), 404)]:
+        with pytest.raises(HttpError) as exc:
+            call().execute()
+        assert exc.value.status_code == status
+
+    g.expire_page_tokens()  # every log's tokens
+    with pytest.raises(HttpError):
+        drive.changes().list(pageToken=team_next, driveId=team, **ALL_DRIVES).execute()

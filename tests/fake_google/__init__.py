@@ -30,13 +30,31 @@ Drive behaviours mirrored (each documented by Google; see the module's report fo
   client finishes an empty file); Docs/Sheets there are 403 fileNotDownloadable. `files.export`
   ignores Range and answers 200 whole (the client accepts that); a binary file is 403
   fileNotExportable, an unsupported target 400 "The requested conversion is not supported.".
+- Shared drives (`add_shared_drive(name)`: its id is its root folder's id; add files under it).
+  Their items carry `driveId` (also in the default fields) and no `owners`/`ownedByMe`; files.get and
+  alt=media answer 404 "File not found" for them without `supportsAllDrives=true` (files.export,
+  comments and the Docs API take no such flag). files.list returns them only with both
+  `supportsAllDrives` and `includeItemsFromAllDrives`; `corpora=drive` + `driveId` lists one drive
+  (each without the other is 400 teamDriveIdRequiresTeamDriveCorpora; either without
+  includeItemsFromAllDrives is 403); an unknown driveId is 404 "Shared drive not found". Each shared
+  drive has its own change log and tokens (changes.getStartPageToken / changes.list with `driveId`,
+  which want supportsAllDrives, and includeItemsFromAllDrives on list); a token of another log is 400.
+  The user's log never holds a shared drive's items (Drive's guide: do not rely on them there), only a
+  `changeType: "drive"` change when a drive is added. Moves between drives are not modelled.
 - Errors: Drive's `{"error": {"code", "message", "errors": [{domain, reason, message, location?}]}}`,
   the Docs API's `{"error": {"code", "message", "status"}}`; 401 without `Bearer <token>`.
 
 Sources: developers.google.com/workspace/drive/api/guides/handle-errors (error JSON and reasons),
 guides/fields-parameter and guides/delete (default fields; trash), reference/rest/v3/files
 (`trashed`, `explicitlyTrashed`, `headRevisionId`, `version`), reference/rest/v3/changes and
-guides/manage-changes (ChangeList tokens, "current state of each file"). Choices not checked
+guides/manage-changes (ChangeList tokens, "current state of each file"), guides/enable-shareddrives
+(supportsAllDrives on these methods; "If not present or set to false, then shared drive items are not
+returned"), guides/about-changes (a log per user and per shared drive; what the user's log holds),
+reference/rest/v3/files (driveId, owners "isn't populated for items in shared drives"); error texts as
+users report them (github googleapis/google-api-php-client#1825, nithinmurali/pygsheets#437, rclone
+"Shared drive not found", the default listing with driveId in gimite/google-drive-ruby#367). Choices
+not checked: the 403 reason `forbidden` and the supportsAllDrives wording on changes; shared drive
+tokens counting from 1. Choices not checked
 against a documented source: `name contains` as a word-prefix match (as remembered from
 guides/search-files), case-insensitive name order (the Drive UI's), creation order by default.
 

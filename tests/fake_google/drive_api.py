@@ -21,9 +21,11 @@ class DriveEndpoints:
     _files: dict[str, StoredFile]
     _changes: list[Change]
     page: Callable[..., tuple[list, str | None]]
-    _next_seq: int
-    _min_token: int
+    _next_seq: dict[str | None, int]
+    _min_token: dict[str | None, int]
+    _shared: set[str]
     root_id: str
+    _drive_of: Callable[[str], str | None]
     _resource: Callable[[StoredFile], dict[str, Any]]
     _view: Callable[[StoredFile], dict[str, Any]]
 
@@ -34,10 +36,25 @@ class DriveEndpoints:
             allowed = {"corpora": {"user", "drive", "domain", "allDrives"}, "spaces": {"drive", "appDataFolder", "photos"}}[key]
             if key in p and not set(p[key].replace(" ", "").split(",")) <= allowed:
                 raise invalid(key)
+        corpora = set(p.get("corpora", "user").replace(" ", "").split(","))
+        drive_id = p.get("driveId", "")
+        if ("drive" in corpora) != bool(drive_id):
+            raise ApiError(400, "The driveId parameter must be specified if and only if corpora is set to drive.",
+                           "teamDriveIdRequiresTeamDriveCorpora")
+        if (drive_id or corpora & {"drive", "allDrives"}) and not _true(p, "includeItemsFromAllDrives"):
+            raise ApiError(403, "The includeItemsFromAllDrives parameter must be set to true when driveId is "
+                           "specified or corpora contains drive or allDrives.", "forbidden")
+        # Shared drive items only for an app that says it handles them and asks for them.
+        shared_too = _true(p, "supportsAllDrives") and _true(p, "includeItemsFromAllDrives")
         with self._lock:
-            hits = [f for f in self._files.values() if f.id != self.root_id and pred(self._view(f))]
+            if drive_id:
+                self._drive_or_404(drive_id)
+            roots = {self.root_id, *self._shared}
+            hits = [f for f in self._files.values() if f.id not in roots and pred(view := self._view(f))
+                    and (view["_drive"] == drive_id if drive_id else view["_drive"] is None or shared_too)]
             hits = _order(hits, p.get("orderBy", ""))
-            sig = "\x00".join(p.get(k, "") for k in ("q", "orderBy", "corpora", "spaces"))
+            sig = "\x00".join(p.get(k, "") for k in ("q", "orderBy", "corpora", "spaces", "driveId",
+                                                      "supportsAllDrives", "includeItemsFromAllDrives"))
             page, token = self.page(p, sig, hits, size)
             out: dict[str, Any] = {"kind": "drive#fileList", "incompleteSearch": False,
                                    "files": [self._resource(f) for f in page]}
@@ -51,13 +68,18 @@ class DriveEndpoints:
         size = page_size(p)
         include_removed = p.get("includeRemoved", "true") != "false"
         with self._lock:
+            log = self._change_log(p)
+            if log:
+                self._require_all_drives(p)
             token = p["pageToken"]
-            if not token.isdigit() or not self._min_token <= int(token) <= self._next_seq:
+            if not token.isdigit() or not self._min_token[log] <= int(token) <= self._next_seq[log]:
                 raise invalid("pageToken")
-            latest: dict[str, Change] = {}
+            # The user's log has no changes to the items of a shared drive (Drive's guide: an app must
+            # not rely on them there, but read the drive's own log), only changes to the drives.
+            latest: dict[tuple[str, str], Change] = {}
             for c in self._changes:
-                if c.seq >= int(token):
-                    latest[c.file_id] = c  # coalesce: a file appears once, at its latest change
+                if c.log == log and c.seq >= int(token):
+                    latest[(c.kind, c.file_id)] = c  # coalesce: an item appears once, at its latest change
             pending = sorted(latest.values(), key=lambda c: c.seq)
             changes: list[dict[str, Any]] = []
             last_seq = None
@@ -65,25 +87,32 @@ class DriveEndpoints:
                 if len(changes) == size:
                     break
                 last_seq = c.seq
+                if c.kind == "drive":
+                    root = self._files[c.file_id]
+                    changes.append({"kind": "drive#change", "changeType": "drive", "type": "drive", "time": c.time,
+                                    "removed": False, "driveId": c.file_id,
+                                    "drive": {"kind": "drive#drive", "id": c.file_id, "name": root.name}})
+                    continue
+                shared = {"driveId": log, "teamDriveId": log} if log else {}
                 f = self._files.get(c.file_id)
                 if c.removed or f is None:
                     if include_removed:
                         changes.append({"kind": "drive#change", "changeType": "file", "type": "file", "time": c.time,
-                                        "removed": True, "fileId": c.file_id})
+                                        "removed": True, "fileId": c.file_id, **shared})
                     continue
                 changes.append({"kind": "drive#change", "changeType": "file", "type": "file", "time": c.time,
-                                "removed": False, "fileId": c.file_id, "file": self._resource(f)})
+                                "removed": False, "fileId": c.file_id, "file": self._resource(f), **shared})
             out: dict[str, Any] = {"kind": "drive#changeList", "changes": changes}
             rest = [c for c in pending if last_seq is not None and c.seq > last_seq]
             if rest:
                 out["nextPageToken"] = str(last_seq + 1)  # type: ignore[operator]
             else:
-                out["newStartPageToken"] = str(self._next_seq)
+                out["newStartPageToken"] = str(self._next_seq[log])
             return out
 
-    def _media(self, file_id: str, range_header: str | None) -> tuple[int, dict[str, str], bytes]:
+    def _media(self, file_id: str, range_header: str | None, p: dict[str, str]) -> tuple[int, dict[str, str], bytes]:
         with self._lock:
-            f = self._file_or_404(file_id)
+            f = self._file_or_404(file_id, p)
             if f.mime in NO_CONTENT:
                 raise ApiError(403, "Only files with binary content can be downloaded. Use Export with Docs Editors files.",
                                "fileNotDownloadable", location="alt")
@@ -113,19 +142,52 @@ class DriveEndpoints:
                 body = document_text(f.document or {}, markdown=target == "text/markdown").encode()
         return 200, {"Content-Type": target}, body
 
-    def _file_or_404(self, file_id: str) -> StoredFile:
+    def _file_or_404(self, file_id: str, p: dict[str, str] | None = None) -> StoredFile:
+        """The file; with `p` (a method that takes supportsAllDrives), a shared drive's file is 404
+        unless the request says supportsAllDrives=true, as Drive answers an app that does not."""
         f = self._files.get(self.root_id if file_id == "root" else file_id)
-        if f is None:
+        if f is None or (p is not None and self._drive_of(f.id) and not _true(p, "supportsAllDrives")):
             raise ApiError(404, f"File not found: {file_id}.", "notFound", location="fileId")
         return f
 
-    def _metadata(self, file_id: str) -> dict[str, Any]:
+    def _metadata(self, file_id: str, p: dict[str, str]) -> dict[str, Any]:
         with self._lock:
-            return self._resource(self._file_or_404(file_id))
+            return self._resource(self._file_or_404(file_id, p))
 
-    def _start_token(self) -> dict[str, Any]:
+    def _start_token(self, p: dict[str, str]) -> dict[str, Any]:
         with self._lock:
-            return {"kind": "drive#startPageToken", "startPageToken": str(self._next_seq)}
+            log = self._change_log(p)
+            if log and not _true(p, "supportsAllDrives"):
+                raise _all_drives_required("supportsAllDrives")
+            return {"kind": "drive#startPageToken", "startPageToken": str(self._next_seq[log])}
+
+    def _change_log(self, p: dict[str, str]) -> str | None:
+        """The change log a changes request reads: the shared drive `driveId` names (404 if none is
+        known), else the user's."""
+        drive_id = p.get("driveId") or None
+        if drive_id:
+            self._drive_or_404(drive_id)
+        return drive_id
+
+    def _drive_or_404(self, drive_id: str) -> None:
+        if drive_id not in self._shared:
+            raise ApiError(404, f"Shared drive not found: {drive_id}", "notFound", location="driveId")
+
+    @staticmethod
+    def _require_all_drives(p: dict[str, str]) -> None:
+        for name in ("supportsAllDrives", "includeItemsFromAllDrives"):
+            if not _true(p, name):
+                raise _all_drives_required(name)
+
+
+def _true(p: dict[str, str], name: str) -> bool:
+    return p.get(name, "false").lower() == "true"
+
+
+def _all_drives_required(name: str) -> ApiError:
+    # Drive's wording for includeItemsFromAllDrives (as users report it); the same rule for
+    # supportsAllDrives, which Drive's shared drive guide requires on these methods.
+    return ApiError(403, f"The {name} parameter must be set to true when driveId is specified.", "forbidden")
 
 
 def page_size(p: dict[str, str]) -> int:

@@ -16,12 +16,14 @@ _DISCOVERY = Path(googleapiclient.__file__).parent / "discovery_cache" / "docume
 DRIVE_SCHEMAS = json.loads((_DISCOVERY / "drive.v3.json").read_text())["schemas"]
 DOCS_SCHEMAS = json.loads((_DISCOVERY / "docs.v1.json").read_text())["schemas"]
 
-# Drive's default partial response when a request names no `fields`.
-_DEFAULT_FILE = "kind,id,name,mimeType"
+# Drive's default partial response when a request names no `fields` (a shared drive's items carry
+# their driveId and teamDriveId in it too: only they have those fields).
+_DEFAULT_FILE = "kind,id,name,mimeType,driveId,teamDriveId"
 _DEFAULT_FIELDS = {
     "get": _DEFAULT_FILE,
     "list": f"kind,incompleteSearch,nextPageToken,files({_DEFAULT_FILE})",
-    "changes": f"kind,nextPageToken,newStartPageToken,changes(kind,changeType,type,time,removed,fileId,file({_DEFAULT_FILE}))",
+    "changes": (f"kind,nextPageToken,newStartPageToken,changes(kind,changeType,type,time,removed,fileId,driveId,"
+                f"drive(kind,id,name),file({_DEFAULT_FILE}))"),
 }
 
 

@@ -106,10 +106,10 @@ def make_handler(fake: FakeGoogle) -> type[BaseHTTPRequestHandler]:
                 return fake._export(m.group(1), p)
             if m := re.fullmatch(r"/drive/v3/files/([^/]+)", path):
                 if p.get("alt") == "media":
-                    return fake._media(m.group(1), headers.get("range"))
-                return json_response(fake._metadata(m.group(1)), p, "File", DRIVE_SCHEMAS, "get")
+                    return fake._media(m.group(1), headers.get("range"), p)
+                return json_response(fake._metadata(m.group(1), p), p, "File", DRIVE_SCHEMAS, "get")
             if path == "/drive/v3/changes/startPageToken":
-                return json_response(fake._start_token(), p, "StartPageToken", DRIVE_SCHEMAS, None)
+                return json_response(fake._start_token(p), p, "StartPageToken", DRIVE_SCHEMAS, None)
             if path == "/drive/v3/changes":
                 return json_response(fake._changes_list(p), p, "ChangeList", DRIVE_SCHEMAS, "changes")
             raise ApiError(404, "Not Found", "notFound")

@@ -1,5 +1,5 @@
-"""The fake drive's state: files, the change log and page tokens, and the control API that builds
-and mutates it (each mutation records one change)."""
+"""The fake drive's state: files (in My Drive or a shared drive), the change logs and page tokens,
+and the control API that builds and mutates it (each mutation records one change)."""
 
 from __future__ import annotations
 
@@ -39,9 +39,11 @@ class StoredFile:
 @dataclass(slots=True)
 class Change:
     seq: int
-    file_id: str
+    file_id: str                # a drive change: the shared drive's id
     time: str
     removed: bool
+    log: str | None = None      # the change log it is in: None for the user's, else a shared drive's id
+    kind: str = "file"          # "file", or "drive" (a shared drive itself, in the user's log)
 
 
 class DriveStore:
@@ -56,8 +58,12 @@ class DriveStore:
         self._files: dict[str, StoredFile] = {}
         self._counter = 0
         self._changes: list[Change] = []
-        self._next_seq = 1000
-        self._min_token = 1000
+        # One change log per corpus, as in Drive: the user's (None) and one per shared drive, each
+        # with its own tokens. The user's count from 1000, a shared drive's from 1, so a token used
+        # with the wrong log is out of range there (400), as Drive rejects it.
+        self._next_seq: dict[str | None, int] = {None: 1000}
+        self._min_token: dict[str | None, int] = {None: 1000}
+        self._shared: set[str] = set()
         self._list_tokens: dict[str, tuple[str, int]] = {}
         now = self._tick()
         self._files[self.root_id] = StoredFile(self.root_id, "My Drive", FOLDER, "", now, now)
@@ -81,6 +87,20 @@ class DriveStore:
         return hits[start:start + size], token
 
     # ------------------------------------------------------------ building the drive
+
+    def add_shared_drive(self, name: str) -> str:
+        """A shared drive; its id is also the id of its root folder (add files with it as parent).
+        The user's change log gets one drive change for it, as when a user joins a shared drive."""
+        with self._lock:
+            self._counter += 1
+            digest = hashlib.sha256(f"fake-drive-{self._counter}".encode()).digest()
+            drive_id = "0A" + base64.urlsafe_b64encode(digest).decode()[:11].replace("-", "x").replace("_", "y") + "Uk9PVA"
+            now = self._tick()
+            self._files[drive_id] = StoredFile(drive_id, name, FOLDER, "", now, now)
+            self._shared.add(drive_id)
+            self._next_seq[drive_id] = self._min_token[drive_id] = 1
+            self._record(drive_id, kind="drive")
+            return drive_id
 
     def add_folder(self, name: str, parent: str | None = None) -> str:
         return self._add(name, parent, FOLDER)
@@ -142,6 +162,8 @@ class DriveStore:
             parent = self._folder(new_parent)
             if parent == file_id or file_id in self._ancestors(parent):
                 raise ValueError("a folder cannot move into itself")
+            if self._drive_of(parent) != self._drive_of(file_id):
+                raise ValueError("moves between My Drive and a shared drive (or between shared drives) are not modelled")
             f.parent = parent
             self._touch(f)
 
@@ -163,15 +185,19 @@ class DriveStore:
     def delete(self, file_id: str) -> None:
         with self._lock:
             self._get(file_id)
+            if file_id == self.root_id or file_id in self._shared:
+                raise ValueError("a drive's root folder cannot be deleted")
+            log = self._drive_of(file_id)  # the removals go to the log of the drive they were in
             for gone in [*self._descendants(file_id), file_id]:
                 del self._files[gone]
-                self._record(gone, removed=True)
+                self._log(log, gone, removed=True)
 
     def expire_page_tokens(self) -> None:
         """Every changes page token issued so far (start tokens and next-page tokens) becomes invalid."""
         with self._lock:
-            self._next_seq += 1000
-            self._min_token = self._next_seq
+            for log in self._next_seq:
+                self._next_seq[log] += 1000
+                self._min_token[log] = self._next_seq[log]
 
 
     # ------------------------------------------------------------ inspection helpers for tests
@@ -181,10 +207,11 @@ class DriveStore:
         with self._lock:
             return self._resource(self._get(file_id))
 
-    def changes_since(self, token: str) -> int:
-        """How many change records (before coalescing) were logged at or after `token`."""
+    def changes_since(self, token: str, drive_id: str | None = None) -> int:
+        """How many change records (before coalescing) were logged at or after `token` in the user's
+        change log, or in the shared drive `drive_id`'s."""
         with self._lock:
-            return sum(1 for c in self._changes if c.seq >= int(token))
+            return sum(1 for c in self._changes if c.log == drive_id and c.seq >= int(token))
 
     # ------------------------------------------------------------ internals
 
@@ -197,9 +224,13 @@ class DriveStore:
         f.modified = self._tick()
         self._record(f.id)
 
-    def _record(self, file_id: str, removed: bool = False) -> None:
-        self._changes.append(Change(self._next_seq, file_id, self._clock.isoformat(timespec="milliseconds").replace("+00:00", "Z"), removed))
-        self._next_seq += 1
+    def _record(self, file_id: str, removed: bool = False, kind: str = "file") -> None:
+        self._log(self._drive_of(file_id) if kind == "file" else None, file_id, removed, kind)
+
+    def _log(self, log: str | None, file_id: str, removed: bool = False, kind: str = "file") -> None:
+        time = self._clock.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+        self._changes.append(Change(self._next_seq[log], file_id, time, removed, log, kind))
+        self._next_seq[log] += 1
 
     def _get(self, file_id: str) -> StoredFile:
         if file_id == "root":
@@ -222,6 +253,11 @@ class DriveStore:
             cur = self._files[cur].parent
         return out
 
+    def _drive_of(self, file_id: str) -> str | None:
+        """The shared drive a file is in (its topmost folder is that drive's root), None for My Drive."""
+        top = ([file_id, *self._ancestors(file_id)])[-1]
+        return top if top in self._shared else None
+
     def _descendants(self, folder_id: str) -> list[str]:
         out = []
         for f in self._files.values():
@@ -238,8 +274,13 @@ class DriveStore:
             "starred": False, "trashed": self._trashed(f), "explicitlyTrashed": f.explicitly_trashed,
             "parents": [f.parent] if f.parent else [], "spaces": ["drive"], "version": str(f.version),
             "webViewLink": f"https://drive.google.com/file/d/{f.id}/view", "createdTime": f.created,
-            "modifiedTime": f.modified, "ownedByMe": True, "shared": False,
+            "modifiedTime": f.modified, "shared": False,
         }
+        drive = self._drive_of(f.id)
+        if drive:  # a shared drive's items have driveId and no owner (the organisation owns them)
+            r |= {"driveId": drive, "teamDriveId": drive}
+        else:
+            r |= {"ownedByMe": True, "owners": [_ME]}
         if f.id == self.root_id:
             r["parents"] = []
         if f.mime not in NO_CONTENT:
@@ -262,4 +303,9 @@ class DriveStore:
     def _view(self, f: StoredFile) -> dict[str, Any]:
         # what the q grammar matches against
         return {"parents": [f.parent], "_in_root": f.parent == self.root_id, "trashed": self._trashed(f),
+                "_drive": self._drive_of(f.id),
                 "mimeType": f.mime, "name": f.name, "modifiedTime": f.modified, "createdTime": f.created}
+
+
+_ME = {"kind": "drive#user", "displayName": "Fake User", "emailAddress": "me@example.com", "me": True,
+       "permissionId": "01234567890123456789"}
