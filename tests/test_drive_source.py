@@ -307,3 +307,84 @@ def test_a_new_folder_is_listed_on_its_own_not_the_whole_tree(tmp_path, drive):
     assert listed and not any(ids["top"] in p or ids["reports"] in p or skipped in p for p in listed)
     g.update(plan, content=b"# Plan\n\nShip it twice.\n")  # the new folder is part of the tree now
     assert run(*config(tmp_path, g, ids["top"])).changed == 1
+
+
+# ---------------------------------------------------------------- shared drives
+
+@pytest.fixture
+def shared(fake_google, corpus_files):
+    """Handbook/{Policies/{leave.md, Travel (Google Doc)}, Reports/{q3.pdf, plan.docx, budget (Google
+    Sheet)}, Archive/old.md} in the shared drive "Company", and a busy My Drive beside it."""
+    g = fake_google
+    ids = {"team": g.add_shared_drive("Company")}
+    ids["top"] = g.add_folder("Handbook", ids["team"])
+    ids["policies"] = g.add_folder("Policies", ids["top"])
+    ids["reports"] = g.add_folder("Reports", ids["top"])
+    ids["archive"] = g.add_folder("Archive", ids["top"])
+    ids["leave"] = g.add_file("leave.md", ids["policies"], b"# Leave\n\nTwenty days of paid leave a year.\n", "text/markdown")
+    ids["travel"] = g.add_google_doc("Travel", ids["policies"], corpus_files["gdoc"])
+    ids["pdf"] = g.add_file("q3.pdf", ids["reports"], corpus_files["pdf"], PDF)
+    ids["docx"] = g.add_file("plan.docx", ids["reports"], corpus_files["docx"], DOCX)
+    ids["sheet"] = g.add_google_sheet("budget", ids["reports"], corpus_files["xlsx"])
+    ids["old"] = g.add_file("old.md", ids["archive"], b"# Old\n\nSuperseded.\n", "text/markdown")
+    ids["mine"] = g.add_folder("Handbook")  # the same name in My Drive: not ours
+    ids["personal"] = g.add_file("leave.md", ids["mine"], b"# Leave\n\nMy own notes.\n", "text/markdown")
+    return g, ids
+
+
+def test_a_folder_in_a_shared_drive_is_found_and_followed_through_the_drives_change_log(tmp_path, shared):
+    g, ids = shared
+    summary = run(*config(tmp_path, g, ids["top"]))  # no shared_drive_id: the source finds the drive
+    assert summary.ok, summary.failures
+    assert set(indexed(tmp_path)) == {ids["leave"], ids["travel"], ids["pdf"], ids["docx"], ids["sheet"]}
+    assert any("/changes/startPageToken?" in p and f"driveId={ids['team']}" in p for _, p in g.requests)
+
+    g.update(ids["leave"], content=b"# Leave\n\nThirty days of paid leave a year.\n")
+    new = g.add_file("remote.md", ids["policies"], b"# Remote\n\nWork from anywhere.\n", "text/markdown")
+    g.trash(ids["pdf"])
+    g.delete(ids["sheet"])
+    projects = g.add_folder("Projects", ids["top"])  # a new folder, listed on its own
+    plan = g.add_file("roadmap.md", projects, b"# Roadmap\n\nShip it.\n", "text/markdown")
+    g.update(ids["personal"], content=b"# Leave\n\nChanged in My Drive.\n")  # My Drive: not ours
+    g.add_file("notes.md", ids["mine"], b"# Notes\n\nMine.\n", "text/markdown")
+    before = len(g.requests)
+    summary = run(*config(tmp_path, g, ids["top"]))
+    assert summary.ok, summary.failures
+    assert summary.notes == () and summary.changed == 3 and summary.deleted == 2  # leave, remote, roadmap
+    assert set(indexed(tmp_path)) == {ids["leave"], ids["travel"], ids["docx"], new, plan}
+    read = [p for _, p in g.requests[before:] if "/changes?" in p]
+    assert read and all(f"driveId={ids['team']}" in p for p in read)  # the drive's own log, not the user's
+    assert not any(ids["top"] in p or ids["reports"] in p for _, p in g.requests[before:] if "/files?" in p)
+    with sqlite3.connect(tmp_path / "index.sqlite") as db:
+        text = " ".join(t for (t,) in db.execute("SELECT text FROM chunks WHERE doc_id = ?", (ids["leave"],)))
+        (path,) = db.execute("SELECT meta FROM documents WHERE id = ?", (plan,)).fetchone()
+    assert "Thirty days" in text and "Twenty days" not in text
+    assert json.loads(path)["drive_path"] == "Projects/roadmap.md"
+
+    g.add_file("later.md", ids["mine"], b"# Later\n\nMy Drive again.\n", "text/markdown")  # only My Drive moves
+    quiet = run(*config(tmp_path, g, ids["top"]))
+    assert quiet.ok and quiet.changed == 0 and quiet.deleted == 0 and quiet.unchanged == 5
+
+    g.update(ids["docx"], name="plan-2027.docx")
+    g.expire_page_tokens()  # every log's tokens: the whole folder is listed again, in the shared drive
+    summary = run(*config(tmp_path, g, ids["top"]))
+    assert summary.ok and any("expired" in n for n in summary.notes) and summary.changed == 1
+    assert set(indexed(tmp_path)) == {ids["leave"], ids["travel"], ids["docx"], new, plan}
+
+
+def test_a_shared_drive_named_in_the_config_and_a_whole_drive_synced(tmp_path, shared):
+    g, ids = shared
+    cfg = config(tmp_path, g, ids["top"], shared_drive_id=ids["team"])
+    assert run(*cfg).ok and len(indexed(tmp_path)) == 5
+    g.update(ids["leave"], content=b"# Leave\n\nForty days.\n")
+    g.trash(ids["travel"])
+    summary = run(*cfg)
+    assert summary.ok and summary.changed == 1 and summary.deleted == 1
+
+    whole = tmp_path / "whole"  # the drive's root folder as the synced folder (its id is the drive's)
+    whole.mkdir()
+    top_level = g.add_file("welcome.md", ids["team"], b"# Welcome\n\nStart here.\n", "text/markdown")
+    summary = run(*config(whole, g, ids["team"]))
+    assert summary.ok and set(indexed(whole)) == {ids["leave"], ids["pdf"], ids["docx"], ids["sheet"], top_level}
+    g.update(top_level, content=b"# Welcome\n\nStart over here.\n")
+    assert run(*config(whole, g, ids["team"])).changed == 1
