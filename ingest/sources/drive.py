@@ -333,7 +333,7 @@ class _Cursor:
         try:
             raw = json.loads(text)
             return cls(str(raw["token"]), {str(k): str(v) for k, v in raw["folders"].items()}, str(raw["scope"]),
-                       raw.get("drive"))
+                       raw["drive"])
         except (ValueError, KeyError, TypeError, AttributeError):
             return None  # not ours (or from an older version): list everything
 
