@@ -67,7 +67,8 @@ class DriveSource:
             return self._full("")
         self._drive_id = self._drive_id or saved.drive_id
         if saved.scope != self._scope_key():  # include/exclude changed: what belongs is new
-            return self._full("include, exclude or max_file_mb changed since the last run; the whole folder was listed again")
+            return self._full("include, exclude or max_file_mb changed since the last run; "
+                              "the whole folder was listed again")
         try:
             changes, token = self._changes(saved.token)
         except _Expired:
@@ -75,6 +76,11 @@ class DriveSource:
         except SourceError as exc:
             self.errors.append(exc)
             return Sync((), complete=False)
+        return self._apply(changes, token, saved)
+
+    def _apply(self, changes: dict[str, dict], token: str, saved: _Cursor) -> Sync:
+        """The items and removals the changes since `saved` make, or a full listing where a folder
+        of the tree itself changed."""
         folders = dict(saved.folders)
         items: dict[str, Item] = {}
         new_folders: dict[str, dict] = {}
