@@ -1,7 +1,7 @@
 """Spreadsheet loading speed and memory: ingest against openpyxl's own plain read-only iteration.
 
     .venv/bin/python benchmarks/spreadsheet_speed.py             # best of 5 passes
-    .venv/bin/python benchmarks/spreadsheet_speed.py --repeat 1
+    .venv/bin/python benchmarks/spreadsheet_speed.py --repeat 1 --rows 0   # corpus only
 
 Corpus: every XLSX/XLSM in ../shared/corpus (docling, unstructured, openpyxl test data; the 0-byte
 file is left out: nobody reads it) plus the CSV of chunking_evaluation. Contenders, all in this
@@ -17,6 +17,14 @@ process, each document read from bytes already in memory:
 docs/s: documents / seconds of the best pass. Peak: tracemalloc peak of one untimed pass per
 document (Python allocations only), the largest over the corpus and that of xlsx_04_inflated (a
 sheet whose dimension tag claims 1,048,496 rows over 7 real ones).
+
+Large sheet (--rows, default 50,000; 0 skips it): one generated sheet of that many rows under a
+header, 8 columns of mixed ints, texts, floats with two decimals, dates, floats, a six-city
+category, small ints and a sparse note, written in openpyxl's write-only mode to a temporary
+folder. Each contender reads it in a fresh child process (spawned, so nothing is inherited):
+s/pass is the best of --repeat passes (docling: one pass; it takes half a minute), peak RSS the
+child's VmHWM (whole process), RSS growth that minus VmHWM after imports, before the first read;
+the tracemalloc peak is taken over one more pass (not for docling: tracing its allocations is slow).
 """
 
 from __future__ import annotations
@@ -25,10 +33,14 @@ import argparse
 import csv
 import io
 import logging
+import multiprocessing
+import random
+import tempfile
 import time
 import tracemalloc
 import warnings
 from pathlib import Path
+from datetime import date, timedelta
 from typing import Callable
 
 import openpyxl
@@ -89,6 +101,16 @@ def docling_backend() -> Callable[[Path, bytes], int]:
     return read
 
 
+def contender(name: str) -> Callable[[Path, bytes], int]:
+    return {
+        "floor (openpyxl ro)": lambda: floor(reset=False),
+        "floor+reset": lambda: floor(reset=True),
+        "ingest load": lambda: ingest(cleaned=False),
+        "ingest load+clean": lambda: ingest(cleaned=True),
+        "docling backend": docling_backend,
+    }[name]()
+
+
 def measure(contenders: dict[str, Callable[[Path, bytes], int]], docs: list[tuple[Path, bytes]], repeat: int) -> dict:
     """Passes alternate between contenders so that load from other processes hits all alike."""
     best = dict.fromkeys(contenders, float("inf"))
@@ -119,20 +141,76 @@ def _time(read: Callable[[Path, bytes], int], docs: list[tuple[Path, bytes]]) ->
     return time.perf_counter() - start
 
 
+def large_sheet(rows: int, folder: Path) -> Path:
+    """A generated sheet of `rows` rows under a header, 8 mixed columns; same seed, same file."""
+    wb = openpyxl.Workbook(write_only=True)
+    ws = wb.create_sheet("Data")
+    ws.append(["id", "name", "amount", "date", "ratio", "city", "count", "note"])
+    rnd = random.Random(rows)
+    cities = ["Oslo", "Lima", "Pune", "Kyiv", "Graz", "Nice"]
+    start = date(2020, 1, 1)
+    for i in range(rows):
+        ws.append([i + 1, f"item {rnd.randrange(10**6)}", round(rnd.uniform(-1e4, 1e4), 2),
+                   start + timedelta(days=rnd.randrange(2000)), rnd.random(), rnd.choice(cities),
+                   rnd.randrange(1000), "" if i % 7 else f"note {i}"])
+    path = folder / f"large_{rows}.xlsx"
+    wb.save(path)
+    return path
+
+
+def _vm(key: str) -> int:
+    """A VmHWM/VmRSS line of /proc/self/status, in bytes."""
+    with open("/proc/self/status") as status:
+        line = next(line for line in status if line.startswith(key + ":"))
+    return int(line.split()[1]) * 1024
+
+
+def _large_child(name: str, path: Path, repeat: int, traced: bool) -> dict:
+    warnings.simplefilter("ignore", UserWarning)
+    logging.getLogger("docling").setLevel(logging.ERROR)
+    read = contender(name)
+    data = path.read_bytes()
+    before = _vm("VmHWM")
+    best = min(_time(read, [(path, data)]) for _ in range(repeat))
+    result = {"seconds": best, "hwm": _vm("VmHWM"), "growth": _vm("VmHWM") - before, "traced": None}
+    if traced:
+        tracemalloc.start()
+        read(path, data)
+        result["traced"] = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+    return result
+
+
+def measure_large(names: list[str], rows: int, repeat: int) -> None:
+    spawn = multiprocessing.get_context("spawn")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = large_sheet(rows, Path(tmp))
+        print(f"\nlarge sheet: {rows} rows x 8 columns, {path.stat().st_size / 1e6:.2f} MB; "
+              f"fresh child per contender, best of {repeat} (docling: 1)")
+        print(f"{'contender':22} {'s/pass':>7} {'x floor':>8} {'tracemalloc MB':>15} {'peak RSS MB':>12} "
+              f"{'RSS growth MB':>14}")
+        base = None
+        for name in names:
+            docling = name.startswith("docling")
+            with spawn.Pool(1) as pool:
+                r = pool.apply(_large_child, (name, path, 1 if docling else repeat, not docling))
+            base = base or r["seconds"]
+            traced = f"{r['traced'] / 1e6:15.1f}" if r["traced"] is not None else f"{'-':>15}"
+            print(f"{name:22} {r['seconds']:7.2f} {base / r['seconds']:8.2f} {traced} {r['hwm'] / 1e6:12.0f} "
+                  f"{r['growth'] / 1e6:14.0f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--rows", type=int, default=50_000, help="rows of the generated large sheet (0: skip it)")
     args = parser.parse_args()
     warnings.simplefilter("ignore", UserWarning)  # openpyxl's "extension not supported" noise
     logging.getLogger("docling").setLevel(logging.ERROR)  # "install LibreOffice for EMF images"
     docs = [(p, p.read_bytes()) for p in corpus_files()]
     print(f"{len(docs)} documents, {sum(len(d) for _, d in docs) / 1e6:.2f} MB, best of {args.repeat}")
-    contenders = {
-        "floor (openpyxl ro)": floor(reset=False),
-        "floor+reset": floor(reset=True),
-        "ingest load": ingest(cleaned=False),
-        "ingest load+clean": ingest(cleaned=True),
-    }
+    contenders = {name: contender(name) for name in ("floor (openpyxl ro)", "floor+reset", "ingest load",
+                                                      "ingest load+clean")}
     try:
         contenders["docling backend"] = docling_backend()
     except ImportError as exc:
@@ -145,6 +223,8 @@ def main() -> None:
         print(f"{name:22} {r['docs_per_s']:8.1f} {r['docs_per_s'] / base['docs_per_s']:8.2f} {r['seconds']:7.3f} "
               f"{r['peak_max'] / 1e6:8.2f} {r['inflated_s'] * 1e3:12.1f} {r['peak_inflated'] / 1e6:12.2f}")
     print("docling (full package): not installed: `pip install docling` pulls torch and the CUDA wheels.")
+    if args.rows:
+        measure_large([n for n in contenders if n != "floor+reset"], args.rows, args.repeat)
 
 
 if __name__ == "__main__":

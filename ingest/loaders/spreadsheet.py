@@ -30,7 +30,7 @@ from ..blocks import Block, Document, Loaded, Mark
 from ..errors import LoaderError
 from ..table_text import render_table
 from .sheet_comments import CellComment, CommentReader, place
-from .sheet_regions import NUMBER, Cell, Merge, SheetFacts, sheet_facts, sheet_pieces
+from .sheet_regions import NUMBER, Merge, SheetCells, SheetFacts, sheet_facts, sheet_pieces
 from .text_decoding import decode_text
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -110,9 +110,10 @@ def _workbook_blocks(wb, facts: Mapping[str, SheetFacts], reader: CommentReader,
         fact = facts.get(name, SheetFacts([], None))
         comments = reader.of_sheet(fact.part, name)
         every_comment += ({"sheet": name, **c.attrs()} for c in comments)
-        cells = _sheet_cells(ws, fact.last_value_row)
         path = (title, name)
-        sheet_blocks = list(_piece_blocks(cells, fact.merges, path, sheet=name, comments=comments))
+        # The cells are not bound here: `_piece_blocks` lets them go once the tables are cut out.
+        sheet_blocks = list(_piece_blocks(_sheet_cells(ws, fact.last_value_row), fact.merges, path, sheet=name,
+                                          comments=comments))
         if not sheet_blocks:
             kept = f" (its {len(comments)} comment(s) are kept in the document's meta only)" if comments else ""
             notes.append(f"sheet {name!r} has no cell with text: skipped{kept}")
@@ -131,30 +132,48 @@ def _title(document: Document) -> str:
     return document.title or PurePosixPath(document.name).stem or document.name
 
 
-def _sheet_cells(ws, last_row: int | None) -> dict[Cell, str]:
+_SEEN_MAX = 1 << 16
+
+
+def _sheet_cells(ws, last_row: int | None) -> SheetCells:
     """The sheet's non-blank cells as shown, read no further than the last row with a value.
 
     The dimension tag is reset (it may claim a million rows), so openpyxl yields rows as stored;
     it still pads gaps between stored rows, hence the stop at `last_row`."""
     ws.reset_dimensions()
-    cells: dict[Cell, str] = {}
+    cells = SheetCells()
     if last_row == 0:
         return cells
+    # Dates, categories and small numbers repeat down a column: one string object per distinct
+    # text (the output's rows share them). Bounded, so a sheet of unique texts costs little.
+    seen: dict[str, str] = {}
     for row in ws.iter_rows(max_row=last_row):
+        at, cols, texts = 0, [], []
         for cell in row:
             value = cell.value
             if value is None:
                 continue
             text = shown(value, cell.number_format)
             if text:
-                cells[(cell.row, cell.column)] = text
+                text = seen.setdefault(text, text)
+                if cell.row != at and cols:  # a cell naming another row than its own: kept where it says
+                    cells.add(at, cols, texts)
+                    cols, texts = [], []
+                at = cell.row
+                cols.append(cell.column)
+                texts.append(text)
+        if cols:
+            cells.add(at, cols, texts)
+        if len(seen) > _SEEN_MAX:
+            seen.clear()
     return cells
 
 
-def _piece_blocks(cells: Mapping[Cell, str], merges: list[Merge], path: tuple[str, ...], sheet: str,
+def _piece_blocks(cells: SheetCells, merges: list[Merge], path: tuple[str, ...], sheet: str,
                  comments: list[CellComment]) -> Iterator[Block]:
     pieces = list(sheet_pieces(cells, merges))
     placed = place(comments, pieces, [m for m in merges if (m[0], m[1]) in cells]) if comments else None
+    del cells  # the tables hold what they need: let the grid go before they are rendered
     for i, piece in enumerate(pieces):
         where = f"{get_column_letter(piece.left)}{piece.top}"
         meta = {"sheet": sheet, "cell": where} if sheet else {"cell": where}
