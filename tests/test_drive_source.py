@@ -14,8 +14,8 @@ from ingest.config import parse_config
 from ingest.errors import ConfigError
 from ingest.pipeline import run
 
-DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
-PDF = "application/pdf"
+from drive_helpers import PDF, drive_config, handbook
+
 MEDIA = r"alt=media"
 FETCHES = (MEDIA, "/export", "/v1/documents/")
 
@@ -32,33 +32,16 @@ def corpus_files(corpus) -> dict[str, bytes]:
 
 @pytest.fixture
 def drive(fake_google, corpus_files):
-    """A small tree: Handbook/{Policies/{leave.md, Travel (Google Doc)}, Reports/{q3.pdf, plan.docx,
-    budget (Google Sheet)}, Archive/old.md, deck (Google Slides: no loader), a shortcut}."""
+    """The handbook tree (drive_helpers.handbook) in My Drive, a file outside it and a shortcut."""
     g = fake_google
-    ids = {"top": g.add_folder("Handbook")}
-    ids["policies"] = g.add_folder("Policies", ids["top"])
-    ids["reports"] = g.add_folder("Reports", ids["top"])
-    ids["archive"] = g.add_folder("Archive", ids["top"])
-    ids["leave"] = g.add_file("leave.md", ids["policies"], b"# Leave\n\nTwenty days of paid leave a year.\n", "text/markdown")
-    ids["travel"] = g.add_google_doc("Travel", ids["policies"], corpus_files["gdoc"])
-    ids["pdf"] = g.add_file("q3.pdf", ids["reports"], corpus_files["pdf"], PDF)
-    ids["docx"] = g.add_file("plan.docx", ids["reports"], corpus_files["docx"], DOCX)
-    ids["sheet"] = g.add_google_sheet("budget", ids["reports"], corpus_files["xlsx"])
-    ids["old"] = g.add_file("old.md", ids["archive"], b"# Old\n\nSuperseded policy text.\n", "text/markdown")
+    ids = handbook(g, None, corpus_files)
     ids["outside"] = g.add_file("elsewhere.md", None, b"# Not ours\n\nOutside the synced folder.\n", "text/markdown")
     ids["shortcut"] = g.add_shortcut("leave shortcut", ids["reports"], ids["leave"])
     return g, ids
 
 
 def config(tmp_path: Path, g, folder: str, **drive) -> tuple:
-    raw = {
-        "source": {"drive": {"folder_id": folder, "token": g.token, "drive_endpoint": g.drive_endpoint,
-                             "docs_endpoint": g.docs_endpoint, "exclude": ["Archive/"], **drive}},
-        "sink": {"sqlite": str(tmp_path / "index.sqlite")},
-        "state": str(tmp_path / "state.sqlite"),
-        "workers": 1,
-    }
-    return parse_config(raw)
+    return drive_config(tmp_path, g, folder, **{"exclude": ["Archive/"], **drive})
 
 
 def indexed(tmp_path: Path) -> dict[str, int]:
@@ -317,16 +300,7 @@ def shared(fake_google, corpus_files):
     Sheet)}, Archive/old.md} in the shared drive "Company", and a busy My Drive beside it."""
     g = fake_google
     ids = {"team": g.add_shared_drive("Company")}
-    ids["top"] = g.add_folder("Handbook", ids["team"])
-    ids["policies"] = g.add_folder("Policies", ids["top"])
-    ids["reports"] = g.add_folder("Reports", ids["top"])
-    ids["archive"] = g.add_folder("Archive", ids["top"])
-    ids["leave"] = g.add_file("leave.md", ids["policies"], b"# Leave\n\nTwenty days of paid leave a year.\n", "text/markdown")
-    ids["travel"] = g.add_google_doc("Travel", ids["policies"], corpus_files["gdoc"])
-    ids["pdf"] = g.add_file("q3.pdf", ids["reports"], corpus_files["pdf"], PDF)
-    ids["docx"] = g.add_file("plan.docx", ids["reports"], corpus_files["docx"], DOCX)
-    ids["sheet"] = g.add_google_sheet("budget", ids["reports"], corpus_files["xlsx"])
-    ids["old"] = g.add_file("old.md", ids["archive"], b"# Old\n\nSuperseded.\n", "text/markdown")
+    ids.update(handbook(g, ids["team"], corpus_files))
     ids["mine"] = g.add_folder("Handbook")  # the same name in My Drive: not ours
     ids["personal"] = g.add_file("leave.md", ids["mine"], b"# Leave\n\nMy own notes.\n", "text/markdown")
     return g, ids

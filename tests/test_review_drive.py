@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from ingest.config import parse_config
 from ingest.pipeline import run
+
+from drive_helpers import drive_config, md, texts
 
 PDF = "application/pdf"
 DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
@@ -22,29 +23,12 @@ MD = "text/markdown"
 FETCHES = ("alt=media", "/export", "/v1/documents/")
 
 
-def md(title: str, body: str) -> bytes:
-    return f"# {title}\n\n{body}\n".encode()
 
 
 def config(tmp_path: Path, g, folder: str, workers: int = 1, **drive):
-    raw = {
-        "source": {"drive": {"folder_id": folder, "token": g.token, "drive_endpoint": g.drive_endpoint,
-                             "docs_endpoint": g.docs_endpoint, **drive}},
-        "sink": {"sqlite": str(tmp_path / "index.sqlite")},
-        "state": str(tmp_path / "state.sqlite"),
-        "workers": workers,
-    }
-    return parse_config(raw)
+    return drive_config(tmp_path, g, folder, workers, **drive)
 
 
-def texts(tmp_path: Path) -> dict[str, str]:
-    """Indexed text by document id."""
-    with sqlite3.connect(tmp_path / "index.sqlite") as db:
-        rows = db.execute("SELECT doc_id, text FROM chunks ORDER BY doc_id, chunk_index").fetchall()
-    out: dict[str, str] = {}
-    for doc_id, text in rows:
-        out[doc_id] = out.get(doc_id, "") + text + "\n"
-    return out
 
 
 def documents(tmp_path: Path) -> dict[str, tuple[str, dict]]:

@@ -22,25 +22,13 @@ import pytest
 from ingest.config import LocalSourceConfig, parse_config
 from ingest.errors import IngestError
 from ingest.pipeline import run
+
 from ingest.sources.local import LocalSource
+
+from drive_helpers import drive_config, md, texts
 
 MD = "text/markdown"
 DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
-
-
-def md(title: str, body: str) -> bytes:
-    return f"# {title}\n\n{body}\n".encode()
-
-
-def drive_config(tmp_path: Path, g, folder: str, **drive):
-    raw = {
-        "source": {"drive": {"folder_id": folder, "token": g.token, "drive_endpoint": g.drive_endpoint,
-                             "docs_endpoint": g.docs_endpoint, **drive}},
-        "sink": {"sqlite": str(tmp_path / "index.sqlite")},
-        "state": str(tmp_path / "state.sqlite"),
-        "workers": 1,
-    }
-    return parse_config(raw)
 
 
 def sync(tmp_path: Path, g, folder: str, **drive) -> tuple:
@@ -56,13 +44,6 @@ def paths(tmp_path: Path) -> dict[str, str]:
         return {i: json.loads(m)["drive_path"] for i, m in db.execute("SELECT id, meta FROM documents")}
 
 
-def texts(tmp_path: Path) -> dict[str, str]:
-    with sqlite3.connect(tmp_path / "index.sqlite") as db:
-        rows = db.execute("SELECT doc_id, text FROM chunks ORDER BY doc_id, chunk_index").fetchall()
-    out: dict[str, str] = {}
-    for doc_id, text in rows:
-        out[doc_id] = out.get(doc_id, "") + text + "\n"
-    return out
 
 
 def listed_folders(g, since: int) -> list[str]:
