@@ -22,6 +22,7 @@ from typing import Iterable, Iterator
 
 from ..blocks import Block, Document, Loaded, Mark
 from ..errors import LoaderError
+from .docx_inline import trim
 from .docx_numbering import format_number
 from .gdoc_comments import place_comments
 from .outline import TITLE_RANK, Item, Table, place, root_of
@@ -99,18 +100,26 @@ class _Reader:
 
     # -- structure -----------------------------------------------------------------------------
 
-    def _content(self, elements: list, tab: _Tab, counters: dict) -> Iterator[Item]:
+    def _content(self, elements: list, tab: _Tab, counters: dict, cited: list[str] | None = None) -> Iterator[Item]:
+        """Items in order, each footnote after what cites it; with `cited`, the ids of the notes
+        go there instead, for the enclosing table to place (a note is not read inside a cell)."""
         for el in elements:
             if "paragraph" in el:
                 item, notes = self._paragraph(el["paragraph"], tab, counters)
                 if item is not None:
                     yield item
-                yield from self._notes(notes, tab, counters, item.marks if item else ())
+                if cited is not None:
+                    cited += notes
+                else:
+                    yield from self._notes(notes, tab, counters, item.marks if item else ())
             elif "table" in el:
                 table, notes = self._table(el["table"], tab, counters)
                 if table.rows:
                     yield Item("table", table=table)
-                yield from self._notes(notes, tab, counters, [m for *_, m in table.cell_marks])
+                if cited is not None:
+                    cited += notes
+                else:
+                    yield from self._notes(notes, tab, counters, [m for *_, m in table.cell_marks])
             elif "tableOfContents" in el:
                 self._skip("table of contents")  # links to the headings, which are read anyway
             elif "sectionBreak" not in el:
@@ -119,7 +128,7 @@ class _Reader:
     def _paragraph(self, para: dict, tab: _Tab, counters: dict) -> tuple[Item | None, list[str]]:
         notes: list[str] = []
         text, marks = self._runs(para.get("elements", []), notes)
-        text, marks = _trim(text, marks)
+        text, marks = trim(text, marks)
         if not text:
             return None, notes
         style = para.get("paragraphStyle", {}).get("namedStyleType", "NORMAL_TEXT")
@@ -244,11 +253,7 @@ class _Reader:
         parts: list[str] = []
         marks: list[Mark] = []
         pos = 0
-        for item in self._content(elements, tab, counters):
-            if item.kind == "footnote":  # cited inside (a cell, a table in a cell): read after the table
-                if notes is not None:
-                    notes.append(item.meta["id"])
-                continue
+        for item in self._content(elements, tab, counters, cited=[] if notes is None else notes):
             if item.table is not None:
                 text = "\n".join(" ".join(v for v in row if v) for row in item.table.rows)
                 more: list[Mark] = []
@@ -319,21 +324,6 @@ def _start(levels: list, level: int) -> int:
     """The first number of a list level; Docs counts a start of 0 as 1 for letters and Roman numerals."""
     start = (levels[level] if level < len(levels) else {}).get("startNumber", 1)
     return 1 if start == 0 and _glyph(levels, level) in ("ALPHA", "UPPER_ALPHA", "ROMAN", "UPPER_ROMAN") else start
-
-
-def _trim(text: str, marks: list[Mark]) -> tuple[str, list[Mark]]:
-    """Drop the paragraph's closing newline and surrounding blanks, moving marks with the text."""
-    stripped = text.strip()
-    if stripped == text:
-        return text, marks
-    lead = len(text) - len(text.lstrip())
-    end = lead + len(stripped)
-    kept = []
-    for m in marks:
-        s, e = max(m.start, lead), min(m.end, end)
-        if e > s or (m.start == m.end and lead <= m.start <= end):
-            kept.append(Mark(m.kind, s - lead, e - lead, m.attrs))
-    return stripped, kept
 
 
 def _shift(mark: Mark, by: int) -> Mark:
