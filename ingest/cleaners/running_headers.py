@@ -7,18 +7,25 @@ document's pages is dropped. A document of one or two pages cannot show recurren
 to lose body text this way: the threshold never goes below two pages, and then only band lines
 count. Known stamps (PACER's "Case: ... Document: ... Page: ..." line, "Page 3 of 17") are dropped
 wherever they sit in a band, since court filings are often too short to show recurrence.
+
+Furniture that appears once (a journal masthead, a DOI or copyright footer, "Downloaded from ... on
+DATE", "Vol. 8 | Issue 3") is judged by the line itself: a band line made mostly of such tokens
+(`ingest.page_furniture`), or a short line in the top band set clearly smaller than the body, is
+dropped. Both only ever apply to lines the loader found apart from the body.
 """
 
 from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from difflib import SequenceMatcher
 from typing import Iterable, Iterator
 
 from pydantic import BaseModel, Field
 
 from ..blocks import Block
+from ..page_furniture import furniture_like, is_page_number
 from . import CleanContext, Cleaner, drop_lines
 
 PACER = r"(?i)^case:?\s+\S+.*\bdoc(ument)?\b.*\bpage\b"
@@ -35,6 +42,8 @@ class RunningHeaderOptions(BaseModel):
     """Regexes for stamps dropped from any band even without recurrence."""
     side_stamps: bool = True
     """Also drop rotated text in the side margins (arXiv identifiers, filing stamps)."""
+    one_off: bool = True
+    """Drop band lines that are furniture by their content or type even without recurrence."""
 
 
 def drop_running_headers(blocks: Iterable[Block], ctx: CleanContext) -> Iterator[Block]:
@@ -44,6 +53,7 @@ def drop_running_headers(blocks: Iterable[Block], ctx: CleanContext) -> Iterator
     need = max(opts.min_pages, math.ceil(opts.min_share * len(pages)))
     patterns = [re.compile(p) for p in opts.patterns]
     drop: set[int] = set()
+    body = _body_size(blocks) if opts.one_off else 0.0
     clusters: list[tuple[str, str, set[int], list[int]]] = []  # band, key, pages, block indexes
     for i, block in enumerate(blocks):
         band = block.meta.get("band") if block.meta else None
@@ -53,6 +63,9 @@ def drop_running_headers(blocks: Iterable[Block], ctx: CleanContext) -> Iterator
         if band not in ("top", "bottom"):
             continue
         if any(p.search(s) for p in patterns for s in _pieces(block)):
+            drop.add(i)
+            continue
+        if opts.one_off and _one_off(block, band, body):
             drop.add(i)
             continue
         key = _key(block.text)
@@ -67,6 +80,25 @@ def drop_running_headers(blocks: Iterable[Block], ctx: CleanContext) -> Iterator
         if len(c_pages) >= need:
             drop.update(members)
     yield from drop_lines(blocks, drop, ctx)
+
+
+def _one_off(block: Block, band: str, body: float) -> bool:
+    pieces = block.meta.get("segments") or (block.text,)
+    if furniture_like(block.text) or all(furniture_like(p) or is_page_number(p) for p in pieces):
+        return True
+    size = block.meta.get("font_size") or 0.0
+    # A masthead or running title in small type above the body; a footnote may sit low in small type.
+    return band == "top" and body > 0 and 0 < size <= body - 1.0 and len(block.text.split()) <= 20
+
+
+def _body_size(blocks: list[Block]) -> float:
+    """The size most body text is set in (blocks outside the bands)."""
+    sizes: Counter[float] = Counter()
+    for block in blocks:
+        meta = block.meta or {}
+        if block.kind != "heading" and meta.get("band") is None and meta.get("font_size"):
+            sizes[meta["font_size"]] += len(block.text)
+    return sizes.most_common(1)[0][0] if sizes else 0.0
 
 
 def _pieces(block: Block) -> tuple[str, ...]:

@@ -43,9 +43,10 @@ import pymupdf
 from ..blocks import Block, Document, Loaded
 from ..errors import LoaderError
 from ..table_text import render_table
+from .pdf_headings import heading_levels, heading_like
+from ..page_furniture import furniture_like, is_page_number
 from .pdf_lines import TEXT_FLAGS, GlyphOrder, Line, PageLines, extract, restore_glyph_order, split_margins
-from .pdf_paragraphs import (TERMINAL, Unit, box_of, continues, list_marker, page_units, section_depth,
-                              stamp_like)
+from .pdf_paragraphs import TERMINAL, Unit, box_of, continues, list_marker, page_units
 from .pdf_tables import cell_texts, find_grids
 
 pymupdf.TOOLS.mupdf_display_errors(False)
@@ -65,8 +66,9 @@ def load(data: bytes, document: Document) -> Loaded:
         document = replace(document, title=title)
     elif not document.title:
         document = replace(document, title=document.name)
-    body = _body_size(pages, in_tables)  # the lifted band headings below are not body lines: it stays
-    blocks = tuple(_blocks(_band_headings(pages, body), toc, document.title, body))
+    body = _body_size(pages, in_tables)  # band lines that rejoin the body below do not change it
+    units = [(placed, page_units(placed.body, tables, placed.number)) for placed, tables in _rejoin(pages, body)]
+    blocks = tuple(_blocks(units, toc, document.title, body))
     return Loaded(document=document, blocks=blocks, warnings=tuple(warnings))
 
 
@@ -91,7 +93,7 @@ def _open(data: bytes, document: Document) -> pymupdf.Document:
 def _read_pages(
     doc: pymupdf.Document, document: Document
 ) -> tuple[list[tuple[PageLines, list[Unit]]], list[Line], list[str]]:
-    """Each page's placed lines and units, the lines that were read as table cells, and warnings."""
+    """Each page's placed lines and tables, the lines that were read as table cells, and warnings."""
     pages: list[tuple[PageLines, list[Unit]]] = []
     in_tables: list[Line] = []
     imaged: list[int] = []
@@ -109,8 +111,7 @@ def _read_pages(
                 imaged.append(number)
             continue
         rect = page.rect
-        placed = split_margins(lines, number, rect.width, rect.height)
-        pages.append((placed, page_units(placed.body, tables, number)))
+        pages.append((split_margins(lines, number, rect.width, rect.height), tables))
     if not pages:
         raise LoaderError("no text layer (a scanned or image-only PDF); run OCR on it (e.g. ocrmypdf) "
                           "and index the result", subject=document.uri)
@@ -203,87 +204,74 @@ def _body_size(pages: list[tuple[PageLines, list[Unit]]], in_tables: list[Line])
     return sizes.most_common(1)[0][0] if sizes else 0.0
 
 
-def _heading_like(unit: Unit, body: float) -> bool:
-    if unit.kind not in ("paragraph", "list_item") or len(unit.lines) > 3:
-        return False
-    size = unit.lines[0].size
-    bold = all(l.bold for l in unit.lines)
-    if size < body - 0.6 or (size < body + 0.9 and not bold):
-        return False  # cheap test first: most units are body text
-    if any(abs(l.size - size) > 0.5 for l in unit.lines):
-        return False
-    text = unit.text
-    words = len(text.split())
-    if len(text) > 150 or text.endswith((",", ";")):
-        return False
-    if unit.kind == "list_item" and not section_depth(text):
-        return False
-    if text.endswith(".") and words > 8:
-        return False
-    # Bigger alone is not enough (author lines run a point above the body): bold or much bigger.
-    bigger = size >= body + 0.9 and (bold or size >= 1.2 * body)
-    if not (bigger or (bold and words <= 14)):
-        return False
-    return not stamp_like(text)  # a bold "FILED" or date stamp is set like a heading but heads nothing
+def _rejoin(pages: list[tuple[PageLines, list[Unit]]], body: float) -> list[tuple[PageLines, list[Unit]]]:
+    """Band lines that are the body's own go back to it: a heading that opens a page (a title, a
+    section), and lines in the body's size that read on from the body, such as a column's first
+    lines below a header or a section starting low on the page.
 
-
-def _font_levels(pages: list[tuple[PageLines, list[Unit]]], body: float) -> dict[int, int]:
-    """Heading level by id() of the unit, from size rank (larger is higher), deepened by numbering."""
-    found = [u for _, units in pages for u in units if _heading_like(u, body)]
-    sizes = sorted({round(u.lines[0].size * 2) / 2 for u in found}, reverse=True)
-    levels = {}
-    for unit in found:
-        rank = sizes.index(round(unit.lines[0].size * 2) / 2) + 1
-        levels[id(unit)] = min(6, max(rank, section_depth(unit.text)))
-    return levels
-
-
-def _toc_levels(pages: list[tuple[PageLines, list[Unit]]], toc: list) -> dict[int, int]:
-    """Heading level by id() of the unit whose text opens with a bookmark's title on its page."""
-    levels: dict[int, int] = {}
-    by_page: dict[int, list[Unit]] = {}
-    for _, units in pages:
-        for unit in units:
-            by_page.setdefault(unit.page, []).append(unit)
-    for level, title, page in toc:
-        key = _key(title)
-        for unit in by_page.get(page, []):
-            if id(unit) not in levels and unit.kind != "table" and key and _key(unit.text).startswith(key):
-                levels[id(unit)] = min(9, max(1, level))
-                break
-    return levels
-
-
-def _key(text: str) -> str:
-    return "".join(c for c in text.lower() if c.isalnum())
-
-
-def _band_headings(pages: list[tuple[PageLines, list[Unit]]],
-                   body: float) -> list[tuple[PageLines, list[Unit]]]:
-    """A heading at the very top of a page (a title, a section opening a page) rejoins the body.
-
-    Only a band line in a heading's type that appears on no other page's band: a running header
-    set in bold must not become a section of the heading path.
+    Only lines that appear on no other page's band (a running header set like a heading must not
+    head sections), that are not page numbers or furniture by their content, and, unless they are a
+    heading at the page's top, that a chain of close lines links to the body.
     """
     seen: Counter[str] = Counter()
     for placed, _ in pages:
         for key in {_band_key(lines) for band, lines in placed.margin if band in ("top", "bottom")}:
             seen[key] += 1
     out = []
-    for placed, units in pages:
-        keep, lift = [], []
+    for placed, tables in pages:
+        keep, back, heads = [], [], []
         for group in placed.margin:
             band, lines = group
-            unit = Unit("paragraph", list(lines), placed.number)
-            if band == "top" and seen[_band_key(lines)] == 1 and _heading_like(unit, body):
-                lift.append(unit)
+            once = band in ("top", "bottom") and seen[_band_key(lines)] == 1
+            if once and band == "top" and heading_like(Unit("paragraph", list(lines), 0), body):
+                heads.append(group)
+            elif once and _body_like(lines, body):
+                back.append(group)
             else:
                 keep.append(group)
-        if lift:
-            placed = replace(placed, margin=tuple(keep))
-            units = lift + units
-        out.append((placed, units))
+        joined = _linked(back, placed.body + tuple(l for g in heads for l in g[1]))
+        joined.update(id(g) for g in heads)
+        back += heads
+        if joined:
+            rest = tuple(g for g in keep + back if id(g) not in joined)
+            # Each group is an item of its own in the reading order: the rest of its pymupdf block
+            # may lie far below (a page title set in one block with a column's first lines).
+            lines = tuple(replace(l, block=-1 - k) for k, g in enumerate(back) if id(g) in joined for l in g[1])
+            placed = replace(placed, body=placed.body + lines, margin=rest)
+        out.append((placed, tables))
     return out
+
+
+def _body_like(lines: tuple[Line, ...], body: float) -> bool:
+    text = " ".join(l.text for l in lines)
+    if is_page_number(text) or furniture_like(text):
+        return False
+    return all(abs(l.size - body) <= max(0.3, min(0.6, 0.06 * body)) for l in lines)
+
+
+def _linked(groups: list[tuple[str, tuple[Line, ...]]], body: tuple[Line, ...]) -> set[int]:
+    """id() of the groups a chain of close lines (a gap of at most 1.8 line heights, overlapping
+    across) links to the body."""
+    joined: set[int] = set()
+    anchors = list(body)
+    grew = True
+    while grew:
+        grew = False
+        for group in groups:
+            if id(group) in joined:
+                continue
+            if any(_close(a, l) for l in group[1] for a in anchors):
+                joined.add(id(group))
+                anchors.extend(group[1])
+                grew = True
+    return joined
+
+
+def _close(a: Line, b: Line) -> bool:
+    if min(a.bbox[2], b.bbox[2]) <= max(a.bbox[0], b.bbox[0]):
+        return False
+    gap = max(b.bbox[1] - a.bbox[3], a.bbox[1] - b.bbox[3])
+    return gap <= 1.8 * max(a.height, b.height)
 
 
 def _band_key(lines: tuple[Line, ...]) -> str:
@@ -294,9 +282,7 @@ def _band_key(lines: tuple[Line, ...]) -> str:
 
 
 def _blocks(pages: list[tuple[PageLines, list[Unit]]], toc: list, title: str, body: float) -> Iterator[Block]:
-    levels = _toc_levels(pages, toc) if len(toc) >= 2 else {}
-    if not levels:
-        levels = _font_levels(pages, body)
+    levels = heading_levels((u for _, units in pages for u in units), toc, body)
     ordered = [u for _, units in pages for u in units]
     firsts = [levels[id(u)] for u in ordered if id(u) in levels]
     sole_root = bool(firsts) and firsts[0] == 1 and firsts.count(1) == 1
@@ -370,10 +356,9 @@ def _text_block(unit: Unit, path: tuple[str, ...], markers: list[float]) -> Bloc
     text = unit.text
     level = 0
     if unit.kind == "list_item":
-        marker, rest = list_marker(text) or ("", text)
+        # The marker is kept apart, as Word's is: the chunk shows it once, before the text.
+        marker, text = list_marker(text) or ("", text)
         meta["marker"] = marker
-        if not any(c.isalnum() for c in marker):
-            text = rest  # a bullet glyph says nothing; a number does, so it stays
         x = unit.lines[0].bbox[0]
         while markers and markers[-1] > x + 3:
             markers.pop()

@@ -17,6 +17,8 @@ from typing import Iterable, Sequence
 
 import pymupdf
 
+from ..page_furniture import is_page_number
+
 # Ligatures expanded by MuPDF itself (no TEXT_PRESERVE_LIGATURES); text clipped to the page.
 # Vector graphics are collected in the same pass (the table rules), lazily: without the flag the
 # rules would cut MuPDF's text lines apart; with it only its blocks split at them.
@@ -35,9 +37,6 @@ _TRANSLATED = re.compile("[" + "".join(chr(c) for c in _LIGATURES) + "]")
 # never part of a word, so a run in one is a word of its own.
 _DINGBATS = re.compile(r"(?i)wingdings|webdings|dingbat")
 _GUTTER_NUMBER = re.compile(r"\d{1,2}")
-_PAGE_NUMBER = re.compile(
-    r"(?i)(?:page\s*)?[-\u2013\u2014]?\s*(?:\d{1,4}|[ivxlcdm]{1,7})\s*[-\u2013\u2014]?(?:\s*(?:of|/)\s*\d{1,4})?"
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +53,8 @@ class Line:
     block: int
     """pymupdf block number: lines of one block were laid out together."""
     rotated: bool = False
+    italic: bool = False
+    """Most of the line's characters are italic or oblique."""
 
     @property
     def height(self) -> float:
@@ -216,9 +217,10 @@ def _line(raw: dict, block: int) -> Line | None:
             return None
         size = round(size, 1)
         bold = bool(flags & 16) or "Bold" in font or "Black" in font
+        italic = bool(flags & 2) or "Italic" in font or "Oblique" in font
     else:
         sizes: dict[float, int] = {}
-        heavy = chars = 0
+        heavy = slanted = chars = 0
         for span in spans:
             n = len(span["text"].strip())
             if not n:
@@ -229,6 +231,8 @@ def _line(raw: dict, block: int) -> Line | None:
             font = span["font"]
             if span["flags"] & 16 or "Bold" in font or "Black" in font:
                 heavy += n
+            if span["flags"] & 2 or "Italic" in font or "Oblique" in font:
+                slanted += n
         if not chars:
             return None
         text = normalise(_join_spans(spans))
@@ -236,8 +240,9 @@ def _line(raw: dict, block: int) -> Line | None:
             return None
         size = max(sizes, key=sizes.__getitem__)
         bold = heavy * 2 > chars
+        italic = slanted * 2 > chars
     dx, dy = raw["dir"]
-    return Line(text, raw["bbox"], size, bold, block, abs(dy) > 0.1 or dx < 0)
+    return Line(text, raw["bbox"], size, bold, block, abs(dy) > 0.1 or dx < 0, italic)
 
 
 def _join_spans(spans: list[dict]) -> str:
@@ -268,16 +273,12 @@ def _merge(row: list[Line]) -> Line:
     main = max(row, key=lambda l: len(l.text))
     box = (min(l.bbox[0] for l in row), min(l.bbox[1] for l in row),
            max(l.bbox[2] for l in row), max(l.bbox[3] for l in row))
-    return Line(text, box, main.size, main.bold, row[0].block)
+    return Line(text, box, main.size, main.bold, row[0].block, italic=main.italic)
 
 
 def _inside(box: tuple[float, float, float, float], rects: Iterable[tuple[float, float, float, float]]) -> bool:
     cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
     return any(r[0] <= cx <= r[2] and r[1] <= cy <= r[3] for r in rects)
-
-
-def is_page_number(text: str) -> bool:
-    return _PAGE_NUMBER.fullmatch(text.strip()) is not None
 
 
 def split_margins(lines: list[Line], number: int, width: float, height: float) -> PageLines:
@@ -332,7 +333,7 @@ def _apart(i: int, lines: list[Line], flow: list[int], zone: set[int]) -> bool:
             if j in seen:
                 continue
             b = lines[j]
-            if abs(a.size - b.size) > 0.6 or min(a.bbox[2], b.bbox[2]) <= max(a.bbox[0], b.bbox[0]):
+            if not same_size(a, b) or min(a.bbox[2], b.bbox[2]) <= max(a.bbox[0], b.bbox[0]):
                 continue
             gap = max(b.bbox[1] - a.bbox[3], a.bbox[1] - b.bbox[3])
             if gap > 1.3 * max(a.height, b.height) or is_page_number(b.text):
@@ -342,6 +343,11 @@ def _apart(i: int, lines: list[Line], flow: list[int], zone: set[int]) -> bool:
             seen.add(j)
             todo.append(j)
     return True
+
+
+def same_size(a: Line, b: Line) -> bool:
+    """Set in one size: within 0.6 pt at text sizes, relatively closer on a tiny page."""
+    return abs(a.size - b.size) <= max(0.3, min(0.6, 0.06 * max(a.size, b.size)))
 
 
 def _group_margins(lines: list[Line], band: dict[int, str]) -> tuple[tuple[str, tuple[Line, ...]], ...]:

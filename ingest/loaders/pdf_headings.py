@@ -1,0 +1,163 @@
+"""Which units of a PDF are headings, and at which level.
+
+Two kinds of evidence, combined rather than one switching the other off:
+
+- the type: a short unit set larger than the body, or all bold; at the body's own size, a unit
+  that opens with a section number ("2.1", "IV.", "A.") and is set apart in bold, italic or
+  capitals, and a short line all in capitals ("I. INTRODUCTION"). Levels rank the sizes, deepened by
+  the section number's depth.
+- the outline (`get_toc`): an entry names a heading on its page (numbering and case aside: the entry
+  "Introduction" is the printed "I. INTRODUCTION") and gives its level. Units the type marks but the
+  outline lacks (the title, "Abstract") stay headings, at the level of the outline entries set in
+  the same type.
+
+Ruled out whatever type it is set in: a clerk's stamp ("FILED", a date), an author line (three or
+more commas), a lead-in ending in ":", text that opens in lower case or with punctuation (the tail
+of a line), e-mail addresses and links.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+from .pdf_lines import Line
+from .pdf_paragraphs import Unit, section_depth, stamp_like
+
+_NUMBERED = re.compile(
+    r"^(?:\d{1,2}(?:\.\d{1,2}){0,4}\.?|[IVXLC]{1,6}\.|[A-H]\.|\(\d{1,2}\)|\([a-h]\))\s+(?P<title>\S.*)$"
+)
+_LEAD_NUMBER = re.compile(
+    r"(?i)^(?:(?:chapter|section|part|appendix|annex)\s+)?(?:\d{1,3}(?:\.\d{1,3})*|[ivxlc]{1,6}|[a-h])[.):]?\s+"
+)
+_NOT_A_TITLE = re.compile(r"@|https?://|www\.|\bet al\b")
+
+
+def heading_levels(units: Iterable[Unit], toc: list, body: float) -> dict[int, int]:
+    """Heading level by id() of the unit."""
+    units = [u for u in units if u.kind != "table"]
+    found = [u for u in units if heading_like(u, body)]
+    levels = _font_levels(found, body)
+    if len(toc) < 2:
+        return levels
+    outline = _toc_levels(units, toc)
+    if not outline:
+        return levels
+    styles: dict[tuple, list[int]] = {}
+    for unit in units:
+        if id(unit) in outline:
+            styles.setdefault(_style(unit), []).append(outline[id(unit)])
+    top = max((_style(u)[0] for u in units if id(u) in outline), default=0.0)
+    deepest = max(outline.values())
+    for unit in found:
+        if id(unit) in outline:
+            continue
+        same = styles.get(_style(unit))
+        if same:
+            outline[id(unit)] = min(same)
+        elif _style(unit)[0] > top:
+            outline[id(unit)] = 1  # larger than any entry: a title above the outline's chapters
+        else:
+            outline[id(unit)] = min(9, deepest + 1)
+    return outline
+
+
+def _style(unit: Unit) -> tuple[float, bool, bool]:
+    line = unit.lines[0]
+    return (round(line.size * 2) / 2, line.bold, line.italic)
+
+
+def heading_like(unit: Unit, body: float) -> bool:
+    if unit.kind not in ("paragraph", "list_item") or len(unit.lines) > 3:
+        return False
+    first = unit.lines[0]
+    size = first.size
+    if size < body - 0.6:
+        return False
+    bold = all(l.bold for l in unit.lines)
+    bigger = size >= body + 0.9
+    if not (bigger or bold) and not _body_size_heading(unit):
+        return False  # cheap test first: most units are body text
+    if any(abs(l.size - size) > 0.5 for l in unit.lines):
+        return False
+    text = unit.text
+    words = len(text.split())
+    if len(text) > 150 or text.endswith((",", ";", ":")) or not _opens_like_a_title(text):
+        return False
+    if text.count(",") >= 3 or _NOT_A_TITLE.search(text):
+        return False  # an author or affiliation line, an address
+    if unit.kind == "list_item" and not (section_depth(text) or _NUMBERED.match(text)):
+        return False
+    if text.endswith(".") and words > 8:
+        return False
+    if not (bigger or bold):
+        return not stamp_like(text)
+    # Bigger alone is not enough (author lines run a point above the body): bold or much bigger.
+    strong = bigger and (bold or size >= 1.2 * body)
+    if not (strong or (bold and words <= 14) or _body_size_heading(unit)):
+        return False
+    return not stamp_like(text)  # a bold "FILED" or date stamp is set like a heading but heads nothing
+
+
+def _body_size_heading(unit: Unit) -> bool:
+    """A one-line unit at the body's size that is a heading by its number and its type."""
+    if len(unit.lines) != 1:
+        return False
+    line: Line = unit.lines[0]
+    text = line.text
+    if len(text) > 100 or len(text.split()) > 12:
+        return False
+    m = _NUMBERED.match(text)
+    if m is not None:
+        title = m.group("title")
+        if not title[:1].isupper() or title.endswith((".", ",", ";", ":")):
+            return False
+        return line.bold or line.italic or _capitals(title) or section_depth(text) >= 2
+    return _capitals(text) and len(text.split()) <= 10
+
+
+def _capitals(text: str) -> bool:
+    letters = [c for c in text if c.isalpha()]
+    return len(letters) >= 4 and all(c.isupper() for c in letters)
+
+
+def _opens_like_a_title(text: str) -> bool:
+    first = text.lstrip()[:1]
+    return bool(first) and not first.islower() and first not in ",;:.)]}"
+
+
+def _font_levels(found: list[Unit], body: float) -> dict[int, int]:
+    """Level from size rank (larger is higher, bold above plain at one size), deepened by numbering."""
+    ranks = sorted({(round(u.lines[0].size * 2) / 2, u.lines[0].bold) for u in found}, reverse=True)
+    sizes = sorted({r[0] for r in ranks}, reverse=True)
+    levels = {}
+    for unit in found:
+        rank = sizes.index(round(unit.lines[0].size * 2) / 2) + 1
+        levels[id(unit)] = min(6, max(rank, section_depth(unit.text)))
+    return levels
+
+
+def _toc_levels(units: list[Unit], toc: list) -> dict[int, int]:
+    """Level by id() of the unit whose text opens with a bookmark's title on its page (or the page
+    before or after: outlines often point a page off)."""
+    levels: dict[int, int] = {}
+    by_page: dict[int, list[Unit]] = {}
+    for unit in units:
+        by_page.setdefault(unit.page, []).append(unit)
+    for level, title, page in toc:
+        key = title_key(title)
+        if not key:
+            continue
+        for near in (page, page + 1, page - 1):
+            match = next((u for u in by_page.get(near, ()) if id(u) not in levels
+                          and len(u.lines) <= 4 and title_key(u.text).startswith(key)), None)
+            if match is not None:
+                levels[id(match)] = min(9, max(1, level))
+                break
+    return levels
+
+
+def title_key(text: str) -> str:
+    """A heading's words without its number, case or punctuation, to match outline and page."""
+    text = _LEAD_NUMBER.sub("", text.strip(), count=1)
+    return "".join(c for c in text.lower() if c.isalnum())

@@ -1,0 +1,55 @@
+"""What a page's furniture says, read from the text alone: links, DOIs, copyright lines, download
+stamps, volume and issue numbers, journal citations, dates.
+
+A running header is found by recurring on many pages; a journal masthead, a DOI footer or a
+"Downloaded from ... on DATE" line appears once, so the PDF loader and the `running_headers`
+cleaner judge such a line by what it is made of: when most of it is furniture tokens (and the
+rest a few words, such as a journal's name), it is furniture. Footnotes are not: a line opening
+with a footnote marker keeps its links.
+"""
+
+from __future__ import annotations
+
+import re
+
+_MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+          r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?")
+_TOKENS = re.compile(
+    r"(?i)"
+    r"(?:https?://|www\.)\S+|\b[\w.-]+\.(?:org|com|net|edu|gov|int|io)(?:/\S*)?"  # links
+    r"|\bdoi\s*:?\s*10\.\d{4,9}/\S+|\b10\.\d{4,9}/\S+"  # DOIs
+    r"|\b(?:e-?)?issn\b[:\s]*[\dx-]*|\bisbn\b[:\s]*[\dx-]*|\b\d{4}-\d{3}[\dx]\b"  # ISSN/ISBN
+    r"|©|\(c\)|\bcopyright\b|\ball rights reserved\b|\blicen[cs]ed? under\b"
+    r"|\b(?:downloaded|download date|retrieved|accessed|printed|published online|available online)\b(?:\s+(?:from|on|at))?"
+    r"|\bvol(?:ume)?\.?\s*\d+|\bissue\s*\d+|\bno\.\s*\d+|\bnr\.\s*\d+|\bpp?\.\s*\d+(?:\s*[-\u2013]\s*\d+)?"
+    r"|\b\d{1,4}\s*\(\d{4}\)\s*(?:\d+\s*[-\u2013]\s*\d+|e?\d+)"  # "282 (2015) 150-157"
+    r"|\bpage\s+\d+(?:\s+of\s+\d+)?"
+    rf"|\b\d{{1,2}}(?:st|nd|rd|th)?\.?\s+{_MONTH},?\s+\d{{4}}|\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}"
+    rf"|\b{_MONTH}\s+\d{{4}}|\b\d{{1,4}}[/.-]\d{{1,2}}[/.-]\d{{2,4}}"  # dates
+    r"|\be\d{3,}\b"  # article numbers ("e2748")
+)
+_STRONG = re.compile(r"(?i)©|\bcopyright\b|\ball rights reserved\b|\bdownload|\bretrieved\b|\baccessed\b"
+                     r"|\bvol(?:ume)?\.?\s*\d|\bissue\s*\d|\bissn\b|\bdoi\b|\b10\.\d{4,9}/|\b\d{1,4}\s*\(\d{4}\)\s*\d")
+_PAGE_NUMBER = re.compile(
+    r"(?i)(?:page\s*)?[-\u2013\u2014]?\s*(?:\d{1,4}|[ivxlcdm]{1,7})\s*[-\u2013\u2014]?(?:\s*(?:of|/)\s*\d{1,4})?"
+)
+_FOOTNOTE = re.compile(r"^\s*(?:\d{1,2}|[*\u2020\u2021\u00a7\u00b6])\s*(?=\S)")
+_FILLER = re.compile(r"[\s|\u2022\u00b7/,;:.()\[\]<>\u2013\u2014-]+")
+
+
+def furniture_like(text: str) -> bool:
+    """Mostly furniture tokens: what is left once they are taken out is a few words (a journal's
+    name), under two thirds of the line."""
+    if not _TOKENS.search(text):
+        return False
+    strong = _STRONG.search(text) is not None
+    if _FOOTNOTE.match(text) and not strong:
+        return False  # "1 https://github.com/..." is a footnote, and body text
+    rest = _FILLER.sub(" ", _TOKENS.sub(" ", text)).split()
+    rest = [w for w in rest if not w.isdigit()]
+    return len(rest) <= (9 if strong else 6) and sum(map(len, rest)) <= max(16, 0.65 * len(text))
+
+
+def is_page_number(text: str) -> bool:
+    """A number, roman numeral, "- 3 -", "Page 3" or "3 of 17" standing alone."""
+    return _PAGE_NUMBER.fullmatch(text.strip()) is not None
