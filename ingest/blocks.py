@@ -21,6 +21,7 @@ BlockKind = Literal[
     "furniture",  # page header/footer/number: kept so a cleaner can judge it, never chunked
     "caption",
     "footnote",
+    "figure",  # text drawn inside a figure (axis numbers, labels): kept apart from the body
 ]
 
 # Kinds the chunker treats as prose: split at sentences, eligible for overlap.

@@ -43,9 +43,11 @@ import pymupdf
 from ..blocks import Block, Document, Loaded
 from ..errors import LoaderError
 from ..table_text import render_table
+from .pdf_figures import figure_lines, figure_regions
 from .pdf_headings import heading_levels, heading_like
 from ..page_furniture import furniture_like, is_page_number
-from .pdf_lines import TEXT_FLAGS, GlyphOrder, Line, PageLines, extract, restore_glyph_order, split_margins
+from .pdf_lines import (TEXT_FLAGS, GlyphOrder, Line, PageLines, band_key, extract, recurring, restore_glyph_order,
+                        split_margins)
 from .pdf_paragraphs import TERMINAL, Unit, box_of, continues, list_marker, page_units
 from .pdf_tables import cell_texts, find_grids
 
@@ -94,7 +96,7 @@ def _read_pages(
     doc: pymupdf.Document, document: Document
 ) -> tuple[list[tuple[PageLines, list[Unit]]], list[Line], list[str]]:
     """Each page's placed lines and tables, the lines that were read as table cells, and warnings."""
-    pages: list[tuple[PageLines, list[Unit]]] = []
+    read: list[tuple[list[Line], list[Unit], int, pymupdf.Rect]] = []
     in_tables: list[Line] = []
     imaged: list[int] = []
     for page in doc:
@@ -104,14 +106,22 @@ def _read_pages(
         blocks = page.get_text("dict", textpage=textpage)["blocks"]
         text = [b for b in blocks if b["type"] == 0]
         glyphs = restore_glyph_order(page, textpage, text)
-        tables = _tables(page, textpage, text, [b for b in blocks if b["type"] == 3], number, glyphs)
+        vectors = [b for b in blocks if b["type"] == 3]
+        tables = _tables(page, textpage, text, vectors, number, glyphs)
         lines = extract(text, [t.bbox for t in tables if t.bbox is not None], in_tables)
+        if len(vectors) >= 8 and lines:
+            regions = figure_regions([v["bbox"] for v in vectors], (), page.rect.width, page.rect.height,
+                                     [t.bbox for t in tables if t.bbox is not None])
+            held, lines = figure_lines(lines, regions)
+            tables += [Unit("figure", ls, number, bbox=box_of(ls)) for ls in held]
         if not lines and not tables:
             if page.get_images():
                 imaged.append(number)
             continue
-        rect = page.rect
-        pages.append((split_margins(lines, number, rect.width, rect.height), tables))
+        read.append((lines, tables, number, page.rect))
+    repeated = recurring([(lines, rect.height) for lines, _, _, rect in read])
+    pages = [(split_margins(lines, number, rect.width, rect.height, repeated), tables)
+             for lines, tables, number, rect in read]
     if not pages:
         raise LoaderError("no text layer (a scanned or image-only PDF); run OCR on it (e.g. ocrmypdf) "
                           "and index the result", subject=document.uri)
@@ -275,7 +285,7 @@ def _close(a: Line, b: Line) -> bool:
 
 
 def _band_key(lines: tuple[Line, ...]) -> str:
-    return re.sub(r"\d+", "#", " ".join(l.text for l in lines).lower())
+    return band_key(" ".join(l.text for l in lines))
 
 
 # -- blocks -----------------------------------------------------------------------------------
@@ -326,6 +336,10 @@ def _blocks(pages: list[tuple[PageLines, list[Unit]]], toc: list, title: str, bo
                 pending.page_end = unit.page
                 continue
             yield from flush()
+            if unit.kind == "figure":
+                yield Block("figure", " ".join(l.text for l in unit.lines), path, page=unit.page,
+                            bbox=unit.bbox, meta={"band": None})
+                continue
             if unit.kind == "table":
                 markers.clear()
                 yield Block("table", render_table(unit.rows or (), unit.header_rows), path,

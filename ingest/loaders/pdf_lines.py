@@ -36,6 +36,7 @@ _TRANSLATED = re.compile("[" + "".join(chr(c) for c in _LIGATURES) + "]")
 # Pictograph fonts: their glyphs (checkboxes, arrows) sit on letter codes ("y", "\x84") but are
 # never part of a word, so a run in one is a word of its own.
 _DINGBATS = re.compile(r"(?i)wingdings|webdings|dingbat")
+_MONO = re.compile(r"(?i)mono|courier|consol|menlo|CMTT|code")
 _GUTTER_NUMBER = re.compile(r"\d{1,2}")
 
 
@@ -55,6 +56,8 @@ class Line:
     rotated: bool = False
     italic: bool = False
     """Most of the line's characters are italic or oblique."""
+    mono: bool = False
+    """Most of the line's characters are in a fixed-width font (code)."""
 
     @property
     def height(self) -> float:
@@ -218,9 +221,10 @@ def _line(raw: dict, block: int) -> Line | None:
         size = round(size, 1)
         bold = bool(flags & 16) or "Bold" in font or "Black" in font
         italic = bool(flags & 2) or "Italic" in font or "Oblique" in font
+        mono = bool(flags & 8) or _MONO.search(font) is not None
     else:
         sizes: dict[float, int] = {}
-        heavy = slanted = chars = 0
+        heavy = slanted = fixed = chars = 0
         for span in spans:
             n = len(span["text"].strip())
             if not n:
@@ -233,6 +237,8 @@ def _line(raw: dict, block: int) -> Line | None:
                 heavy += n
             if span["flags"] & 2 or "Italic" in font or "Oblique" in font:
                 slanted += n
+            if span["flags"] & 8 or _MONO.search(font):
+                fixed += n
         if not chars:
             return None
         text = normalise(_join_spans(spans))
@@ -241,8 +247,9 @@ def _line(raw: dict, block: int) -> Line | None:
         size = max(sizes, key=sizes.__getitem__)
         bold = heavy * 2 > chars
         italic = slanted * 2 > chars
+        mono = fixed * 2 > chars
     dx, dy = raw["dir"]
-    return Line(text, raw["bbox"], size, bold, block, abs(dy) > 0.1 or dx < 0, italic)
+    return Line(text, raw["bbox"], size, bold, block, abs(dy) > 0.1 or dx < 0, italic, mono)
 
 
 def _join_spans(spans: list[dict]) -> str:
@@ -273,7 +280,7 @@ def _merge(row: list[Line]) -> Line:
     main = max(row, key=lambda l: len(l.text))
     box = (min(l.bbox[0] for l in row), min(l.bbox[1] for l in row),
            max(l.bbox[2] for l in row), max(l.bbox[3] for l in row))
-    return Line(text, box, main.size, main.bold, row[0].block, italic=main.italic)
+    return Line(text, box, main.size, main.bold, row[0].block, italic=main.italic, mono=main.mono)
 
 
 def _inside(box: tuple[float, float, float, float], rects: Iterable[tuple[float, float, float, float]]) -> bool:
@@ -281,8 +288,30 @@ def _inside(box: tuple[float, float, float, float], rects: Iterable[tuple[float,
     return any(r[0] <= cx <= r[2] and r[1] <= cy <= r[3] for r in rects)
 
 
-def split_margins(lines: list[Line], number: int, width: float, height: float) -> PageLines:
-    """Sort lines into body and margin: page bands apart from the body, gutter numbers, side stamps."""
+def recurring(pages: Sequence[tuple[Sequence[Line], float]]) -> frozenset[str]:
+    """Keys (`band_key`) of lines that sit in the top or bottom band of many pages: a running
+    header is one by recurring, however close it is set to the body.
+
+    Pages are (lines, page height); a key counts once a page, and must recur on a quarter of the
+    pages and at least two.
+    """
+    seen: Counter[str] = Counter()
+    for lines, height in pages:
+        seen.update({band_key(l.text) for l in lines if not l.rotated
+                     and (l.bbox[3] <= BAND * height or l.bbox[1] >= (1 - BAND) * height)})
+    need = max(2, -(-len(pages) // 4))
+    return frozenset(k for k, n in seen.items() if n >= need and any(c.isalpha() for c in k))
+
+
+def band_key(text: str) -> str:
+    """A band line's text with digits and case normalised: "Page 3" and "page 4" are one line."""
+    return " ".join(re.sub(r"\d+", "#", text.lower()).split())
+
+
+def split_margins(lines: list[Line], number: int, width: float, height: float,
+                  repeated: frozenset[str] = frozenset()) -> PageLines:
+    """Sort lines into body and margin: page bands apart from the body or recurring on other pages
+    (`repeated`, from `recurring`), gutter numbers, side stamps."""
     left_edge = _left_edge(lines)
     band: dict[int, str] = {}
     for i, line in enumerate(lines):
@@ -304,7 +333,7 @@ def split_margins(lines: list[Line], number: int, width: float, height: float) -
             top.add(first)
     for zone, where in ((top, "top"), (bottom, "bottom")):
         for i in zone:
-            if _apart(i, lines, flow, zone):
+            if _apart(i, lines, flow, zone) or (repeated and band_key(lines[i].text) in repeated):
                 band[i] = where
     body = tuple(l for i, l in enumerate(lines) if i not in band)
     return PageLines(number, width, height, body, _group_margins(lines, band), left_edge)

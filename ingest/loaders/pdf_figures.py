@@ -1,0 +1,137 @@
+"""Figures on a PDF page, and the text that belongs to them rather than to the body.
+
+A chart drawn in vectors leaves its axis numbers, tick labels and legend as text lines on the
+page; read as body they become paragraphs of bare numbers between the sentences around them. A
+figure is found from the page's own drawing: a cluster of vector paths close together (a plot's
+axes, ticks, bars and marks), or a picture that is neither a page background nor a speck. Short
+lines whose centre lies in a figure (or just beside it, where tick labels sit) are its text; a long
+line there (a caption, a sentence in a box) stays body, and so does a title set in bold or larger
+type than the page's text.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from .pdf_lines import Line
+
+Box = tuple[float, float, float, float]
+
+_CAPTION = re.compile(r"(?i)^(?:fig(?:ure)?|table|tab|listing|chart|plate|exhibit|scheme|graph)\.?\s*[A-Z]?\d")
+
+_MIN_PATHS = 8
+"""Paths that make a drawing a figure: a frame or an underline is one or two."""
+_NEAR = 4.0
+"""Paths closer than this (points) belong to one drawing."""
+_MARK_AREA = 6000.0
+"""Largest path (square points) that counts as a mark of a drawing; a bar of a chart is smaller."""
+_MARGIN = 10.0
+"""How far outside the drawn area a figure's labels reach (tick labels, axis titles)."""
+
+
+def figure_regions(vectors: Sequence[Box], images: Sequence[Box], width: float, height: float,
+                   tables: Sequence[Box]) -> list[Box]:
+    """Areas of the page held by figures: clusters of vector paths, and pictures."""
+    area = width * height
+    # Marks and rules, not panels: a filled box behind a paragraph frames text, it draws nothing.
+    paths = [b for b in vectors if (b[2] - b[0]) * (b[3] - b[1]) <= _MARK_AREA and not _inside_any(b, tables)]
+    regions = []
+    if len(paths) >= _MIN_PATHS and sum(1 for b in paths if not _rule(b)) >= _MIN_PATHS // 2:
+        for members, box in _clusters(paths):
+            # A grid or frame is all rules; a drawing has marks (ticks, bars, curves, symbols).
+            marks = sum(1 for i in members if not _rule(paths[i]))
+            if len(members) >= _MIN_PATHS and marks >= _MIN_PATHS // 2 and box[2] - box[0] >= 30 and box[3] - box[1] >= 30:
+                regions.append(box)
+    for box in images:
+        share = (box[2] - box[0]) * (box[3] - box[1]) / area if area else 0
+        if 0.01 <= share <= 0.6 and not _inside_any(box, tables):
+            regions.append(box)
+    return regions
+
+
+def figure_lines(lines: Sequence[Line], regions: Sequence[Box]) -> tuple[list[list[Line]], list[Line]]:
+    """The lines of each figure (one list per region that holds any), and the other lines."""
+    if not regions:
+        return [], list(lines)
+    sizes: dict[float, int] = {}
+    for line in lines:
+        sizes[line.size] = sizes.get(line.size, 0) + len(line.text)
+    body = max(sizes, key=sizes.__getitem__)
+    held: list[list[Line]] = [[] for _ in regions]
+    rest = []
+    for line in lines:
+        # A figure's title is set above its labels, in bold or larger: it names the figure.
+        titled = line.bold or line.size >= body + 0.9
+        at = None if titled and sum(c.isalpha() for c in line.text) >= 4 else _region_of(line, regions)
+        if at is None:
+            rest.append(line)
+        else:
+            held[at].append(line)
+    return [h for h in held if h], rest
+
+
+def _region_of(line: Line, regions: Sequence[Box]) -> int | None:
+    text = line.text
+    if line.mono or _CAPTION.match(text):
+        return None  # code in a framed listing; a caption names the figure
+    if len(text) > 40 or len(text.split()) > 6 or (len(text.split()) > 2 and text.endswith((".", ":"))):
+        return None  # a caption or a sentence: body, wherever it sits
+    cx, cy = (line.bbox[0] + line.bbox[2]) / 2, (line.bbox[1] + line.bbox[3]) / 2
+    for i, (x0, y0, x1, y1) in enumerate(regions):
+        if x0 - _MARGIN <= cx <= x1 + _MARGIN and y0 - _MARGIN <= cy <= y1 + _MARGIN:
+            return i
+    return None
+
+
+def _rule(box: Box) -> bool:
+    """A line drawn to divide or frame: thin and long."""
+    w, h = box[2] - box[0], box[3] - box[1]
+    return min(w, h) <= 3 and max(w, h) >= 30
+
+
+def _inside_any(box: Box, rects: Sequence[Box]) -> bool:
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return any(r[0] <= cx <= r[2] and r[1] <= cy <= r[3] for r in rects)
+
+
+def _clusters(boxes: Sequence[Box]) -> list[tuple[list[int], Box]]:
+    """Boxes joined where they come within _NEAR of each other: (members, enclosing box) each.
+
+    A grid of cells _NEAR wide finds the neighbours, so a chart of a thousand marks costs about
+    as many steps, not a million.
+    """
+    parent = list(range(len(boxes)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    cell = 4 * _NEAR
+    grid: dict[tuple[int, int], list[int]] = {}
+    for i, (x0, y0, x1, y1) in enumerate(boxes):
+        keys = [(gx, gy) for gx in range(int((x0 - _NEAR) // cell), int((x1 + _NEAR) // cell) + 1)
+                for gy in range(int((y0 - _NEAR) // cell), int((y1 + _NEAR) // cell) + 1)]
+        seen: set[int] = set()
+        for key in keys:
+            cell_boxes = grid.setdefault(key, [])
+            for j in cell_boxes:
+                if j not in seen:
+                    seen.add(j)
+                    if find(i) != find(j) and _near(boxes[i], boxes[j]):
+                        parent[find(i)] = find(j)
+            cell_boxes.append(i)
+    groups: dict[int, list[int]] = {}
+    for i in range(len(boxes)):
+        groups.setdefault(find(i), []).append(i)
+    out = []
+    for members in groups.values():
+        xs0, ys0, xs1, ys1 = zip(*(boxes[i] for i in members))
+        out.append((members, (min(xs0), min(ys0), max(xs1), max(ys1))))
+    return out
+
+
+def _near(a: Box, b: Box) -> bool:
+    return (a[0] - _NEAR <= b[2] and b[0] - _NEAR <= a[2] and a[1] - _NEAR <= b[3] and b[1] - _NEAR <= a[3])
