@@ -260,7 +260,7 @@ def _body_like(lines: tuple[Line, ...], body: float) -> bool:
 
 
 def _linked(groups: list[tuple[str, tuple[Line, ...]]], body: tuple[Line, ...]) -> set[int]:
-    """id() of the groups a chain of close lines (a gap of at most 1.8 line heights, overlapping
+    """id() of the groups a chain of close lines (a gap of at most two line heights, overlapping
     across) links to the body."""
     joined: set[int] = set()
     anchors = list(body)
@@ -281,7 +281,7 @@ def _close(a: Line, b: Line) -> bool:
     if min(a.bbox[2], b.bbox[2]) <= max(a.bbox[0], b.bbox[0]):
         return False
     gap = max(b.bbox[1] - a.bbox[3], a.bbox[1] - b.bbox[3])
-    return gap <= 1.8 * max(a.height, b.height)
+    return gap <= 2.0 * max(a.height, b.height)
 
 
 def _band_key(lines: tuple[Line, ...]) -> str:
@@ -316,7 +316,10 @@ def _blocks(pages: list[tuple[PageLines, list[Unit]]], toc: list, title: str, bo
         top = [g for g in placed.margin if g[0] == "top"]
         rest = [g for g in placed.margin if g[0] != "top"]
         held.extend(_margin_block(g, placed, path) for g in top)
+        notes = _footnotes(units, placed, body)
         for unit in units:
+            if id(unit) in notes:
+                continue
             level = levels.get(id(unit))
             if level is not None:
                 yield from flush()
@@ -347,8 +350,28 @@ def _blocks(pages: list[tuple[PageLines, list[Unit]]], toc: list, title: str, bo
                             bbox=unit.bbox, meta={"band": None})
                 continue
             pending, pending_path = unit, path
+        held.extend(Block("footnote", u.text, path, page=u.page, bbox=_bbox(u),
+                          meta={"font_size": u.lines[0].size, "band": None}) for u in units if id(u) in notes)
         held.extend(_margin_block(g, placed, path) for g in rest)
     yield from flush()
+
+
+def _footnotes(units: list[Unit], placed: PageLines, body: float) -> set[int]:
+    """id() of the page's footnotes: text in clearly smaller type in the page's lower half with no
+    body-size text below it in its column. They are read after the page's body, where a paragraph
+    running on to the next page would otherwise be cut by them."""
+    small = [u for u in units if u.kind in ("paragraph", "list_item") and u.lines
+             and all(l.size <= body - 0.8 for l in u.lines) and _bbox(u)[1] >= 0.5 * placed.height]
+    if not small:
+        return set()
+    others = [_bbox(u) for u in units if u.kind in ("paragraph", "list_item", "table")
+              and not all(l.size <= body - 0.8 for l in u.lines or ())]
+    out = set()
+    for unit in small:
+        box = _bbox(unit)
+        if not any(o[1] >= box[3] - 1 and min(o[2], box[2]) > max(o[0], box[0]) for o in others):
+            out.add(id(unit))
+    return out
 
 
 def _runs_on(pending: Unit, unit: Unit) -> bool:

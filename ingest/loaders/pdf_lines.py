@@ -268,6 +268,8 @@ def _same_baseline(a: Line, b: Line) -> bool:
         return False
     overlap = min(a.bbox[3], b.bbox[3]) - max(a.bbox[1], b.bbox[1])
     gap = max(b.bbox[0] - a.bbox[2], a.bbox[0] - b.bbox[2])  # right-to-left text continues leftwards
+    if gap >= max(a.size, b.size) and len(a.text) >= 12 and len(b.text) >= 12:
+        return False  # two runs of text a gutter apart: lines of two columns, not a marker and its text
     return overlap > 0.5 * min(a.height, b.height) and -2 < gap < 3 * max(a.size, b.size)
 
 

@@ -14,6 +14,7 @@ import statistics
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
+from .pdf_columns import split_columns
 from .pdf_lines import Line
 
 TERMINAL = tuple('.!?:;"\u201d)\u2019')
@@ -198,7 +199,7 @@ def page_units(lines: Sequence[Line], tables: Sequence[Unit], page: int) -> list
     for line in lines:
         blocks.setdefault(line.block, []).append(line)
     items: list[tuple[tuple[float, float, float, float], Any, int]] = [
-        (box_of(ls), ls, len(ls)) for ls in blocks.values()
+        (box_of(run), run, len(run)) for ls in blocks.values() for run in split_columns(ls)
     ]
     items += [(t.bbox, t, len(t.rows or ())) for t in tables if t.bbox is not None]
     ordered: list[Line] = []

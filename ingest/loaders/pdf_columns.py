@@ -1,0 +1,102 @@
+"""Columns inside one pymupdf block: lines set side by side are split at the gutter between them.
+
+MuPDF groups lines into blocks by proximity, and on some pages (narrow gutters, text set line by
+line by the producer) one block holds both columns, its lines alternating left, right, left. Read in
+that order the columns interleave line by line. The evidence is the whitespace: a gutter is an
+x-range that none of the side-by-side lines crosses. Lines are then read column by column between
+the lines that cross the gutter (a title or a figure set across both columns), each run of one
+column an item of its own for the page's reading order. A form that sets a label and its value on
+one row holds single lines or short labels per side, not runs of text, and keeps its row-by-row
+order.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from .pdf_lines import Line
+
+_GUTTER = 5.0
+"""Narrowest gap (points) between side-by-side lines that separates columns."""
+_MIN_PAIRS = 3
+"""Rows set side by side before a block counts as columns rather than a stray label and value."""
+
+
+def split_columns(lines: Sequence[Line]) -> list[list[Line]]:
+    """The block's lines as runs to read one after another: the whole block when it holds no
+    columns, else each column's run between lines that cross the gutters."""
+    if len(lines) < 2 * _MIN_PAIRS:
+        return [list(lines)]
+    paired = _side_by_side(lines)
+    if len(paired) < 2 * _MIN_PAIRS:
+        return [list(lines)]
+    gutters = _gaps([lines[i] for i in paired])
+    if not gutters:
+        return [list(lines)]
+    runs: list[list[Line]] = []
+    segment: list[tuple[int, Line]] = []
+    for line in sorted(lines, key=lambda l: l.bbox[1]):
+        column = _column(line, gutters)
+        if column is None:  # across the gutter: it closes the columns above it
+            runs.extend(_read_segment(segment))
+            segment = []
+            runs.append([line])
+        else:
+            segment.append((column, line))
+    runs.extend(_read_segment(segment))
+    return runs
+
+
+def _side_by_side(lines: Sequence[Line]) -> set[int]:
+    """Indexes of lines that share a row with another line, a gutter apart."""
+    order = sorted(range(len(lines)), key=lambda i: lines[i].bbox[1])
+    out: set[int] = set()
+    for k, i in enumerate(order):
+        a = lines[i]
+        for j in order[k + 1:]:
+            b = lines[j]
+            if b.bbox[1] >= a.bbox[3]:
+                break
+            overlap = min(a.bbox[3], b.bbox[3]) - max(a.bbox[1], b.bbox[1])
+            gap = max(b.bbox[0] - a.bbox[2], a.bbox[0] - b.bbox[2])
+            if overlap > 0.5 * min(a.height, b.height) and gap >= _GUTTER:
+                out.update((i, j))
+    return out
+
+
+def _gaps(lines: Sequence[Line]) -> list[tuple[float, float]]:
+    """x-ranges at least _GUTTER wide that no line crosses, between the lines' extremes."""
+    spans = sorted((l.bbox[0], l.bbox[2]) for l in lines)
+    gaps = []
+    right = spans[0][1]
+    for x0, x1 in spans[1:]:
+        if x0 - right >= _GUTTER:
+            gaps.append((right, x0))
+        right = max(right, x1)
+    return gaps
+
+
+def _column(line: Line, gutters: list[tuple[float, float]]) -> int | None:
+    column = 0
+    for a, b in gutters:
+        if line.bbox[0] < b - 1 and line.bbox[2] > a + 1:
+            return None
+        if line.bbox[0] >= b - 1:
+            column += 1
+    return column
+
+
+def _read_segment(segment: list[tuple[int, Line]]) -> list[list[Line]]:
+    if not segment:
+        return []
+    by_column: dict[int, list[Line]] = {}
+    for column, line in segment:
+        by_column.setdefault(column, []).append(line)
+    runs = [by_column[c] for c in sorted(by_column)]
+    if len(runs) < 2 or any(len(run) < 2 or _mean_chars(run) < 20 for run in runs):
+        return [[line for _, line in segment]]  # labels and values on rows, not columns of text
+    return runs
+
+
+def _mean_chars(run: list[Line]) -> float:
+    return sum(len(l.text) for l in run) / len(run)
