@@ -51,7 +51,7 @@ TOOLS = ("ingest", "p4l-legacy", "p4l-layout")
 # (label, kind, key in pdfeval_score's pooled figures); "pair" = (hits, of), "count" = a bare number.
 STRUCT_COLS = (("furn leaked", "pair", "furn_leak"), ("body kept", "pair", "body"),
                ("headings", "pair", "head_recall"), ("head prec", "pair", "head_prec"),
-               ("order", "pair", "order"), ("pgnum", "count", "pagenum_lines"),
+               ("order", "pair", "order"), ("cells", "pair", "cells"), ("pgnum", "count", "pagenum_lines"),
                ("dupmk", "count", "dup_marker"))
 OLMOCR_COLS = ("absent", "order", "present")
 # The summary's sets: (row label, pdfeval_score struct set, split, with olmocr tests).
