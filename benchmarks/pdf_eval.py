@@ -9,7 +9,7 @@ row per tool) with ratios to ingest, pdf_groundtruth's word figures on the corpu
 tool, and pages/s per tool measured in this run.
 
     .venv/bin/python benchmarks/pdf_eval.py [--shared DIR] [--tools ingest,p4l-legacy,p4l-layout]
-        [--out DIR] [--json FILE] [--peer-python PATH] [--jobs N]
+        [--out DIR] [--json FILE] [--peer-python PATH] [--jobs N] [--warm-passes N]
 
 The scorer needs rapidfuzz in ingest's environment (`.venv/bin/pip install rapidfuzz`). The
 pymupdf4llm tools run from a separate environment, because pymupdf-layout pulls pymupdf 1.28.2,
@@ -25,9 +25,9 @@ pymupdf4llm tools are skipped with a note. (pymupdf4llm 2.0 on PyPI is an empty 
 
 Speed, per tool: **run** = pages over the summed per-document seconds of the chunk run (one
 worker: ingest starts one `ingest chunk` process per document, a pymupdf4llm worker imports
-once); **warm** = pages over one timed pass in a fresh child that has already converted the first
-PDF (imports and model loaded): ingest through its CLI function in-process, pymupdf4llm through
-the shared chunker's own `run_p4l`.
+once); **warm** = pages over the best of `--warm-passes` timed passes (default 1) in a fresh
+child that has already converted the first PDF (imports and model loaded): ingest through its CLI
+function in-process, pymupdf4llm through the shared chunker's own `run_p4l`.
 """
 
 from __future__ import annotations
@@ -137,43 +137,40 @@ def chunk_errors(tool_out: Path) -> list[str]:
             for line in p.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-# The warm pass: a child converts the first PDF untimed, then times every PDF once.
-_WARM_INGEST = """
+# The warm pass: a child converts the first PDF untimed, then times passes over every PDF.
+_WARM = """
 import contextlib, json, os, sys, time
-from ingest.cli import cli
-pdfs = json.loads(sys.argv[1])
+pdfs, tool, passes = json.loads(sys.argv[1]), sys.argv[2], int(sys.argv[4])
+{setup}
 def one(p):
     with open(os.devnull, "w") as null, contextlib.redirect_stdout(null):
         try:
-            cli.main(["chunk", p], standalone_mode=False)
+            convert(p)
+            return 0
         except (Exception, SystemExit):  # a failing document costs its time, as in the chunk run
-            pass
-one(pdfs[0]); t0 = time.perf_counter()
-for p in pdfs: one(p)
-print(time.perf_counter() - t0)
+            return 1
+one(pdfs[0])
+times = []
+for _ in range(passes):
+    t0 = time.perf_counter()
+    failed = sum(one(p) for p in pdfs)
+    times.append(time.perf_counter() - t0)
+print(min(times), failed)
 """
-_WARM_P4L = """
-import contextlib, json, os, sys, time
-sys.path.insert(0, sys.argv[3])
-import pdfeval_chunk
-pdfs, tool = json.loads(sys.argv[1]), sys.argv[2]
-def one(p):
-    with open(os.devnull, "w") as null, contextlib.redirect_stdout(null):
-        try:
-            pdfeval_chunk.run_p4l(tool, p)
-        except Exception:  # a failing document costs its time, as in the chunk run
-            pass
-one(pdfs[0]); t0 = time.perf_counter()
-for p in pdfs: one(p)
-print(time.perf_counter() - t0)
-"""
+_SETUP = {  # what `pdfeval_chunk.py` runs per document, minus the process start
+    "ingest": "from ingest.cli import cli\nconvert = lambda p: cli.main(['chunk', p], standalone_mode=False)",
+    "p4l": "sys.path.insert(0, sys.argv[3])\nimport pdfeval_chunk\nconvert = lambda p: pdfeval_chunk.run_p4l(tool, p)",
+}
 
 
-def warm_seconds(tool: str, python: str, pdfs: list[str], tools_dir: Path) -> float | None:
-    code = _WARM_INGEST if tool == "ingest" else _WARM_P4L
-    r = subprocess.run([python, "-c", code, json.dumps(pdfs), tool, str(tools_dir)], capture_output=True, text=True)
+def warm_seconds(tool: str, python: str, pdfs: list[str], tools_dir: Path, passes: int = 1) -> tuple[float, int] | None:
+    """(seconds of the best of `passes` passes over all PDFs, PDFs failed), in a fresh child."""
+    code = _WARM.format(setup=_SETUP["ingest" if tool == "ingest" else "p4l"])
+    r = subprocess.run([python, "-c", code, json.dumps(pdfs), tool, str(tools_dir), str(passes)],
+                       capture_output=True, text=True)
     try:
-        return float(r.stdout.strip().splitlines()[-1])
+        secs, failed = r.stdout.strip().splitlines()[-1].split()
+        return float(secs), int(failed)
     except (ValueError, IndexError):
         print(f"warm pass of {tool} failed: {r.stderr.strip()[-500:]}", file=sys.stderr)
         return None
@@ -287,15 +284,17 @@ def chunk_file(path: Path) -> list[dict]:
 
 
 # ----------------------------------------------------------------------------- speed
-def speed_rows(runs: dict[str, dict], warm: dict[str, float | None], pages: dict[str, int], total_pages: int) -> list[dict]:
+def speed_rows(runs: dict[str, dict], warm: dict[str, tuple | None], total_pages: int) -> list[dict]:
+    """Pages/s per tool: over the chunk run's summed per-document seconds, and over the warm pass."""
     rows = []
     for tool, run in runs.items():
         secs = sum(s["seconds"] for s in run["sets"].values())
-        w = warm.get(tool)
+        w, warm_failed = warm.get(tool) or (None, None)
         rows.append({"tool": tool, "PDFs": sum(s["pdfs"] for s in run["sets"].values()),
                      "failed": sum(s["failed"] for s in run["sets"].values()), "pages": total_pages,
                      "chunk run s": f"{secs:.1f}", "pages/s run": f"{total_pages / secs:.1f}" if secs else "-",
-                     "warm s": f"{w:.1f}" if w else "-", "pages/s warm": f"{total_pages / w:.1f}" if w else "-"})
+                     "warm s": f"{w:.1f}" if w else "-", "warm failed": warm_failed,
+                     "pages/s warm": f"{total_pages / w:.1f}" if w else "-"})
     return rows
 
 
@@ -315,7 +314,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, help="write the summary, speed and scorer result here")
     ap.add_argument("--peer-python", help="Python with pymupdf4llm (default: benchmarks/.peers-venv)")
     ap.add_argument("--jobs", type=int, default=1, help="chunking workers (1: per-document times add up to wall time)")
-    ap.add_argument("--no-warm", action="store_true", help="skip the warm speed pass")
+    ap.add_argument("--warm-passes", type=int, default=1, help="timed warm passes per tool, best kept (0: none)")
     a = ap.parse_args(argv)
     tools_dir = a.shared / "pdfeval" / "tools"
     ingest = str(ROOT / ".venv" / "bin" / "ingest")
@@ -337,13 +336,13 @@ def main(argv: list[str] | None = None) -> int:
         python = sys.executable if tool == "ingest" else peer
         print(f"chunking with {tool} ...", flush=True)
         runs[tool] = run_chunk(tools_dir, set_dir, a.out, tool, python, ingest, a.jobs)
-        if not a.no_warm:
-            warm[tool] = warm_seconds(tool, python, tools_pdfs, tools_dir)
+        if a.warm_passes > 0:
+            warm[tool] = warm_seconds(tool, python, tools_pdfs, tools_dir, a.warm_passes)
     report, result = run_score(tools_dir, set_dir, a.out, tools, a.out / "score.json")
     print(report)
 
     summary = {"sets": {}, "words": word_scores(a.shared, a.out, tools),
-               "speed": speed_rows(runs, warm, pages, total_pages)}
+               "speed": speed_rows(runs, warm, total_pages)}
     for label, struct_set, split, olm in SETS:
         rows = summary_rows(result, struct_set, split, olm)
         summary["sets"][label] = {"rows": rows, "ratios": ratios(rows)}

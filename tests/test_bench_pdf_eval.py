@@ -90,9 +90,9 @@ def test_parse_chunk_output_reads_the_chunkers_closing_lines():
     assert sets == {"olmocr": {"pdfs": 12, "failed": 2, "seconds": 9.4},
                     "doclingeval": {"pdfs": 5, "failed": 0, "seconds": 3.0}}
     runs = {"ingest": {"sets": sets}}
-    (row,) = pdf_eval.speed_rows(runs, {"ingest": 2.0}, {}, 25)
+    (row,) = pdf_eval.speed_rows(runs, {"ingest": (2.0, 1)}, 25)
     assert row["PDFs"] == 17 and row["failed"] == 2
-    assert row["pages/s run"] == "2.0" and row["pages/s warm"] == "12.5"
+    assert row["pages/s run"] == "2.0" and row["pages/s warm"] == "12.5" and row["warm failed"] == 1
 
 
 def make_pdf(path, pages):
