@@ -299,6 +299,19 @@ def speed_rows(runs: dict[str, dict], warm: dict[str, tuple | None], total_pages
 
 
 # ----------------------------------------------------------------------------- main
+def print_summary(summary: dict) -> None:
+    for label, entry in summary["sets"].items():
+        print(f"\n### {label} ({entry['title']})\n")
+        print(markdown_table(entry["rows"], columns(entry["rows"])))
+        if entry["ratios"]:
+            print("\nvs ingest (share over ingest's share; counts over ingest's count):\n")
+            print(markdown_table(entry["ratios"], columns(entry["ratios"])))
+    print("\n### corpus docling, pdf_groundtruth word figures\n")
+    print(markdown_table(summary["words"], columns(summary["words"])))
+    print("\n### speed (same run)\n")
+    print(markdown_table(summary["speed"], columns(summary["speed"])))
+
+
 def peer_python(arg: str | None) -> str | None:
     if arg:
         return arg
@@ -316,8 +329,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=1, help="chunking workers (1: per-document times add up to wall time)")
     ap.add_argument("--warm-passes", type=int, default=1, help="timed warm passes per tool, best kept (0: none)")
     a = ap.parse_args(argv)
+    a.shared, a.out = a.shared.resolve(), a.out.resolve()  # the scorer runs from its own folder
     tools_dir = a.shared / "pdfeval" / "tools"
     ingest = str(ROOT / ".venv" / "bin" / "ingest")
+    if not os.access(ingest, os.X_OK):
+        raise SystemExit(f"{ingest} not found: set up this checkout's .venv first (see README)")
+    if importlib.util.find_spec("rapidfuzz") is None:  # fail before minutes of chunking, not after
+        raise SystemExit("the scorer needs rapidfuzz here: .venv/bin/pip install rapidfuzz")
     peer = peer_python(a.peer_python)
     tools = [t for t in a.tools.split(",") if t]
     if unknown := set(tools) - set(TOOLS):
@@ -325,8 +343,7 @@ def main(argv: list[str] | None = None) -> int:
     if peer is None and any(t != "ingest" for t in tools):
         print("no peer Python (see the docstring for benchmarks/.peers-venv): pymupdf4llm tools skipped")
         tools = [t for t in tools if t == "ingest"]
-    a.out = a.out.resolve()
-    set_dir = lay_out(a.shared.resolve(), a.out)
+    set_dir = lay_out(a.shared, a.out)
     tools_pdfs = [p for _, p in load_tool(tools_dir, "pdfeval_chunk").pdfs(str(set_dir))]
     pages = manifest_pages(set_dir)
     total_pages = sum(pages.get(os.path.basename(p), 0) for p in tools_pdfs)
@@ -345,17 +362,8 @@ def main(argv: list[str] | None = None) -> int:
                "speed": speed_rows(runs, warm, total_pages)}
     for label, struct_set, split, olm in SETS:
         rows = summary_rows(result, struct_set, split, olm)
-        summary["sets"][label] = {"rows": rows, "ratios": ratios(rows)}
-        print(f"\n### {label} ({struct_set}{' + olmocr' if olm else ''})\n")
-        print(markdown_table(rows, columns(rows)))
-        if summary["sets"][label]["ratios"]:
-            print("\nvs ingest (share over ingest's share; counts over ingest's count):\n")
-            rat = summary["sets"][label]["ratios"]
-            print(markdown_table(rat, columns(rat)))
-    print("\n### corpus docling, pdf_groundtruth word figures\n")
-    print(markdown_table(summary["words"], columns(summary["words"])))
-    print("\n### speed (same run)\n")
-    print(markdown_table(summary["speed"], columns(summary["speed"])))
+        summary["sets"][label] = {"rows": rows, "ratios": ratios(rows), "title": f"{struct_set}{' + olmocr' * olm}"}
+    print_summary(summary)
     for tool, run in runs.items():
         for e in run["errors"]:
             print(f"{tool} failed on {e}")

@@ -150,3 +150,15 @@ def test_word_scores_reuse_pdf_groundtruth_on_chunk_files(shared, tmp_path):
     assert leaky["body words kept"] == (2, 6) and leaky["furniture words left"] == (2, 2)
     assert leaky["headings found"] == (0, 1)
     assert failed["body words kept"] == (0, 6)  # no chunk file: nothing kept
+
+
+def test_print_summary_shows_each_set_with_its_ratios(result, capsys):
+    rows = pdf_eval.summary_rows(result, "doclingeval", "all", olmocr=True)
+    summary = {"sets": {"pdfeval dev": {"rows": rows, "ratios": pdf_eval.ratios(rows), "title": "doclingeval"},
+                        "corpus docling": {"rows": rows[:1], "ratios": [], "title": "docling"}},
+               "words": [{"tool": "ingest", "body words kept": (6, 6)}], "speed": [{"tool": "ingest", "pages": 3}]}
+    pdf_eval.print_summary(summary)
+    out = capsys.readouterr().out
+    assert out.count("vs ingest") == 1  # only where a peer is there to compare
+    assert "| p4l-layout | 1.50x |" in out and "### corpus docling (docling)" in out
+    assert "| ingest | 6/6 100% |" in out
