@@ -5,6 +5,11 @@ The PDF loader keeps each line in a page's top or bottom band apart from the bod
 such a line that reads as a page number is a candidate; the candidates that form a non-decreasing
 sequence across pages (the longest such run; a lone candidate stands) are page numbers, and the
 line holding one is dropped, header text beside the number included ("8  M. Lysak, et al.").
+
+A header that runs a chapter's title and the page number together into one piece ("Chapter 3.
+Row and column access control 15") shows the number as its first or last word: it counts when it
+is the PDF's own page label, or when it keeps a constant step from the page index over two pages
+or more (chapter-page labels "7-45" within their chapter likewise).
 """
 
 from __future__ import annotations
@@ -22,6 +27,8 @@ _NUMBER = re.compile(
     r"(?i)^(?:page\s*)?[-\u2013\u2014(\[]?\s*(\d{1,4}|[ivxlcdm]{1,7})\s*[-\u2013\u2014)\]]?"
     r"(?:\s*(?:of|/)\s*\d{1,4})?$"
 )
+_PRINTED = re.compile(r"(\d{1,3}[-\u2013.]|[A-Z][-\u2013.])?(\d{1,4})")
+"""A page number printed beside text: "15", or chapter-page "7-45", "A-3"."""
 _ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
 
 
@@ -46,6 +53,10 @@ def drop_page_numbers(blocks: Iterable[Block], ctx: CleanContext) -> Iterator[Bl
                 pieces[i] = piece
                 break
     drop = {i for run in found.values() for i in _sequence(run)}
+    printed = _printed_numbers(blocks, drop)
+    for i, piece in printed.items():
+        drop.add(i)
+        pieces[i] = piece
     for i, block in enumerate(blocks):
         if i not in drop:
             yield block
@@ -57,6 +68,42 @@ def drop_page_numbers(blocks: Iterable[Block], ctx: CleanContext) -> Iterator[Bl
         rest = " ".join(s for s in block.meta.get("segments", ()) if s != pieces[i])
         ctx.count("chars", len(block.text) - len(rest))
         yield replace(block, text=rest)
+
+
+def _printed_numbers(blocks: list[Block], taken: set[int]) -> dict[int, str]:
+    """Band lines that carry their page's number at one end, beside other text ("Chapter 3. Row
+    and column access control 15", "7-45 Installation"): the number found there is the PDF's own
+    page label, or it rises with the pages by a constant step from the page index on two pages or
+    more (chapter-page numbers "7-44", "7-45" within their chapter)."""
+    out: dict[int, str] = {}
+    runs: dict[tuple[str, int], list[tuple[int, int, str]]] = {}  # (prefix, offset): (page, index, token)
+    for i, block in enumerate(blocks):
+        if i in taken or not block.meta or block.meta.get("band") not in ("top", "bottom"):
+            continue
+        label = str(block.meta.get("page_label") or "").strip().lower()
+        for token in _edge_tokens(block):
+            if label and token.lower() == label:
+                out[i] = token
+                break
+            m = _PRINTED.fullmatch(token)
+            if m is not None and block.page is not None:
+                key = (m.group(1) or "", int(m.group(2)) - block.page)
+                runs.setdefault(key, []).append((block.page, i, token))
+    for members in runs.values():
+        if len({page for page, _, _ in members}) >= 2:
+            out.update((i, token) for _, i, token in members if i not in out)
+    return out
+
+
+def _edge_tokens(block: Block) -> list[str]:
+    """The first and last word of the line and of its first and last pieces."""
+    segments = block.meta.get("segments") or (block.text,)
+    tokens = []
+    for text in dict.fromkeys((block.text, segments[0], segments[-1])):
+        words = text.split()
+        if len(words) >= 2:
+            tokens += [words[0], words[-1]]
+    return list(dict.fromkeys(tokens))
 
 
 def _value(piece: str) -> tuple[str, int] | None:

@@ -120,7 +120,8 @@ def _read_pages(
             continue
         read.append((lines, tables, number, page.rect))
     repeated = recurring([(lines, rect.height) for lines, _, _, rect in read])
-    pages = [(split_margins(lines, number, rect.width, rect.height, repeated), tables)
+    labelled = bool(doc.get_page_labels())
+    pages = [(_placed(lines, number, rect, repeated, doc[number - 1].get_label() if labelled else ""), tables)
              for lines, tables, number, rect in read]
     if not pages:
         raise LoaderError("no text layer (a scanned or image-only PDF); run OCR on it (e.g. ocrmypdf) "
@@ -130,6 +131,11 @@ def _read_pages(
         warnings.append(f"{document.uri}: pages {_ranges(imaged)} are images without text and were "
                         "skipped; OCR the file to index them")
     return pages, in_tables, warnings
+
+
+def _placed(lines: list[Line], number: int, rect: pymupdf.Rect, repeated: frozenset[str], label: str) -> PageLines:
+    placed = split_margins(lines, number, rect.width, rect.height, repeated)
+    return replace(placed, label=label) if label else placed
 
 
 def _tables(page: pymupdf.Page, textpage: pymupdf.TextPage, text: list[dict], vectors: list[dict],
@@ -239,7 +245,9 @@ def _rejoin(pages: list[tuple[PageLines, list[Unit]]], body: float) -> list[tupl
                 back.append(group)
             else:
                 keep.append(group)
-        joined = _linked(back, placed.body + tuple(l for g in heads for l in g[1]))
+        # A heading stands further from the text above it than a line does.
+        reach = {id(g): 3.0 if heading_like(Unit("paragraph", list(g[1]), 0), body) else 2.0 for g in back}
+        joined = _linked(back, placed.body + tuple(l for g in heads for l in g[1]), reach)
         joined.update(id(g) for g in heads)
         back += heads
         if joined:
@@ -254,14 +262,17 @@ def _rejoin(pages: list[tuple[PageLines, list[Unit]]], body: float) -> list[tupl
 
 def _body_like(lines: tuple[Line, ...], body: float) -> bool:
     text = " ".join(l.text for l in lines)
-    if is_page_number(text) or furniture_like(text):
+    # A line that opens in lower case goes on with a sentence ("found, in the online version, at
+    # http://dx.doi.org/..."): body, even where links make it look like a footer.
+    reads_on = text[:1].islower() and " " in text and not text.startswith("www.")
+    if is_page_number(text) or (furniture_like(text) and not reads_on):
         return False
     return all(abs(l.size - body) <= max(0.3, min(0.6, 0.06 * body)) for l in lines)
 
 
-def _linked(groups: list[tuple[str, tuple[Line, ...]]], body: tuple[Line, ...]) -> set[int]:
-    """id() of the groups a chain of close lines (a gap of at most two line heights, overlapping
-    across) links to the body."""
+def _linked(groups: list[tuple[str, tuple[Line, ...]]], body: tuple[Line, ...], reach: dict[int, float]) -> set[int]:
+    """id() of the groups a chain of close lines (a gap of at most `reach` line heights, two for
+    text, overlapping across) links to the body."""
     joined: set[int] = set()
     anchors = list(body)
     grew = True
@@ -270,18 +281,18 @@ def _linked(groups: list[tuple[str, tuple[Line, ...]]], body: tuple[Line, ...]) 
         for group in groups:
             if id(group) in joined:
                 continue
-            if any(_close(a, l) for l in group[1] for a in anchors):
+            if any(_close(a, l, reach[id(group)]) for l in group[1] for a in anchors):
                 joined.add(id(group))
                 anchors.extend(group[1])
                 grew = True
     return joined
 
 
-def _close(a: Line, b: Line) -> bool:
+def _close(a: Line, b: Line, reach: float) -> bool:
     if min(a.bbox[2], b.bbox[2]) <= max(a.bbox[0], b.bbox[0]):
         return False
     gap = max(b.bbox[1] - a.bbox[3], a.bbox[1] - b.bbox[3])
-    return gap <= 2.0 * max(a.height, b.height)
+    return gap <= reach * max(a.height, b.height)
 
 
 def _band_key(lines: tuple[Line, ...]) -> str:
@@ -357,19 +368,20 @@ def _blocks(pages: list[tuple[PageLines, list[Unit]]], toc: list, title: str, bo
 
 
 def _footnotes(units: list[Unit], placed: PageLines, body: float) -> set[int]:
-    """id() of the page's footnotes: text in clearly smaller type in the page's lower half with no
-    body-size text below it in its column. They are read after the page's body, where a paragraph
-    running on to the next page would otherwise be cut by them."""
+    """id() of the page's footnotes: text in clearly smaller type in the page's lower half, under
+    body text of its column and with none below it. They are read after the page's body, where a
+    paragraph running on to the next page would otherwise be cut by them."""
     small = [u for u in units if u.kind in ("paragraph", "list_item") and u.lines
              and all(l.size <= body - 0.8 for l in u.lines) and _bbox(u)[1] >= 0.5 * placed.height]
     if not small:
         return set()
-    others = [_bbox(u) for u in units if u.kind in ("paragraph", "list_item", "table")
-              and not all(l.size <= body - 0.8 for l in u.lines or ())]
+    text = [_bbox(u) for u in units if u.kind in ("paragraph", "list_item")
+            and any(abs(l.size - body) <= 0.6 for l in u.lines)]
     out = set()
     for unit in small:
         box = _bbox(unit)
-        if not any(o[1] >= box[3] - 1 and min(o[2], box[2]) > max(o[0], box[0]) for o in others):
+        column = [o for o in text if min(o[2], box[2]) > max(o[0], box[0])]
+        if any(o[3] <= box[1] + 1 for o in column) and not any(o[1] >= box[3] - 1 for o in column):
             out.add(id(unit))
     return out
 
@@ -421,6 +433,8 @@ def _margin_block(group: tuple[str, tuple[Line, ...]], placed: PageLines, path: 
         "page_height": placed.height,
         "left_edge": placed.left_edge,
     }
+    if placed.label:
+        meta["page_label"] = placed.label
     return Block("paragraph", text, path, page=placed.number, bbox=box, meta=meta)
 
 

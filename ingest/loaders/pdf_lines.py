@@ -76,6 +76,8 @@ class PageLines:
     """(band, lines) groups: band is "top", "bottom", "left" or "right"; one group per header line."""
     left_edge: float | None
     """Where most body lines start: text left of it is in the left margin."""
+    label: str = ""
+    """The page's own label where the PDF defines labels ("iv", "7-45", "A-3"): its printed number."""
 
 
 def normalise(text: str) -> str:
@@ -337,8 +339,21 @@ def split_margins(lines: list[Line], number: int, width: float, height: float,
         for i in zone:
             if _apart(i, lines, flow, zone) or (repeated and band_key(lines[i].text) in repeated):
                 band[i] = where
+        # A piece set on the row of a page number or a recurring header ("[Ch. XIX." beside "400")
+        # is part of the header, whatever body line it touches below.
+        sure = [j for j in zone if band.get(j) == where
+                and (is_page_number(lines[j].text) or (repeated and band_key(lines[j].text) in repeated))]
+        for i in zone:
+            if i not in band and any(_same_row(lines[i], lines[j]) for j in sure):
+                band[i] = where
     body = tuple(l for i, l in enumerate(lines) if i not in band)
     return PageLines(number, width, height, body, _group_margins(lines, band), left_edge)
+
+
+def _same_row(a: Line, b: Line) -> bool:
+    overlap = min(a.bbox[3], b.bbox[3]) - max(a.bbox[1], b.bbox[1])
+    apart = min(a.bbox[2], b.bbox[2]) <= max(a.bbox[0], b.bbox[0])
+    return apart and overlap > 0.6 * min(a.height, b.height)
 
 
 def _left_edge(lines: list[Line]) -> float | None:
@@ -364,7 +379,7 @@ def _apart(i: int, lines: list[Line], flow: list[int], zone: set[int]) -> bool:
             if j in seen:
                 continue
             b = lines[j]
-            if not same_size(a, b) or min(a.bbox[2], b.bbox[2]) <= max(a.bbox[0], b.bbox[0]):
+            if abs(a.size - b.size) > 0.6 or min(a.bbox[2], b.bbox[2]) <= max(a.bbox[0], b.bbox[0]):
                 continue
             gap = max(b.bbox[1] - a.bbox[3], a.bbox[1] - b.bbox[3])
             if gap > 1.3 * max(a.height, b.height) or is_page_number(b.text):
@@ -374,11 +389,6 @@ def _apart(i: int, lines: list[Line], flow: list[int], zone: set[int]) -> bool:
             seen.add(j)
             todo.append(j)
     return True
-
-
-def same_size(a: Line, b: Line) -> bool:
-    """Set in one size: within 0.6 pt at text sizes, relatively closer on a tiny page."""
-    return abs(a.size - b.size) <= max(0.3, min(0.6, 0.06 * max(a.size, b.size)))
 
 
 def _group_margins(lines: list[Line], band: dict[int, str]) -> tuple[tuple[str, tuple[Line, ...]], ...]:
