@@ -46,8 +46,8 @@ from ..table_text import render_table
 from .pdf_figures import figure_lines, figure_regions
 from .pdf_headings import heading_levels, heading_like
 from ..page_furniture import furniture_like, is_page_number
-from .pdf_lines import (TEXT_FLAGS, GlyphOrder, Line, PageLines, band_key, extract, recurring, restore_glyph_order,
-                        split_margins)
+from .pdf_lines import (TEXT_FLAGS, GlyphOrder, Line, PageLines, band_key, extract, mend_drop_caps, recurring,
+                        restore_glyph_order, split_margins)
 from .pdf_paragraphs import TERMINAL, Unit, box_of, continues, list_marker, page_units
 from .pdf_tables import cell_texts, find_grids
 
@@ -108,7 +108,7 @@ def _read_pages(
         glyphs = restore_glyph_order(page, textpage, text)
         vectors = [b for b in blocks if b["type"] == 3]
         tables = _tables(page, textpage, text, vectors, number, glyphs)
-        lines = extract(text, [t.bbox for t in tables if t.bbox is not None], in_tables)
+        lines = mend_drop_caps(extract(text, [t.bbox for t in tables if t.bbox is not None], in_tables))
         if len(vectors) >= 8 and lines:
             regions = figure_regions([v["bbox"] for v in vectors], (), page.rect.width, page.rect.height,
                                      [t.bbox for t in tables if t.bbox is not None])

@@ -34,17 +34,18 @@ def split_columns(lines: Sequence[Line]) -> list[list[Line]]:
     if not gutters:
         return [list(lines)]
     runs: list[list[Line]] = []
-    segment: list[tuple[int, Line]] = []
-    for line in sorted(lines, key=lambda l: l.bbox[1]):
+    segment: list[tuple[int, int, Line]] = []
+    split = False
+    for k, line in sorted(enumerate(lines), key=lambda kl: kl[1].bbox[1]):
         column = _column(line, gutters)
         if column is None:  # across the gutter: it closes the columns above it
-            runs.extend(_read_segment(segment))
+            split |= _read_segment(segment, runs)
             segment = []
             runs.append([line])
         else:
-            segment.append((column, line))
-    runs.extend(_read_segment(segment))
-    return runs
+            segment.append((k, column, line))
+    split |= _read_segment(segment, runs)
+    return runs if split else [list(lines)]
 
 
 def _side_by_side(lines: Sequence[Line]) -> set[int]:
@@ -57,6 +58,8 @@ def _side_by_side(lines: Sequence[Line]) -> set[int]:
             b = lines[j]
             if b.bbox[1] >= a.bbox[3]:
                 break
+            if len(a.text) < 8 or len(b.text) < 8:
+                continue  # a bullet or a number beside its text
             overlap = min(a.bbox[3], b.bbox[3]) - max(a.bbox[1], b.bbox[1])
             gap = max(b.bbox[0] - a.bbox[2], a.bbox[0] - b.bbox[2])
             if overlap > 0.5 * min(a.height, b.height) and gap >= _GUTTER:
@@ -86,16 +89,20 @@ def _column(line: Line, gutters: list[tuple[float, float]]) -> int | None:
     return column
 
 
-def _read_segment(segment: list[tuple[int, Line]]) -> list[list[Line]]:
+def _read_segment(segment: list[tuple[int, int, Line]], runs: list[list[Line]]) -> bool:
+    """Append the segment's runs: one per column, or the lines as MuPDF ordered them (labels and
+    values on rows, not columns of text). True if it was split."""
     if not segment:
-        return []
+        return False
     by_column: dict[int, list[Line]] = {}
-    for column, line in segment:
+    for _, column, line in segment:
         by_column.setdefault(column, []).append(line)
-    runs = [by_column[c] for c in sorted(by_column)]
-    if len(runs) < 2 or any(len(run) < 2 or _mean_chars(run) < 20 for run in runs):
-        return [[line for _, line in segment]]  # labels and values on rows, not columns of text
-    return runs
+    columns = [by_column[c] for c in sorted(by_column)]
+    if len(columns) < 2 or any(len(run) < 2 or _mean_chars(run) < 20 for run in columns):
+        runs.append([line for _, _, line in sorted(segment, key=lambda s: s[0])])
+        return False
+    runs.extend(columns)
+    return True
 
 
 def _mean_chars(run: list[Line]) -> float:

@@ -4,7 +4,7 @@ A chart drawn in vectors leaves its axis numbers, tick labels and legend as text
 page; read as body they become paragraphs of bare numbers between the sentences around them. A
 figure is found from the page's own drawing: a cluster of vector paths close together (a plot's
 axes, ticks, bars and marks), or a picture that is neither a page background nor a speck. Short
-lines whose centre lies in a figure (or just beside it, where tick labels sit) are its text; a long
+lines that reach into a figure (or come within a few points of it, where tick labels sit) are its text; a long
 line there (a caption, a sentence in a box) stays body, and so does a title set in bold or larger
 type than the page's text.
 """
@@ -27,7 +27,8 @@ _NEAR = 4.0
 _MARK_AREA = 6000.0
 """Largest path (square points) that counts as a mark of a drawing; a bar of a chart is smaller."""
 _MARGIN = 10.0
-"""How far outside the drawn area a figure's labels reach (tick labels, axis titles)."""
+"""How far outside the drawn area a figure's labels reach (tick labels, axis titles), at least;
+two of the label's own em otherwise."""
 
 
 def figure_regions(vectors: Sequence[Box], images: Sequence[Box], width: float, height: float,
@@ -77,9 +78,10 @@ def _region_of(line: Line, regions: Sequence[Box]) -> int | None:
         return None  # code in a framed listing; a caption names the figure
     if len(text) > 40 or len(text.split()) > 6 or (len(text.split()) > 2 and text.endswith((".", ":"))):
         return None  # a caption or a sentence: body, wherever it sits
-    cx, cy = (line.bbox[0] + line.bbox[2]) / 2, (line.bbox[1] + line.bbox[3]) / 2
+    lx0, ly0, lx1, ly1 = line.bbox
+    near = max(_MARGIN, 2 * line.size)
     for i, (x0, y0, x1, y1) in enumerate(regions):
-        if x0 - _MARGIN <= cx <= x1 + _MARGIN and y0 - _MARGIN <= cy <= y1 + _MARGIN:
+        if lx0 < x1 + near and lx1 > x0 - near and ly0 < y1 + near and ly1 > y0 - near:
             return i
     return None
 

@@ -22,7 +22,7 @@ import re
 from typing import Iterable
 
 from .pdf_lines import Line
-from .pdf_paragraphs import Unit, section_depth, stamp_like
+from .pdf_paragraphs import Unit, capitals, section_depth, stamp_like
 
 _NUMBERED = re.compile(
     r"^(?:\d{1,2}(?:\.\d{1,2}){0,4}\.?|[IVXLC]{1,6}\.|[A-H]\.|\(\d{1,2}\)|\([a-h]\))\s+(?P<title>\S.*)$"
@@ -112,13 +112,8 @@ def _body_size_heading(unit: Unit) -> bool:
         title = m.group("title")
         if not title[:1].isupper() or title.endswith((".", ",", ";", ":")):
             return False
-        return line.bold or line.italic or _capitals(title) or section_depth(text) >= 2
-    return _capitals(text) and len(text.split()) <= 10
-
-
-def _capitals(text: str) -> bool:
-    letters = [c for c in text if c.isalpha()]
-    return len(letters) >= 4 and all(c.isupper() for c in letters)
+        return line.bold or line.italic or capitals(title) or section_depth(text) >= 2
+    return capitals(text) and len(text.split()) <= 10
 
 
 def _opens_like_a_title(text: str) -> bool:

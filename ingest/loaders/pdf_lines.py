@@ -36,6 +36,7 @@ _TRANSLATED = re.compile("[" + "".join(chr(c) for c in _LIGATURES) + "]")
 # Pictograph fonts: their glyphs (checkboxes, arrows) sit on letter codes ("y", "\x84") but are
 # never part of a word, so a run in one is a word of its own.
 _DINGBATS = re.compile(r"(?i)wingdings|webdings|dingbat")
+_LEADER = re.compile(r"(?:\s?[.\u2026\u00b7]){4,}\s?")
 _MONO = re.compile(r"(?i)mono|courier|consol|menlo|CMTT|code")
 _GUTTER_NUMBER = re.compile(r"\d{1,2}")
 
@@ -211,6 +212,29 @@ def extract(
     return lines
 
 
+def mend_drop_caps(lines: list[Line]) -> list[Line]:
+    """A drop cap (one large letter beside the first lines of a paragraph) is given back to the
+    word it opens: "T" + "he year began" reads "The year began", not a one-letter paragraph."""
+    caps = [i for i, l in enumerate(lines) if len(l.text) == 1 and l.text.isalpha() and not l.rotated]
+    if not caps:
+        return lines
+    out = list(lines)
+    gone = set()
+    for i in caps:
+        cap = lines[i]
+        beside = [j for j, b in enumerate(lines) if j != i and b.size * 1.8 <= cap.size
+                  and cap.bbox[2] - 2 <= b.bbox[0] <= cap.bbox[2] + 3 * b.size
+                  and b.bbox[1] < cap.bbox[3] and b.bbox[3] > cap.bbox[1]]
+        if not beside:
+            continue
+        j = min(beside, key=lambda j: lines[j].bbox[1])
+        b = out[j]
+        out[j] = Line(cap.text + b.text, (cap.bbox[0], b.bbox[1], b.bbox[2], b.bbox[3]), b.size, b.bold, b.block,
+                      b.rotated, b.italic, b.mono)
+        gone.add(i)
+    return [l for i, l in enumerate(out) if i not in gone]
+
+
 def _line(raw: dict, block: int) -> Line | None:
     spans = raw["spans"]
     first = spans[0]
@@ -250,6 +274,10 @@ def _line(raw: dict, block: int) -> Line | None:
         bold = heavy * 2 > chars
         italic = slanted * 2 > chars
         mono = fixed * 2 > chars
+    if "..." in text or ". ." in text or "\u2026" in text:
+        text = " ".join(_LEADER.sub(" ", text).split())  # a contents page's dot leaders
+        if not text:
+            return None
     dx, dy = raw["dir"]
     return Line(text, raw["bbox"], size, bold, block, abs(dy) > 0.1 or dx < 0, italic, mono)
 

@@ -80,6 +80,12 @@ def list_marker(text: str) -> tuple[str, str] | None:
     return m.group(1), text[m.end():]
 
 
+def capitals(text: str) -> bool:
+    """Set all in capitals: five letters at least (not an acronym), none lower case."""
+    letters = [c for c in text if c.isalpha()]
+    return len(letters) >= 5 and all(c.isupper() for c in letters)
+
+
 def section_depth(text: str) -> int:
     """Depth of a section number ("2.1 Scope" -> 2), 0 without one."""
     m = _SECTION_NUMBER.match(text)
@@ -263,6 +269,8 @@ def _breaks(unit: Unit, b: Line, pitch: float) -> bool:
     step = b.bbox[3] - a.bbox[3]
     if step > (pitch * 1.35 + 0.15) * a.size:
         return True
+    if len(unit.lines) == 1 and ((capitals(a.text) and not capitals(b.text)) or (a.italic and not b.italic)):
+        return not continues(a.text, b.text)  # a heading in capitals or italics set close above its text
     if unit.kind == "paragraph" and b.bbox[0] > a.bbox[0] + 0.8 * a.size and len(unit.lines) > 1:
         return True  # a first-line indent opens the next paragraph
     if unit.kind == "paragraph" and len(unit.lines) == 1 and b.bbox[0] > a.bbox[0] + 0.8 * a.size:

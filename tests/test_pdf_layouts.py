@@ -1,0 +1,247 @@
+"""The PDF loader on layouts it was not written against, one generated PDF per failure class.
+
+Each PDF is drawn here with pymupdf so the page holds exactly the evidence a rule reads (type,
+place, repetition, drawings, the outline, page labels), and each test states what a reader of the
+page sees: the furniture gone, the body kept once and in order, the headings in the paths.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+from ingest.blocks import Document
+from ingest.chunker import ChunkOptions, chunk
+from ingest.cleaners import build_chain, clean
+from ingest.loaders import pdf
+
+WORDS = ("the survey of water quality in the northern district found that most wells met the standard "
+         "while a few near the old mill held more iron than the limit allows and were closed for repair ")
+
+
+def prose(n_words: int, seed: int = 0) -> str:
+    words = WORDS.split()
+    return " ".join(words[(seed + i) % len(words)] for i in range(n_words)).capitalize() + "."
+
+
+class Page:
+    """Writes lines top to bottom on one pymupdf page."""
+
+    def __init__(self, doc: pymupdf.Document, width: float = 595, height: float = 842):
+        self.page = doc.new_page(width=width, height=height)
+        self.y = 90.0
+
+    def text(self, x: float, y: float, text: str, size: float = 10, font: str = "helv") -> None:
+        self.page.insert_text((x, y), text, fontsize=size, fontname=font)
+
+    def para(self, text: str, x: float = 60, width: int = 90, size: float = 10, font: str = "helv",
+             gap: float = 8) -> None:
+        for line in textwrap.wrap(text, width):
+            self.y += size * 1.25
+            self.text(x, self.y, line, size, font)
+        self.y += gap
+
+    def heading(self, text: str, size: float = 10, font: str = "hebo") -> None:
+        self.y += 10
+        self.para(text, size=size, font=font, gap=4)
+
+
+def load(doc: pymupdf.Document, tmp_path: Path, name: str = "doc.pdf"):
+    path = tmp_path / name
+    doc.save(path)
+    document = Document(id=name, uri=path.as_uri(), name=name, mime_type="application/pdf")
+    loaded = pdf.load(path.read_bytes(), document)
+    blocks, _ = clean(loaded.blocks, loaded.document, build_chain([]))
+    return loaded, list(blocks)
+
+
+def chunks_of(loaded, blocks) -> list:
+    return list(chunk(loaded, ChunkOptions(max_tokens=400, min_tokens=0, overlap_tokens=0), blocks=blocks))
+
+
+def all_text(blocks) -> str:
+    return "\n".join(b.text for b in blocks)
+
+
+# -- 1. doubled list markers ------------------------------------------------------------------
+
+
+def test_numbered_list_marker_printed_once(tmp_path):
+    doc = pymupdf.open()
+    page = Page(doc)
+    page.para(prose(40))
+    for n, item in enumerate(("Collect the samples from every well", "Send them to the lab the same day",
+                              "Record the results in the register"), start=1):
+        page.para(f"{n}. {item}", gap=2)
+    page.para("(1) Wells near the mill are tested monthly", gap=2)
+    page.para("(2) Other wells are tested once a year", gap=2)
+    loaded, blocks = load(doc, tmp_path)
+    text = "\n".join(c.text for c in chunks_of(loaded, blocks))
+    assert "1. Collect the samples from every well" in text
+    assert "(2) Other wells are tested once a year" in text
+    assert not re.search(r"(\(?\d\)?[.)]?) \1 ", text), text  # "1. 1. ..." or "(1) (1) ..."
+
+
+# -- 2. furniture that appears once -------------------------------------------------------------
+
+
+def test_one_off_furniture_dropped_by_its_content_and_type(tmp_path):
+    doc = pymupdf.open()
+    page = Page(doc)
+    page.text(150, 36, "Journal of Water Studies 12 (2021) 100\u2013110", size=7)
+    page.text(60, 800, "Downloaded from https://example.org/jws/article/12 on 3 May 2022", size=8)
+    page.text(60, 815, "www.example.org | Vol. 12 | Issue 3 | e2748", size=8)
+    page.heading("Water quality in the northern district", size=16)
+    for seed in range(4):
+        page.para(prose(90, seed))
+    page.text(60, 760, "1 The register is kept at https://example.org/register for every district.", size=7)
+    _, blocks = load(doc, tmp_path)
+    text = all_text(blocks)
+    for furniture in ("Journal of Water Studies", "Downloaded from", "Issue 3"):
+        assert furniture not in text
+    assert "The register is kept at https://example.org/register" in text  # a footnote with a link stays
+    assert text.count("The survey of water quality") == 1
+
+
+# -- 3. a running header that runs the page number into the chapter title -----------------------
+
+
+def test_page_number_run_into_a_chapter_header(tmp_path):
+    doc = pymupdf.open()
+    chapters = ["Chapter 3. Row and column access control", "Chapter 4. Auditing", "Chapter 5. Backups",
+                "Chapter 6. Restores", "Chapter 7. Replication"]
+    for i in range(10):  # each chapter's header is on two pages: too few to recur
+        page = Page(doc)
+        page.text(60, 40, f"{chapters[i // 2]} {15 + i}", size=9)
+        for seed in range(3):
+            page.para(prose(80, seed + i))
+    _, blocks = load(doc, tmp_path)
+    text = " ".join(all_text(blocks).split())
+    assert "Row and column access control" not in text and "Replication" not in text
+    assert all(prose(80, i)[:60] in text for i in range(10))
+
+
+def test_page_labels_are_printed_page_numbers(tmp_path):
+    doc = pymupdf.open()
+    for i in range(3):
+        page = Page(doc)
+        page.text(60, 40, f"7-{44 + i} Installing the pump", size=9)
+        page.para(prose(80, i))
+    doc.set_page_labels([{"startpage": 0, "prefix": "7-", "style": "D", "firstpagenum": 44}])
+    _, blocks = load(doc, tmp_path)
+    assert "Installing the pump" not in all_text(blocks)
+
+
+# -- 4. columns inside one block --------------------------------------------------------------
+
+
+def test_two_columns_set_line_by_line_read_one_after_the_other(tmp_path):
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    left = textwrap.wrap(prose(200, 0).replace("The survey", "Leftside survey"), 44)
+    right = textwrap.wrap(prose(200, 7).replace(".", "") + " rightmost end.", 44)
+    y = 100.0
+    for a, b in zip(left, right):  # one text run per row, so MuPDF may group both columns
+        page.insert_text((50, y), a, fontsize=10)
+        page.insert_text((310, y), b, fontsize=10)
+        y += 12.5
+    _, blocks = load(doc, tmp_path)
+    text = " ".join(b.text for b in blocks)
+    assert " ".join(left) in text  # the left column whole, in order
+    assert text.index(left[-1]) < text.index(right[0])
+
+
+# -- 5. headings: outline and type together ---------------------------------------------------
+
+
+def test_outline_is_one_signal_among_several(tmp_path):
+    doc = pymupdf.open()
+    page = Page(doc)
+    page.heading("Clean Water for Every Village", size=18)
+    page.heading("Abstract", size=10)
+    page.para(prose(60, 1))
+    page.heading("I. INTRODUCTION", size=10, font="helv")
+    page.para(prose(120, 2))
+    page.heading("2.1. Sampling in the wet season", size=10, font="heit")
+    page.para(prose(120, 3))
+    doc.set_toc([[1, "Introduction", 1], [2, "Sampling in the wet season", 1]])
+    loaded, blocks = load(doc, tmp_path)
+    paths = {p for c in chunks_of(loaded, blocks) for p in c.heading_path}
+    for heading in ("Clean Water for Every Village", "Abstract", "I. INTRODUCTION",
+                    "2.1. Sampling in the wet season"):
+        assert heading in paths, paths
+
+
+def test_author_lines_and_lead_ins_are_not_headings(tmp_path):
+    doc = pymupdf.open()
+    page = Page(doc)
+    page.heading("Clean Water for Every Village", size=18)
+    page.para("Alice Smith, Bob Jones, Carol White, Dan Brown", size=12)
+    page.para(prose(60, 1))
+    page.para("The following wells were closed:", font="hebo")
+    page.para(prose(60, 2))
+    loaded, blocks = load(doc, tmp_path)
+    headings = [b.text for b in blocks if b.kind == "heading"]
+    assert headings == ["Clean Water for Every Village"]
+
+
+# -- 7. figure text ---------------------------------------------------------------------------
+
+
+def test_chart_labels_kept_out_of_the_body(tmp_path):
+    doc = pymupdf.open()
+    page = Page(doc)
+    page.para(prose(80, 1))
+    x0, y0, x1, y1 = 100, 250, 400, 450  # axes, ticks, bars and their labels
+    page.page.draw_line((x0, y1), (x1, y1))
+    page.page.draw_line((x0, y0), (x0, y1))
+    for k in range(6):
+        y = y1 - k * 40
+        page.page.draw_line((x0 - 4, y), (x0, y))
+        page.text(x0 - 24, y + 3, str(k * 20), size=8)
+    for k in range(5):
+        x = x0 + 30 + k * 55
+        page.page.draw_rect(pymupdf.Rect(x, y1 - 30 - 25 * k, x + 30, y1), fill=(0.3, 0.4, 0.8))
+        page.text(x + 4, y1 + 12, str(2019 + k), size=8)
+    page.y = 480
+    page.para("Figure 1. Wells tested per year in the northern district.", size=9)
+    page.para(prose(80, 2))
+    _, blocks = load(doc, tmp_path)
+    body = [b for b in blocks if b.kind != "figure"]
+    assert not [b.text for b in body if re.fullmatch(r"[\d\s]+", b.text)]
+    assert any(b.text.startswith("Figure 1. Wells tested per year") for b in body)
+    assert all(w in all_text(body) for w in ("district found that most wells", "near the old mill"))
+
+
+# -- 8. drop caps and dot leaders ---------------------------------------------------------------
+
+
+def test_drop_cap_rejoins_its_word(tmp_path):
+    doc = pymupdf.open()
+    page = Page(doc)
+    page.text(60, 130, "T", size=36)
+    page.text(88, 108, "he survey of water quality in the northern district found that most", size=10)
+    page.text(88, 121, "wells met the standard while a few near the old mill held more iron.", size=10)
+    page.y = 140
+    page.para(prose(60, 3))
+    _, blocks = load(doc, tmp_path)
+    text = all_text(blocks)
+    assert "The survey of water quality in the northern district" in text
+    assert not any(b.text == "T" for b in blocks)
+
+
+def test_contents_dot_leaders_are_not_text(tmp_path):
+    doc = pymupdf.open()
+    page = Page(doc)
+    page.heading("Contents", size=14)
+    for n, title in enumerate(("Sampling", "Results", "Repairs"), start=1):
+        page.para(f"{n}. {title} " + "." * 40 + f" {n * 4}", gap=2)
+    page.para(prose(60, 3))
+    _, blocks = load(doc, tmp_path)
+    text = all_text(blocks)
+    assert "...." not in text
+    assert "Sampling 4" in text
