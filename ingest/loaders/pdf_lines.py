@@ -11,6 +11,7 @@ decide about them.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, Sequence
@@ -86,6 +87,8 @@ def normalise(text: str) -> str:
         return " ".join(text.split())
     if _TRANSLATED.search(text):  # translate() is slow on text it leaves alone
         text = text.translate(_LIGATURES)
+    if _SPACING_ACCENT.search(text):
+        text = _accented(text)
     if "\u00ad" not in text:
         return " ".join(text.split())
     soft_end = text.rstrip().endswith("\u00ad")
@@ -94,6 +97,17 @@ def normalise(text: str) -> str:
 
 
 _RIGHT_TO_LEFT = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]")
+# TeX's Type 1 fonts set an accent as a glyph of its own before the letter ("J´an Min´aˇc"): the
+# spacing accent becomes the combining one, after its letter ("Ján Mináč").
+_COMBINING = {"\u00b4": "\u0301", "\u02c7": "\u030c", "\u00a8": "\u0308", "\u02dc": "\u0303",
+              "\u02c6": "\u0302", "\u00b8": "\u0327", "\u02d8": "\u0306", "\u02da": "\u030a",
+              "\u02dd": "\u030b", "\u02d9": "\u0307", "\u00af": "\u0304", "\u02db": "\u0328"}
+_SPACING_ACCENT = re.compile("([" + "".join(_COMBINING) + "])([a-zA-Z\u0131])")
+
+
+def _accented(text: str) -> str:
+    text = _SPACING_ACCENT.sub(lambda m: m.group(2) + _COMBINING[m.group(1)], text)
+    return unicodedata.normalize("NFC", re.sub("\u0131(?=[\u0300-\u036f])", "i", text))  # TeX's dotless i
 
 
 def restore_glyph_order(page: pymupdf.Page, textpage: pymupdf.TextPage, blocks: list[dict]) -> GlyphOrder | None:
