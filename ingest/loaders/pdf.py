@@ -69,7 +69,8 @@ def load(data: bytes, document: Document) -> Loaded:
     elif not document.title:
         document = replace(document, title=document.name)
     body = _body_size(pages, in_tables)  # band lines that rejoin the body below do not change it
-    units = [(placed, page_units(placed.body, tables, placed.number)) for placed, tables in _rejoin(pages, body)]
+    units = [(placed, _in_figures(page_units(placed.body, tables, placed.number), tables))
+             for placed, tables in _rejoin(pages, body)]
     blocks = tuple(_blocks(units, toc, document.title, body))
     return Loaded(document=document, blocks=blocks, warnings=tuple(warnings))
 
@@ -113,7 +114,7 @@ def _read_pages(
             regions = figure_regions([v["bbox"] for v in vectors], (), page.rect.width, page.rect.height,
                                      [t.bbox for t in tables if t.bbox is not None])
             held, lines = figure_lines(lines, regions)
-            tables += [Unit("figure", ls, number, bbox=box_of(ls)) for ls in held]
+            tables += [Unit("figure", ls, number, bbox=box_of(ls), meta={"region": region}) for region, ls in held]
         if not lines and not tables:
             if page.get_images():
                 imaged.append(number)
@@ -131,6 +132,18 @@ def _read_pages(
         warnings.append(f"{document.uri}: pages {_ranges(imaged)} are images without text and were "
                         "skipped; OCR the file to index them")
     return pages, in_tables, warnings
+
+
+def _in_figures(units: list[Unit], tables: list[Unit]) -> list[Unit]:
+    """Mark the units set inside a figure (its title, a legend in bold): text, never a heading."""
+    regions = [t.meta["region"] for t in tables if t.kind == "figure"]
+    for unit in units:
+        if regions and unit.kind == "paragraph":
+            x0, y0, x1, y1 = box_of(unit.lines)
+            cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+            if any(r[0] <= cx <= r[2] and r[1] <= cy <= r[3] for r in regions):
+                unit.meta["in_figure"] = True
+    return units
 
 
 def _placed(lines: list[Line], number: int, rect: pymupdf.Rect, repeated: frozenset[str], label: str) -> PageLines:

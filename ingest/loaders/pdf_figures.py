@@ -42,7 +42,9 @@ def figure_regions(vectors: Sequence[Box], images: Sequence[Box], width: float, 
         for members, box in _clusters(paths):
             # A grid or frame is all rules; a drawing has marks (ticks, bars, curves, symbols).
             marks = sum(1 for i in members if not _rule(paths[i]))
-            if len(members) >= _MIN_PATHS and marks >= _MIN_PATHS // 2 and box[2] - box[0] >= 30 and box[3] - box[1] >= 30:
+            w, h = box[2] - box[0], box[3] - box[1]
+            # A frame round the whole page (or most of it) is decoration, not a figure.
+            if len(members) >= _MIN_PATHS and marks >= _MIN_PATHS // 2 and w >= 30 and h >= 30 and w * h <= 0.6 * area:
                 regions.append(box)
     for box in images:
         share = (box[2] - box[0]) * (box[3] - box[1]) / area if area else 0
@@ -51,8 +53,8 @@ def figure_regions(vectors: Sequence[Box], images: Sequence[Box], width: float, 
     return regions
 
 
-def figure_lines(lines: Sequence[Line], regions: Sequence[Box]) -> tuple[list[list[Line]], list[Line]]:
-    """The lines of each figure (one list per region that holds any), and the other lines."""
+def figure_lines(lines: Sequence[Line], regions: Sequence[Box]) -> tuple[list[tuple[Box, list[Line]]], list[Line]]:
+    """Each figure's region and lines (for the regions that hold any), and the other lines."""
     if not regions:
         return [], list(lines)
     sizes: dict[float, int] = {}
@@ -69,7 +71,7 @@ def figure_lines(lines: Sequence[Line], regions: Sequence[Box]) -> tuple[list[li
             rest.append(line)
         else:
             held[at].append(line)
-    return [h for h in held if h], rest
+    return [(region, h) for region, h in zip(regions, held) if h], rest
 
 
 def _region_of(line: Line, regions: Sequence[Box]) -> int | None:

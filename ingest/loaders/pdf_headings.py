@@ -30,7 +30,7 @@ _NUMBERED = re.compile(
 _LEAD_NUMBER = re.compile(
     r"(?i)^(?:(?:chapter|section|part|appendix|annex)\s+)?(?:\d{1,3}(?:\.\d{1,3})*|[ivxlc]{1,6}|[a-h])[.):]?\s+"
 )
-_NOT_A_TITLE = re.compile(r"@|https?://|www\.|\bet al\b")
+_NOT_A_TITLE = re.compile(r"@|https?://|www\.|\bet al\b|^\d+:")  # addresses, links, algorithm lines
 
 
 def heading_levels(units: Iterable[Unit], toc: list, body: float) -> dict[int, int]:
@@ -68,13 +68,13 @@ def _style(unit: Unit) -> tuple[float, bool, bool]:
 
 
 def heading_like(unit: Unit, body: float) -> bool:
-    if unit.kind not in ("paragraph", "list_item") or len(unit.lines) > 3:
+    if unit.kind not in ("paragraph", "list_item") or len(unit.lines) > 3 or unit.meta.get("in_figure"):
         return False
     first = unit.lines[0]
     size = first.size
     if size < body - 0.6:
         return False
-    bold = all(l.bold for l in unit.lines)
+    bold = all(l.bold and not l.mixed for l in unit.lines)
     bigger = size >= body + 0.9
     if not (bigger or bold) and not _body_size_heading(unit):
         return False  # cheap test first: most units are body text

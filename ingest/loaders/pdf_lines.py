@@ -60,6 +60,8 @@ class Line:
     """Most of the line's characters are italic or oblique."""
     mono: bool = False
     """Most of the line's characters are in a fixed-width font (code)."""
+    mixed: bool = False
+    """Some of the line is bold and some not: a bold lead-in running into its paragraph."""
 
     @property
     def height(self) -> float:
@@ -262,6 +264,7 @@ def _line(raw: dict, block: int) -> Line | None:
         bold = bool(flags & 16) or "Bold" in font or "Black" in font
         italic = bool(flags & 2) or "Italic" in font or "Oblique" in font
         mono = bool(flags & 8) or _MONO.search(font) is not None
+        mixed = False
     else:
         sizes: dict[float, int] = {}
         heavy = slanted = fixed = chars = 0
@@ -288,12 +291,13 @@ def _line(raw: dict, block: int) -> Line | None:
         bold = heavy * 2 > chars
         italic = slanted * 2 > chars
         mono = fixed * 2 > chars
+        mixed = 0 < heavy < chars
     if "..." in text or ". ." in text or "\u2026" in text:
         text = " ".join(_LEADER.sub(" ", text).split())  # a contents page's dot leaders
         if not text:
             return None
     dx, dy = raw["dir"]
-    return Line(text, raw["bbox"], size, bold, block, abs(dy) > 0.1 or dx < 0, italic, mono)
+    return Line(text, raw["bbox"], size, bold, block, abs(dy) > 0.1 or dx < 0, italic, mono, mixed)
 
 
 def _join_spans(spans: list[dict]) -> str:
@@ -326,7 +330,8 @@ def _merge(row: list[Line]) -> Line:
     main = max(row, key=lambda l: len(l.text))
     box = (min(l.bbox[0] for l in row), min(l.bbox[1] for l in row),
            max(l.bbox[2] for l in row), max(l.bbox[3] for l in row))
-    return Line(text, box, main.size, main.bold, row[0].block, italic=main.italic, mono=main.mono)
+    return Line(text, box, main.size, main.bold, row[0].block, italic=main.italic, mono=main.mono,
+                mixed=main.mixed)
 
 
 def _inside(box: tuple[float, float, float, float], rects: Iterable[tuple[float, float, float, float]]) -> bool:

@@ -262,7 +262,9 @@ def continues(prev: str, nxt: str) -> bool:
 
 def _breaks(unit: Unit, b: Line, pitch: float) -> bool:
     a = unit.lines[-1]
-    if a.rotated or b.rotated or abs(a.size - b.size) > 0.6 or a.bold != b.bold:
+    if a.rotated or b.rotated or abs(a.size - b.size) > 0.6:
+        return True
+    if a.bold != b.bold and not a.mixed:  # a bold lead-in that runs on is its paragraph's start
         return True
     if b.bbox[1] < a.bbox[1] - 2 or b.bbox[0] > a.bbox[2]:  # up the page or beside: a new column
         return not continues(a.text, b.text)
