@@ -33,6 +33,7 @@ images but no text in an otherwise textual PDF give a `Loaded.warnings` entry in
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import Counter
 from dataclasses import replace
@@ -69,7 +70,7 @@ def load(data: bytes, document: Document) -> Loaded:
     elif not document.title:
         document = replace(document, title=document.name)
     body = _body_size(pages, in_tables)  # band lines that rejoin the body below do not change it
-    units = [(placed, _in_figures(page_units(placed.body, tables, placed.number), tables))
+    units = [(placed, _mark(page_units(placed.body, tables, placed.number), tables, placed.body))
              for placed, tables in _rejoin(pages, body)]
     blocks = tuple(_blocks(units, toc, document.title, body))
     return Loaded(document=document, blocks=blocks, warnings=tuple(warnings))
@@ -134,16 +135,34 @@ def _read_pages(
     return pages, in_tables, warnings
 
 
-def _in_figures(units: list[Unit], tables: list[Unit]) -> list[Unit]:
-    """Mark the units set inside a figure (its title, a legend in bold): text, never a heading."""
+def _mark(units: list[Unit], tables: list[Unit], lines: tuple[Line, ...]) -> list[Unit]:
+    """Mark the short units that can be no heading, whatever their type: those set inside a figure
+    (its title, a legend in bold), and those sharing their row with other text (a row label or a
+    column head of a table drawn without rules: "Total", "At December 31, 2021")."""
     regions = [t.meta["region"] for t in tables if t.kind == "figure"]
+    rows = sorted(lines, key=lambda l: l.bbox[1])
+    tops = [l.bbox[1] for l in rows]
     for unit in units:
-        if regions and unit.kind == "paragraph":
-            x0, y0, x1, y1 = box_of(unit.lines)
-            cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-            if any(r[0] <= cx <= r[2] and r[1] <= cy <= r[3] for r in regions):
-                unit.meta["in_figure"] = True
+        if unit.kind not in ("paragraph", "list_item") or len(unit.lines) > 3:
+            continue
+        x0, y0, x1, y1 = box_of(unit.lines)
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        if any(r[0] <= cx <= r[2] and r[1] <= cy <= r[3] for r in regions):
+            unit.meta["in_figure"] = True
+        own = set(map(id, unit.lines))
+        for line in unit.lines:
+            start = bisect.bisect_left(tops, line.bbox[1] - 3 * line.height)
+            # Cells beside it (a figure, or two more of them), not a line of the next column of prose.
+            cells = [o for o in rows[start:bisect.bisect_right(tops, line.bbox[3])]
+                     if id(o) not in own and len(o.text) <= 30 and _same_row(line, o)]
+            if len(cells) >= 2 or any(any(c.isdigit() for c in o.text) for o in cells):
+                unit.meta["shares_row"] = True
     return units
+
+
+def _same_row(a: Line, b: Line) -> bool:
+    overlap = min(a.bbox[3], b.bbox[3]) - max(a.bbox[1], b.bbox[1])
+    return overlap > 0.5 * min(a.height, b.height) and min(a.bbox[2], b.bbox[2]) <= max(a.bbox[0], b.bbox[0])
 
 
 def _placed(lines: list[Line], number: int, rect: pymupdf.Rect, repeated: frozenset[str], label: str) -> PageLines:

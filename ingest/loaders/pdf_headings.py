@@ -90,6 +90,8 @@ def heading_like(unit: Unit, body: float) -> bool:
         return False
     if text.endswith(".") and words > 8:
         return False
+    if unit.meta.get("shares_row") and not (bigger and size >= 1.2 * body):
+        return False  # a table's row label or column head, set in bold
     if not (bigger or bold):
         return not stamp_like(text)
     # Bigger alone is not enough (author lines run a point above the body): bold or much bigger.
