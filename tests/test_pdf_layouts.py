@@ -125,15 +125,19 @@ def test_page_number_run_into_a_chapter_header(tmp_path):
     assert all(prose(80, i)[:60] in text for i in range(10))
 
 
-def test_page_labels_are_printed_page_numbers(tmp_path):
+@pytest.mark.parametrize("label, header", [("iv", "Safety notes and warnings iv"), ("7-45", "7-45 Installing the pump")])
+def test_page_labels_are_printed_page_numbers(tmp_path, label, header):
     doc = pymupdf.open()
-    for i in range(3):
-        page = Page(doc)
-        page.text(60, 40, f"7-{44 + i} Installing the pump", size=9)
-        page.para(prose(80, i))
-    doc.set_page_labels([{"startpage": 0, "prefix": "7-", "style": "D", "firstpagenum": 44}])
+    page = Page(doc)  # one page: nothing recurs, the number is no sequence; only the label tells
+    page.text(60, 40, header, size=10)
+    page.para(prose(80))
+    if label == "iv":
+        doc.set_page_labels([{"startpage": 0, "prefix": "", "style": "r", "firstpagenum": 4}])
+    else:
+        doc.set_page_labels([{"startpage": 0, "prefix": "7-", "style": "D", "firstpagenum": 45}])
     _, blocks = load(doc, tmp_path)
-    assert "Installing the pump" not in all_text(blocks)
+    assert header.split()[1] not in all_text(blocks)
+    assert prose(80)[:60] in all_text(blocks)
 
 
 # -- 4. columns inside one block --------------------------------------------------------------
@@ -245,3 +249,17 @@ def test_contents_dot_leaders_are_not_text(tmp_path):
     text = all_text(blocks)
     assert "...." not in text
     assert "Sampling 4" in text
+
+
+def test_small_capitals_heading_at_body_size(tmp_path):
+    doc = pymupdf.open()
+    page = Page(doc)
+    page.para(prose(60, 1))
+    page.y += 14
+    page.text(60, page.y, "II. M", size=10)  # full capitals, then small capitals a size down
+    page.text(60 + pymupdf.get_text_length("II. M", fontsize=10), page.y, "ETHODS", size=8)
+    page.y += 6
+    page.para(prose(80, 2))
+    loaded, blocks = load(doc, tmp_path)
+    headings = [b.text for b in blocks if b.kind == "heading"]
+    assert any(h.replace(" ", "") == "II.METHODS" for h in headings), headings

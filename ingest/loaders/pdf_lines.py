@@ -288,6 +288,8 @@ def _line(raw: dict, block: int) -> Line | None:
         if not text:
             return None
         size = max(sizes, key=sizes.__getitem__)
+        if len(sizes) > 1 and not any(c.islower() for c in text):
+            size = max(sizes)  # small capitals: the full capitals give the size it is set in
         bold = heavy * 2 > chars
         italic = slanted * 2 > chars
         mono = fixed * 2 > chars
