@@ -9,12 +9,17 @@ _DELIMITER_ROW = re.compile(r"^\s*\|?\s*:?-{3,}")
 
 
 def render_table(rows: Sequence[Sequence[str]], header_rows: int = 1) -> str:
-    """Rows as a Markdown pipe table; a delimiter line follows the header rows (if any)."""
+    """Rows as a Markdown pipe table; a delimiter line follows the header rows (if any).
+
+    An empty cell is two bare pipes (`||`, valid GFM): padded, it costs two tokens, and tables read
+    from PDFs are mostly empty cells (spacer and currency columns), so padding took about a
+    quarter of their tokens.
+    """
     width = max((len(r) for r in rows), default=0)
     lines = []
     for i, row in enumerate(rows):
         cells = [_cell(c) for c in row] + [""] * (width - len(row))
-        lines.append("| " + " | ".join(cells) + " |")
+        lines.append("|" + "|".join(f" {c} " if c else "" for c in cells) + "|")
         if header_rows and i == header_rows - 1:
             lines.append("|" + "---|" * width)
     return "\n".join(lines)
