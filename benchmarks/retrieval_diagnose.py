@@ -1,0 +1,208 @@
+"""Why ingest retrieves what it does on ../shared/ragbench: the issue #12 suspects, measured.
+
+    .venv/bin/python benchmarks/retrieval_real.py            # first: chunks and per-question scores
+    .venv/bin/python benchmarks/retrieval_diagnose.py        # then this, over the same folders
+
+Reads the chunk folders and `per_question.jsonl` that retrieval_real.py leaves in `--work`, and
+rag_eval.py's own word and shingle functions (so "evidence" means what the benchmark means).
+Per dataset and run it prints:
+
+- sizes: chunk token counts (cl100k of the text) p10/p50/p90 and the share under 32 and 64;
+- syntax: for chunks holding a table, the share of all tokens in them, and of those the share
+  spent on pipe syntax (delimiter lines; empty cells; separators) and on a header repeated from
+  the previous piece; the share of read tokens that are the heading path (embed_text - text),
+  and of overlap;
+- budget: at the 1,000-token budget, where the read tokens go (table, table piece repeating its
+  header, prose, chunks under 64 tokens) and the mean evidence share each kind of chunk brings;
+- evidence (FinanceBench): budget recall on questions whose evidence is tabular (over a quarter of
+  its words are numbers) and on the rest; for rows of a statement in the evidence (a label line
+  followed by a figure line), the share whose label and first figure share one chunk.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RAGBENCH = ROOT.parent / "shared" / "ragbench"
+DELIMITER = re.compile(r"^\|(?:\s*:?-{3,}:?\s*\|)+\s*$", re.M)
+FIGURE_LINE = re.compile(r"^[\s$€£(]*[-\d][\d,.]*[)%\s]*$")
+TABULAR = 0.25
+"""Evidence is tabular when more than this share of its words are numbers."""
+
+
+def load_rag_eval(ragbench: Path):
+    spec = importlib.util.spec_from_file_location("rag_eval", ragbench / "tools" / "rag_eval.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def read_chunks(folder: Path) -> dict[str, list[dict]]:
+    """{doc: chunk rows with text} as rag_eval reads them (blank chunks dropped)."""
+    out = {}
+    for f in sorted(folder.glob("*.jsonl")):
+        rows = [json.loads(line) for line in f.read_text().splitlines() if line.strip()]
+        out[f.stem] = [r for r in rows if (r.get("embed_text") or r.get("text") or "").strip()]
+    return out
+
+
+def quantile(sorted_xs: list[int], p: float) -> int:
+    return sorted_xs[int(p * (len(sorted_xs) - 1))]
+
+
+def strip_syntax(text: str) -> str:
+    """A pipe table's text without its delimiter lines, empty cells and separators."""
+    text = DELIMITER.sub("", text)
+    text = re.sub(r"\|(?:\s*\|)+", "|", text)
+    return re.sub(r"\s*\|\s*", " ", text)
+
+
+def repeated_header(prev: str | None, text: str) -> str:
+    """The header lines (row and delimiter) `text` repeats from the piece before, or ""."""
+    lines = text.split("\n")
+    if prev is None or len(lines) < 3 or not DELIMITER.match(lines[1]):
+        return ""
+    head = "\n".join(lines[:2])
+    return head if prev.startswith(head) else ""
+
+
+def sizes(docs: dict[str, list[dict]], count) -> str:
+    n = sorted(count(c["text"]) for rows in docs.values() for c in rows)
+    small = lambda k: sum(x < k for x in n) / len(n)
+    return (f"chunks {len(n)}, tokens p10/p50/p90 {quantile(n, .1)}/{quantile(n, .5)}/{quantile(n, .9)}, "
+            f"under 32: {small(32):.3f}, under 64: {small(64):.3f}")
+
+
+def syntax(docs: dict[str, list[dict]], count) -> str:
+    total = table = syn = rep = path = overlap = read = 0
+    for rows in docs.values():
+        prev = None
+        for c in rows:
+            n = count(c["text"])
+            total += n
+            read += count(c.get("embed_text") or c["text"])
+            overlap += c.get("overlap_tokens", 0)
+            if "table" in c.get("kinds", ()):
+                table += n
+                syn += n - count(strip_syntax(c["text"]))
+                head = repeated_header(prev, c["text"])
+                rep += count(head) if head else 0
+            prev = c["text"]
+    path = read - total
+    return (f"table chunks hold {table / total:.3f} of tokens; of those, pipe syntax {syn / max(1, table):.3f}, "
+            f"repeated header {rep / max(1, table):.3f} (of all tokens: {syn / total:.3f}, {rep / total:.3f}); "
+            f"heading path {path / read:.3f} of read tokens; overlap {overlap / total:.3f}")
+
+
+def category(chunk: dict, prev: str | None, n: int) -> str:
+    if "table" in chunk.get("kinds", ()):
+        return "table piece repeating its header" if repeated_header(prev, chunk["text"]) else "table"
+    return "under 64 tokens" if n < 64 else "prose"
+
+
+def budget(RE, docs: dict[str, list[dict]], questions: list[dict], limit: int = 1000) -> str:
+    """Where the budget's tokens go, by kind of chunk, and the evidence each kind brings."""
+    enc = RE.cl100k()
+    agg: dict[str, list[float]] = {}
+    indexes = {}
+    for q in questions:
+        rows = docs.get(q["doc"], [])
+        if q["doc"] not in indexes:
+            reads = [c.get("embed_text") or c["text"] for c in rows]
+            cats = [category(c, rows[i - 1]["text"] if i else None, len(enc.encode_ordinary(r)))
+                    for i, (c, r) in enumerate(zip(rows, reads))]
+            indexes[q["doc"]] = (RE._Index(reads), reads, cats)
+        index, reads, cats = indexes[q["doc"]]
+        ev = [RE.words(e["text"]) for e in q["evidence"]]
+        total = max(1, sum(map(len, ev)))
+        left = limit
+        for i in index.rank(RE._bm25_tokens([q["question"]])[0]):
+            if left <= 0:
+                break
+            n = min(left, len(enc.encode_ordinary(reads[i])))
+            left -= n
+            share = sum(RE.covered(e, [RE.grams(RE.words(reads[i]), 3)], 3) for e in ev) / total if ev else 0.0
+            a = agg.setdefault(cats[i], [0, 0, 0.0])
+            a[0], a[1], a[2] = a[0] + n, a[1] + 1, a[2] + share
+    spent = sum(a[0] for a in agg.values())
+    return "; ".join(f"{k} {a[0] / spent:.3f} of tokens ({a[1]} chunks, evidence {a[2] / a[1]:.3f} each)"
+                     for k, a in sorted(agg.items()))
+
+
+def is_tabular(RE, q: dict) -> bool:
+    w = RE.words(" ".join(e["text"] for e in q["evidence"]))
+    return sum(x.isdigit() for x in w) / max(1, len(w)) > TABULAR
+
+
+def statement_rows(RE, text: str) -> list[tuple[tuple[str, ...], str]]:
+    """(last words of a label line, the first figure on the next figure line) in evidence text."""
+    lines = [line.strip() for line in text.split("\n") if line.strip()]
+    out = []
+    for i, line in enumerate(lines):
+        w = RE.words(line)
+        if len(w) < 2 or any(x.isdigit() for x in w):
+            continue
+        for nxt in lines[i + 1 : i + 3]:
+            if FIGURE_LINE.match(nxt) and RE.words(nxt):
+                out.append((tuple(w[-3:]), RE.words(nxt)[0]))
+                break
+    return out
+
+
+def rows_together(RE, docs: dict[str, list[dict]], questions: list[dict]) -> str:
+    together = total = 0
+    for q in questions:
+        bags = [set(RE.words(c.get("embed_text") or c["text"])) for c in docs.get(q["doc"], [])]
+        for e in q["evidence"]:
+            for label, figure in statement_rows(RE, e["text"]):
+                total += 1
+                together += any(figure in b and all(x in b for x in label) for b in bags)
+    return f"statement rows with label and figure in one chunk: {together}/{total} = {together / max(1, total):.3f}"
+
+
+def recall_by_evidence(RE, per_question: Path, questions: list[dict]) -> str:
+    tab = {q["qid"]: is_tabular(RE, q) for q in questions if q["evidence"]}
+    agg: dict[tuple[str, bool], list[float]] = {}
+    for line in per_question.read_text().splitlines():
+        r = json.loads(line)
+        if r["qid"] in tab and r.get("b_recall") is not None:
+            agg.setdefault((r["run"], tab[r["qid"]]), []).append(r["b_recall"])
+    return "; ".join(f"{run} {'tabular' if t else 'prose'} ({len(v)}) {sum(v) / len(v):.3f}"
+                     for (run, t), v in sorted(agg.items()))
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--ragbench", type=Path, default=RAGBENCH)
+    ap.add_argument("--work", type=Path, default=ROOT / "out" / "ragbench")
+    ap.add_argument("--datasets", default="financebench,mmlb")
+    ap.add_argument("--runs", default="ingest-256,semchunk-256,lc-recursive-256,chonkie-256",
+                    help="chunk folders under WORK/DATASET")
+    a = ap.parse_args(argv)
+    RE = load_rag_eval(a.ragbench)
+    enc = RE.cl100k()
+    count = lambda s: len(enc.encode_ordinary(s))
+    for ds in a.datasets.split(","):
+        questions = RE.read_jsonl(a.ragbench / ds / "questions.jsonl")
+        for run in a.runs.split(","):
+            folder = a.work / ds / run
+            if not folder.is_dir():
+                continue
+            docs = read_chunks(folder)
+            print(f"{ds} {run} sizes: {sizes(docs, count)}")
+            print(f"{ds} {run} syntax: {syntax(docs, count)}")
+            print(f"{ds} {run} budget: {budget(RE, docs, questions)}")
+            if ds == "financebench":
+                print(f"{ds} {run} rows: {rows_together(RE, docs, questions)}")
+        per_q = a.work / ds / "per_question.jsonl"
+        if ds == "financebench" and per_q.exists():
+            print(f"{ds} budget recall by evidence: {recall_by_evidence(RE, per_q, questions)}")
+
+
+if __name__ == "__main__":
+    main()
