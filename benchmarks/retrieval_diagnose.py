@@ -30,7 +30,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 RAGBENCH = ROOT.parent / "shared" / "ragbench"
 DELIMITER = re.compile(r"^\|(?:\s*:?-{3,}:?\s*\|)+\s*$", re.M)
-FIGURE_LINE = re.compile(r"^[\s$€£(]*[-\d][\d,.]*[)%\s]*$")
+FIGURE_LINE = re.compile(r"^[\s$€£(]*[-\d][\d,.]*[)%\s$€£]*$")
+"""A line holding one figure, as PyMuPDF reads a statement cell ("1,677.8 $": the "$" opens the next)."""
 TABULAR = 0.25
 """Evidence is tabular when more than this share of its words are numbers."""
 

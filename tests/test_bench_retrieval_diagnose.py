@@ -1,0 +1,36 @@
+"""benchmarks/retrieval_diagnose.py's text measures, on hand-made chunks (no ragbench data)."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture(scope="module")
+def rd():
+    import retrieval_diagnose  # benchmarks/ is on the test path
+
+    return retrieval_diagnose
+
+
+TABLE = "| Assets | 2022 | 2021 |\n|---|---|---|\n| Cash || $ 1,677.8 |\n|  |  | 450.0 |"
+
+
+def test_pipe_syntax_is_stripped_down_to_the_cell_texts(rd):
+    assert rd.strip_syntax(TABLE).split() == ["Assets", "2022", "2021", "Cash", "$", "1,677.8", "450.0"]
+
+
+def test_a_header_counts_as_repeated_only_when_the_piece_before_opens_with_it(rd):
+    piece = "| Assets | 2022 | 2021 |\n|---|---|---|\n| Receivables | 1,615.1 | 1,679.7 |"
+    assert rd.repeated_header(TABLE, piece) == "| Assets | 2022 | 2021 |\n|---|---|---|"
+    assert rd.repeated_header("Some prose.", piece) == ""
+    assert rd.repeated_header(None, piece) == ""
+    assert rd.repeated_header(TABLE, "Cash\n\n1,677.8\n\n450.0") == ""  # not a pipe table
+
+
+def test_statement_rows_pair_a_label_with_the_figure_under_it(rd):
+    RE = rd.load_rag_eval(rd.RAGBENCH)
+    evidence = ("Consolidated Balance Sheets\n(In Millions)\nCash and cash equivalents\n$\n1,677.8 $\n450.0\n"
+                "Other receivables\n \n1,615.1\nNet income 2022\n5,363\n")
+    # a title followed by a label pairs with nothing; "$" alone is no figure, so the figure two
+    # lines down still pairs with its label; a line holding a number is no label
+    assert rd.statement_rows(RE, evidence) == [(("and", "cash", "equivalents"), "1677"), (("other", "receivables"), "1615")]
