@@ -67,9 +67,14 @@ def join_lines(texts: Sequence[str]) -> str:
             # A compound already hyphenated ("state-of-the-") keeps its hyphen.
             word = out.rsplit(" ", 1)[-1]
             out = out + text if "-" in word[:-1] else out[:-1] + text
+        elif _CJK.match(out[-1]) and _CJK.match(text[:1] or " "):
+            out += text  # Chinese and Japanese set no spaces between words: a line break is none
         else:
             out += " " + text
     return out.replace("\u00ad", "")
+
+
+_CJK = re.compile("[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]")
 
 
 def list_marker(text: str) -> tuple[str, str] | None:
