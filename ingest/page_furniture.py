@@ -37,6 +37,8 @@ _STRONG = re.compile(r"(?i)©|\bcopyright\b|\ball rights reserved\b|\bdownload|\
 _PAGE_NUMBER = re.compile(
     r"(?i)(?:page\s*)?[-\u2013\u2014]?\s*(?:\d{1,4}|[ivxlcdm]{1,7})\s*[-\u2013\u2014]?(?:\s*(?:of|/)\s*\d{1,4})?"
 )
+CAPTION = re.compile(r"(?i)^(?:fig(?:ure)?|table|tab|listing|chart|plate|exhibit|scheme|graph)\.?\s*[A-Z]?\d")
+"""The opening of a caption ("Fig. 7.", "Table 2", "Listing 1:"): body text wherever it is set."""
 _FOOTNOTE = re.compile(r"^\s*(?:\d{1,2}|[*\u2020\u2021\u00a7\u00b6])\s*(?=\S)")
 _FILLER = re.compile(r"[\s|\u2022\u00b7/,;:.()\[\]<>\u2013\u2014-]+")
 

@@ -26,7 +26,7 @@ from typing import Iterable, Iterator
 from pydantic import BaseModel, Field
 
 from ..blocks import Block
-from ..page_furniture import furniture_like, is_page_number
+from ..page_furniture import CAPTION, furniture_like, is_page_number
 from . import CleanContext, Cleaner, drop_lines
 
 _ET_AL = re.compile(r"\bet al\b\.?")
@@ -86,6 +86,8 @@ def drop_running_headers(blocks: Iterable[Block], ctx: CleanContext) -> Iterator
 
 
 def _one_off(block: Block, band: str, body: float, short: bool) -> bool:
+    if CAPTION.match(block.text):
+        return False  # a figure's caption set at the page's edge
     pieces = block.meta.get("segments") or (block.text,)
     if furniture_like(block.text) or all(furniture_like(p) or is_page_number(p) for p in pieces):
         return True
