@@ -293,3 +293,43 @@ def test_paragraph_cut_by_a_caption_reads_on_after_it(tmp_path):
     joined = next(t for t in text if t.startswith(prose(120, 0)[:30]))
     assert "the rest of this sentence goes on in the next column after the caption and ends here." in joined
     assert text.index(joined) < text.index("Figure 2. Iron found in the wells near the mill.")
+
+
+# -- tables set without rules -----------------------------------------------------------------
+
+
+def test_statement_without_rules_is_a_table_of_rows(tmp_path):
+    doc = pymupdf.open()
+    page = Page(doc)
+    page.para(prose(50, 1))
+    rows = [("", "2023", "2022"), ("Revenue", "46,298", "51,761"), ("Cost of sales", "(36,386)", "(40,121)"),
+            ("Gross profit", "9,912", "11,640"), ("Operating income", "$ 1,795", "$ 2,675")]
+    y = page.y + 20
+    for label, a, b in rows:
+        if label:
+            page.text(60, y, label, size=9)
+        page.text(330 - pymupdf.get_text_length(a, fontsize=9), y, a, size=9)  # figures set flush right
+        page.text(430 - pymupdf.get_text_length(b, fontsize=9), y, b, size=9)
+        y += 12
+    page.y = y + 10
+    page.para(prose(50, 2))
+    _, blocks = load(doc, tmp_path)
+    tables = [b for b in blocks if b.kind == "table"]
+    assert len(tables) == 1
+    assert tables[0].rows == (("", "2023", "2022"), ("Revenue", "46,298", "51,761"),
+                              ("Cost of sales", "(36,386)", "(40,121)"), ("Gross profit", "9,912", "11,640"),
+                              ("Operating income", "$ 1,795", "$ 2,675"))
+    assert tables[0].header_rows == 1
+    assert not any(b.text in ("46,298", "Revenue") for b in blocks if b.kind != "table")
+
+
+def test_words_side_by_side_are_no_table(tmp_path):
+    doc = pymupdf.open()
+    page = Page(doc)
+    for label, value in (("Name", "Northern district survey"), ("Lead", "Water board"), ("Status", "Closed")):
+        page.text(60, page.y, label, size=10)
+        page.text(200, page.y, value, size=10)
+        page.y += 13
+    page.para(prose(60, 2))
+    _, blocks = load(doc, tmp_path)
+    assert not [b for b in blocks if b.kind == "table"]

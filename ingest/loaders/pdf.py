@@ -61,6 +61,7 @@ from .pdf_lines import TEXT_FLAGS, GlyphOrder, Line, extract, mend_drop_caps, re
 from .pdf_margins import PageLines, recurring, split_margins
 from .pdf_paragraphs import TERMINAL, Unit, box_of, continues, list_marker, page_units
 from .pdf_tables import cell_texts, find_grids
+from .pdf_text_tables import text_tables
 
 pymupdf.TOOLS.mupdf_display_errors(False)
 
@@ -80,8 +81,7 @@ def load(data: bytes, document: Document) -> Loaded:
     elif not document.title:
         document = replace(document, title=document.name)
     body = _body_size(pages, in_tables)  # band lines that rejoin the body below do not change it
-    units = [(placed, mark_units(page_units(placed.body, tables, placed.number), tables, placed.body))
-             for placed, tables in rejoin(pages, body)]
+    units = [(placed, _units(placed, tables)) for placed, tables in rejoin(pages, body)]
     blocks = tuple(_blocks(units, toc, document.title, body))
     return Loaded(document=document, blocks=blocks, warnings=tuple(warnings))
 
@@ -143,6 +143,12 @@ def _read_pages(
         warnings.append(f"{document.uri}: pages {_ranges(imaged)} are images without text and were "
                         "skipped; OCR the file to index them")
     return pages, in_tables, warnings
+
+
+def _units(placed: PageLines, tables: list[Unit]) -> list[Unit]:
+    aligned, lines = text_tables(placed.body, placed.number)
+    tables = tables + aligned
+    return mark_units(page_units(lines, tables, placed.number), tables, tuple(lines))
 
 
 def _placed(lines: list[Line], number: int, rect: pymupdf.Rect, repeated: frozenset[str], label: str) -> PageLines:
