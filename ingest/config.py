@@ -133,10 +133,13 @@ def load_config(path: str | Path) -> tuple[Config, tuple[Step, ...], ChunkOption
         raise ConfigError(f"not valid YAML: {exc}", subject=str(path)) from exc
     if not isinstance(raw, Mapping):
         raise ConfigError("must be a mapping with at least a `source` key", subject=str(path))
-    return parse_config(raw, origin=str(path))
+    return parse_config(raw, origin=str(path), base=path.parent)
 
 
-def parse_config(raw: Mapping[str, Any], origin: str = "config") -> tuple[Config, tuple[Step, ...], ChunkOptions]:
+def parse_config(
+    raw: Mapping[str, Any], origin: str = "config", base: Path | None = None
+) -> tuple[Config, tuple[Step, ...], ChunkOptions]:
+    """`base`: the config's folder, where `module:attr` plugins it names are importable from."""
     expanded = _expand(raw, ())
     try:
         config = Config.model_validate(expanded)
@@ -146,7 +149,7 @@ def parse_config(raw: Mapping[str, Any], origin: str = "config") -> tuple[Config
         more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
         raise ConfigError(f"{key}: {err['msg']}{more}", subject=origin) from None
     try:
-        steps = build_chain(_cleaner_items(config.cleaners))
+        steps = build_chain(_cleaner_items(config.cleaners), base)
         options = config.chunker.options()
     except IngestError as exc:
         raise ConfigError(str(exc), subject=origin) from exc
