@@ -20,6 +20,7 @@ from .cleaners import Step, code_version
 from .config import Config
 from .errors import IngestError, SourceError
 from .loaders import content_hash, supports
+from .plugin_stages import plugin_options
 from .parallel import Done, Job, ordered_map, process, worker_count
 from .sinks import Sink
 from .sinks.jsonl import JsonlSink
@@ -125,6 +126,9 @@ def run(
 
 
 def open_source(config: Config) -> Source:
+    plugin = plugin_options("source", config.source.model_extra)
+    if plugin is not None:
+        return plugin[0].open(plugin[1])
     if config.source.drive is not None:
         from .sources.drive import DriveSource  # the Google client libraries load only for Drive
 
@@ -211,6 +215,9 @@ def _failed(item: Item, fingerprint: str, uri: str, error: str, state: StateStor
 
 
 def _open_sink(config: Config) -> Sink:
+    plugin = plugin_options("sink", config.sink.model_extra)
+    if plugin is not None:
+        return plugin[0].open(plugin[1])
     if config.sink.sqlite is not None:
         return SqliteSink(config.sink.sqlite)
     return JsonlSink(config.sink.jsonl)
