@@ -267,3 +267,7 @@ def _ints(value: str, option: str) -> list[int]:
 from .cli_plugins import plugins_cmd  # noqa: E402  (commands in their own modules)
 
 cli.add_command(plugins_cmd)
+
+from .cli_inspect import inspect_cmd  # noqa: E402
+
+cli.add_command(inspect_cmd)
