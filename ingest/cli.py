@@ -11,6 +11,7 @@ from pathlib import Path
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -126,18 +127,31 @@ def _run_once(cfg, steps, options, quiet: bool) -> RunSummary:
     for label, value in (
         ("documents seen", summary.seen), ("changed", summary.changed), ("unchanged", summary.unchanged),
         ("deleted", summary.deleted), ("failed", summary.failed), ("skipped (no loader)", summary.skipped),
-        ("chunks written", summary.chunks_written), ("time", f"{summary.seconds:.2f} s"),
+        ("chunks written", summary.chunks_written), *_removed_rows(summary), ("time", f"{summary.seconds:.2f} s"),
     ):
         table.add_row(label, str(value))
     Console().print(table)
     for note in summary.notes:
         err.print(f"note: {note}", highlight=False)
+    for warning in summary.heavy:
+        err.print(f"[yellow]warning:[/yellow] {escape(warning)}", highlight=False)
     if summary.failures:
         err.print(f"[red]{summary.failed} document(s) failed:[/red]")
         for failure in summary.failures:
             again = " (tried again next run)" if failure.retry else ""
             err.print(f"  {failure.error}{again}", highlight=False)
     return summary
+
+
+def _removed_rows(summary: RunSummary) -> list[tuple[str, str]]:
+    """One row per cleaner that removed anything: its totals over the documents processed."""
+    totals: dict[str, list[int]] = {}
+    for per_doc in summary.removed.values():
+        for name, c in per_doc.items():
+            t = totals.setdefault(name, [0, 0])
+            t[0] += c["blocks"]
+            t[1] += c["chars"]
+    return [(f"removed by {name}", f"{b} blocks, {ch} characters") for name, (b, ch) in totals.items() if b or ch]
 
 
 def _chunk_options(f):
