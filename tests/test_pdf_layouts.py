@@ -263,3 +263,12 @@ def test_small_capitals_heading_at_body_size(tmp_path):
     loaded, blocks = load(doc, tmp_path)
     headings = [b.text for b in blocks if b.kind == "heading"]
     assert any(h.replace(" ", "") == "II.METHODS" for h in headings), headings
+
+
+def test_chinese_lines_join_without_a_space(tmp_path):
+    doc = pymupdf.open()
+    page = doc.new_page()
+    for k, line in enumerate(("水质调查发现北部地区大多数水井符合标", "准，但旧磨坊附近的几口井含铁量超", "标，已关闭维修。")):
+        page.insert_text((60, 100 + 13 * k), line, fontname="china-s", fontsize=10)
+    _, blocks = load(doc, tmp_path)
+    assert [b.text for b in blocks] == ["水质调查发现北部地区大多数水井符合标准，但旧磨坊附近的几口井含铁量超标，已关闭维修。"]
