@@ -108,3 +108,14 @@ def test_the_same_code_by_module_attr_from_the_config_folder(tmp_path):
     assert proc.returncode == 0, proc.stdout + proc.stderr
     text = " ".join(line for f in (tmp_path / "out").glob("*.jsonl") for line in f.read_text().splitlines())
     assert "Keep every receipt" in text and "CONFIDENTIAL" not in text and "paid leave" in text
+
+
+def test_readme_examples_are_the_tested_package():
+    readme = (ROOT / "README.md").read_text()
+    for heading, path in (("### Writing a cleaner", "ingest_banner/cleaner.py"), ("### Writing a loader", "ingest_banner/org.py")):
+        section = readme[readme.index(heading):]
+        code = section[section.index("```python\n") + len("```python\n"):]
+        assert code[:code.index("```")] == (PACKAGE / path).read_text(), f"README {heading} differs from {path}"
+    toml = readme[readme.index("```toml\n[project.entry-points.\"ingest.cleaners\"]"):]
+    toml = toml[len("```toml\n"):toml.index("```", 8)]
+    assert toml in (PACKAGE / "pyproject.toml").read_text()
