@@ -143,6 +143,12 @@ def _run_once(cfg, steps, options, quiet: bool) -> RunSummary:
     return summary
 
 
+def _say_empty(path: Path, loaded: Loaded, report: dict) -> None:
+    took = [f"{name} removed {c['blocks']} blocks" for name, c in report.items() if c.get("blocks")]
+    why = "; ".join(took) if took else f"the loader found {len(loaded.blocks)} blocks"
+    err.print(f"note: {path}: no chunks ({why}; see `ingest inspect {path}`)", highlight=False, markup=False)
+
+
 def _removed_rows(summary: RunSummary) -> list[tuple[str, str]]:
     """One row per cleaner that removed anything: its totals over the documents processed."""
     totals: dict[str, list[int]] = {}
@@ -175,9 +181,14 @@ def chunk_cmd(paths: tuple[Path, ...], max_tokens: int | None, overlap_tokens: i
     for path in paths:
         try:
             loaded = load_file(path)
-            blocks = list(clean(loaded.blocks, loaded.document, steps)[0])
+            stream, report = clean(loaded.blocks, loaded.document, steps)
+            blocks = list(stream)
+            chunks = 0
             for c in chunk(loaded, options, blocks):
                 click.echo(json.dumps(chunk_to_dict(c), ensure_ascii=False))
+                chunks += 1
+            if not chunks:  # say why, rather than print nothing
+                _say_empty(path, loaded, report)
         except IngestError as exc:
             err.print(f"[red]error:[/red] {exc}", highlight=False)
             failed += 1

@@ -80,3 +80,14 @@ def test_html_holds_no_reference_to_anything_outside_it(corpus):
     assert "http://" not in page and "https://" not in page and "<script" not in page and "src=" not in page
     assert "default-src 'none'" in page
     assert page.count("data-cleaner='running_headers' title=") == 19
+
+
+def test_html_lists_loader_warnings_and_escapes_text(tmp_path):
+    from dataclasses import replace
+
+    path = tmp_path / "odd.txt"
+    path.write_text("<script>alert(1)</script>\n\nBody & more.\n")
+    loaded = replace(load_file(path), warnings=("sheet 'Hidden' is hidden: skipped",))
+    page = render(inspect_document(loaded, build_chain([]), ChunkOptions()))
+    assert "<h2>Loader warnings</h2>" in page and "sheet &#x27;Hidden&#x27; is hidden: skipped" in page
+    assert "<script>" not in page and "&lt;script&gt;" in page and "Body &amp; more." in page

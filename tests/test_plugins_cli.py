@@ -148,3 +148,10 @@ def test_plugin_source_and_sink_by_module_attr_with_their_options_checked(tmp_pa
     with pytest.raises(ConfigError, match="unknown source"):
         parse_config({**raw, "source": {"nosuch": {}}})
     sys.modules.pop("my_stages", None)
+
+
+def test_chunk_says_why_a_file_gave_no_chunks(project):
+    (project / "banner.md").write_text("CONFIDENTIAL\n")
+    proc = ingest("chunk", "banner.md", "--cleaner", "ingest_banner.cleaner:strip_banner", cwd=project)
+    assert proc.returncode == 0 and proc.stdout == ""
+    assert "no chunks (strip_banner removed 1 blocks" in proc.stderr and "ingest inspect" in proc.stderr
