@@ -167,3 +167,15 @@ def test_cleaner_argument_forms():
     assert parse_cleaner_arg('pkg.mod:attr:{"a": 1}') == ("pkg.mod:attr", {"a": 1})
     with pytest.raises(CleanerError, match="not valid JSON"):
         parse_cleaner_arg("running_headers:{min_pages: 3}")
+
+
+def test_a_broken_installed_plugin_is_listed_with_its_error_and_harms_no_other_job(monkeypatch):
+    from ingest.plugin_list import listing
+
+    broken = (EntryPoint("half_done", "no_such_package_xyz.cleaners:thing", "ingest.cleaners"),)
+    monkeypatch.setattr(registry, "installed", lambda kind: broken if kind == "cleaner" else ())
+    assert [s.cleaner.name for s in build_chain([])] == list(DEFAULT_CHAIN)  # not named: never imported
+    (item,) = [p for p in listing() if p.name == "half_done"]
+    assert item.kind == "cleaner" and "No module named 'no_such_package_xyz'" in item.error
+    with pytest.raises(IngestError, match="cannot load cleaner from entry point no_such_package_xyz"):
+        build_chain([("half_done", None)])
