@@ -91,3 +91,21 @@ def test_html_lists_loader_warnings_and_escapes_text(tmp_path):
     page = render(inspect_document(loaded, build_chain([]), ChunkOptions()))
     assert "<h2>Loader warnings</h2>" in page and "sheet &#x27;Hidden&#x27; is hidden: skipped" in page
     assert "<script>" not in page and "&lt;script&gt;" in page and "Body &amp; more." in page
+
+
+def test_inspect_shows_what_a_run_indexes_and_its_counts_match_the_runs(corpus, seeds):
+    from conftest import ROOT
+    from ingest.cleaners import clean
+    from ingest.chunker import chunk
+
+    files = [*sorted((ROOT / "examples").rglob("*.*")), corpus / FILING, corpus / TRACKED,
+             corpus / "unstructured/example-docs/stanley-cups.xlsx"]
+    steps, options = build_chain([]), ChunkOptions()
+    for path in files:
+        loaded = load_file(path)
+        result = inspect_document(loaded, steps, options)
+        stream, report = clean(loaded.blocks, loaded.document, steps)
+        assert result.chunks == tuple(chunk(loaded, options, list(stream))), path
+        for name in result.cleaners:
+            removed = sum(t.removed_by == name for t in result.blocks)
+            assert result.counts[name]["blocks_removed"] == removed == report[name]["blocks"], (path, name)
