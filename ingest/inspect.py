@@ -191,3 +191,35 @@ def as_json(inspection: Inspection) -> dict:
             for c in inspection.chunks
         ],
     }
+
+
+def chunk_starts(inspection: Inspection) -> dict[int, list[Chunk]]:
+    """Loaded block index -> the chunks that begin at (or within) that block, for marking chunk
+    boundaries in the document. Chunks carry no block ids, so a block is placed in the first chunk,
+    from the current one on, whose text holds the start of what the block kept."""
+    chunks = inspection.chunks
+    texts = [" ".join(c.text.split()) for c in chunks]
+    out: dict[int, list[Chunk]] = {}
+    placed = 0  # chunks placed so far
+    current = 0
+    heading = None  # the first of the headings just above: a chunk's text leaves its headings out
+    for traced in inspection.blocks:
+        if traced.removed_by or placed == len(chunks):
+            continue
+        if traced.block.kind == "heading":
+            heading = traced.index if heading is None else heading
+            continue
+        at, heading = (traced.index if heading is None else heading), None
+        kept = " ".join("".join(run for run, cleaner in segments(traced) if not cleaner).split())[:40]
+        if not kept:
+            continue
+        j = current
+        while j < len(chunks) and kept not in texts[j]:
+            j += 1
+        if j == len(chunks):
+            continue  # shown differently in its chunk (a table rendered from its rows)
+        if j >= placed:
+            out[at] = list(chunks[placed:j + 1])
+            placed = j + 1
+        current = j
+    return out

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from html import escape
 
-from .inspect import Inspection, TracedBlock, segments
+from .inspect import Inspection, TracedBlock, chunk_starts, segments
 
 # Distinct on white, and readable as a background under dark text.
 PALETTE = ("#f4a3a3", "#9fd3f5", "#b9e59a", "#f7d67a", "#d3b3f2", "#f5b98a", "#8fe3d0", "#f2a7d8", "#c8c8c8",
@@ -31,6 +31,7 @@ del{text-decoration:line-through;border-radius:2px;padding:0 1px}
 .chunk .head{font-size:12px;color:#264;background:#e6f2ea;margin:0 -10px 6px;padding:3px 10px}
 .chunk pre{white-space:pre-wrap;font:inherit;margin:0}
 .warnings li{color:#8a4b00}
+.boundary{border-top:2px dashed #6a8;color:#264;font-size:12px;margin:14px 0 4px;padding-top:2px}
 """
 
 
@@ -55,7 +56,12 @@ def render(inspection: Inspection) -> str:
         parts += [f"<li>{escape(w)}</li>" for w in inspection.loaded.warnings]
         parts.append("</ul></section>")
     parts.append("<main><section id='document'><h2>The document after loading, with what cleaning removed</h2>")
-    parts += [_block(t, colour) for t in inspection.blocks]
+    starts = chunk_starts(inspection)
+    for traced in inspection.blocks:
+        for c in starts.get(traced.index, ()):  # a chunk boundary, where the chunk's text begins
+            parts.append(f"<div class='boundary' data-chunk='{c.chunk_index}'>chunk {c.chunk_index} · "
+                         f"{escape(' > '.join(c.heading_path))} · {c.token_count} tokens</div>")
+        parts.append(_block(traced, colour))
     parts.append("</section><section id='chunks'><h2>The chunks</h2>")
     for c in inspection.chunks:
         pages = f" · p. {c.page_start}" + (f"-{c.page_end}" if c.page_end != c.page_start else "") if c.page_start else ""

@@ -109,3 +109,20 @@ def test_inspect_shows_what_a_run_indexes_and_its_counts_match_the_runs(corpus, 
         for name in result.cleaners:
             removed = sum(t.removed_by == name for t in result.blocks)
             assert result.counts[name]["blocks_removed"] == removed == report[name]["blocks"], (path, name)
+
+
+def test_chunk_boundaries_placed_once_each_in_order_before_their_headings(seeds):
+    from conftest import ROOT
+    from ingest.inspect import chunk_starts
+
+    for max_tokens in (512, 60):
+        result = inspect_document(load_file(ROOT / "examples/paediatric-fever.md"), build_chain([]),
+                                  ChunkOptions(max_tokens=max_tokens, min_tokens=10, overlap_tokens=0))
+        starts = chunk_starts(result)
+        placed = [c.chunk_index for index in sorted(starts) for c in starts[index]]
+        assert placed == list(range(len(result.chunks)))
+        first = min(starts)
+        assert result.blocks[first].block.kind == "heading"  # the title opens the first chunk
+        for index, chunks in starts.items():  # a chunk begins under its own heading path
+            block = result.blocks[index].block
+            assert tuple(chunks[0].heading_path[:len(block.path)]) == block.path or block.kind != "heading"

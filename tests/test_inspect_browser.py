@@ -66,6 +66,9 @@ def test_pdf_running_headers_and_page_numbers_highlighted(browser, corpus, tmp_p
     assert headers.first.is_visible()
     chunks = page.locator(".chunk .head")
     assert chunks.count() >= 2 and "tokens" in chunks.first.inner_text()
+    boundaries = page.locator("#document .boundary")  # each chunk's start marked in the document too
+    assert boundaries.count() == chunks.count()
+    assert chunks.nth(1).inner_text().startswith(boundaries.nth(1).inner_text())  # same chunk, path, tokens
     shot = page.screenshot(full_page=False)
     assert shot[:8] == b"\x89PNG\r\n\x1a\n" and len(shot) > 20_000  # a rendered page, not a blank one
     (tmp_path / "filing.png").write_bytes(shot)
