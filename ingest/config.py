@@ -160,8 +160,8 @@ def parse_config(
         options = config.chunker.options()
         for name in config.loaders:
             use_loader(resolve_loader(name, base)[0])
-        plugin_options("source", config.source.model_extra)  # a plugin's options, checked now
-        plugin_options("sink", config.sink.model_extra)
+        plugin_options("source", config.source.model_extra, base)  # a plugin's options, checked now
+        plugin_options("sink", config.sink.model_extra, base)
     except IngestError as exc:
         raise ConfigError(str(exc), subject=origin) from exc
     return config, steps, options

@@ -53,11 +53,11 @@ def builtin_sinks() -> list[SinkType]:
     return [SinkType(n, _lazy(opener)) for n, opener in BUILTIN_SINKS]
 
 
-def resolve(kind: str, name: str) -> tuple[SourceType | SinkType, str]:
-    """A plugin source or sink by entry-point name or `module:attr`."""
+def resolve(kind: str, name: str, base: Path | None = None) -> tuple[SourceType | SinkType, str]:
+    """A plugin source or sink by entry-point name or `module:attr` (importable from `base` too)."""
     wanted = SourceType if kind == "source" else SinkType
     if ":" in name:
-        found = registry.import_attr(name)
+        found = registry.import_attr(name, base)
     else:
         ep = registry.entry_point(kind, name)
         if ep is None:
@@ -70,12 +70,14 @@ def resolve(kind: str, name: str) -> tuple[SourceType | SinkType, str]:
     return found.obj, found.origin
 
 
-def plugin_options(kind: str, extra: Mapping[str, Any] | None) -> tuple[SourceType | SinkType, Any] | None:
+def plugin_options(
+    kind: str, extra: Mapping[str, Any] | None, base: Path | None = None
+) -> tuple[SourceType | SinkType, Any] | None:
     """The plugin a config's `source:` or `sink:` names and its validated options; None for a built-in."""
     if not extra:
         return None
     name, raw = next(iter(extra.items()))
-    plugin, _origin = resolve(kind, name)
+    plugin, _origin = resolve(kind, name, base)
     if plugin.options is None:
         return plugin, Path(raw)
     if not isinstance(raw, Mapping):

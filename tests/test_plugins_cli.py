@@ -131,13 +131,12 @@ STAGES = textwrap.dedent('''
 ''')
 
 
-def test_plugin_source_and_sink_by_module_attr_with_their_options_checked(tmp_path, monkeypatch):
-    (tmp_path / "my_stages.py").write_text(STAGES)
-    monkeypatch.syspath_prepend(str(tmp_path))
+def test_plugin_source_and_sink_by_module_attr_with_their_options_checked(tmp_path):
+    (tmp_path / "my_stages.py").write_text(STAGES)  # beside the config: importable from its folder
     out = tmp_path / "dump.jsonl"
     raw = {"source": {"my_stages:memory": {"texts": {"a.md": "# A\n\nAlpha text.\n"}}},
            "sink": {"my_stages:dump": {"file": str(out)}}, "state": str(tmp_path / "s.sqlite"), "workers": 1}
-    summary = run(*parse_config(raw))
+    summary = run(*parse_config(raw, base=tmp_path))
     assert summary.ok and summary.changed == 1
     assert json.loads(out.read_text().splitlines()[0]) == ["a.md", "Alpha text."]
     bad = {**raw, "sink": {"my_stages:dump": {"fiel": "x"}}}
@@ -148,6 +147,7 @@ def test_plugin_source_and_sink_by_module_attr_with_their_options_checked(tmp_pa
     with pytest.raises(ConfigError, match="unknown source"):
         parse_config({**raw, "source": {"nosuch": {}}})
     sys.modules.pop("my_stages", None)
+    sys.path.remove(str(tmp_path))
 
 
 def test_chunk_says_why_a_file_gave_no_chunks(project):
