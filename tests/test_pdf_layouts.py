@@ -272,3 +272,24 @@ def test_chinese_lines_join_without_a_space(tmp_path):
         page.insert_text((60, 100 + 13 * k), line, fontname="china-s", fontsize=10)
     _, blocks = load(doc, tmp_path)
     assert [b.text for b in blocks] == ["水质调查发现北部地区大多数水井符合标准，但旧磨坊附近的几口井含铁量超标，已关闭维修。"]
+
+
+def test_paragraph_cut_by_a_caption_reads_on_after_it(tmp_path):
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    left = textwrap.wrap(prose(120, 0)[:-1] + " and the rest of this sentence", 44)
+    y = 100.0
+    for line in left:
+        page.insert_text((50, y), line, fontsize=10)
+        y += 12.5
+    page.insert_text((310, 100), "Figure 2. Iron found in the wells near the mill.", fontsize=8)
+    right = textwrap.wrap("goes on in the next column after the caption and ends here. " + prose(60, 4), 44)
+    y = 130.0
+    for line in right:
+        page.insert_text((310, y), line, fontsize=10)
+        y += 12.5
+    _, blocks = load(doc, tmp_path)
+    text = [b.text for b in blocks]
+    joined = next(t for t in text if t.startswith(prose(120, 0)[:30]))
+    assert "the rest of this sentence goes on in the next column after the caption and ends here." in joined
+    assert text.index(joined) < text.index("Figure 2. Iron found in the wells near the mill.")

@@ -362,6 +362,7 @@ def _margin_block(group: tuple[str, tuple[Line, ...]], placed: PageLines, path: 
         "segments": tuple(l.text.replace("\u00ad", "") for l in ordered),
         "font_size": lines[0].size,
         "rotated": any(l.rotated for l in lines),
+        "italic": all(l.italic for l in lines),
         "page_width": placed.width,
         "page_height": placed.height,
         "left_edge": placed.left_edge,

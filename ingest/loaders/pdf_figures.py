@@ -11,14 +11,13 @@ than the page's text.
 
 from __future__ import annotations
 
-import re
 from typing import Sequence
 
+from ..page_furniture import CAPTION
 from .pdf_lines import Line
 
 Box = tuple[float, float, float, float]
 
-_CAPTION = re.compile(r"(?i)^(?:fig(?:ure)?|table|tab|listing|chart|plate|exhibit|scheme|graph)\.?\s*[A-Z]?\d")
 
 _MIN_PATHS = 8
 """Paths that make a drawing a figure: a frame or an underline is one or two."""
@@ -66,10 +65,9 @@ def figure_lines(lines: Sequence[Line], regions: Sequence[Box]) -> tuple[list[tu
     held: list[list[Line]] = [[] for _ in regions]
     rest = []
     for line in lines:
-        # A figure's title is set larger than the page's text: it names the figure. (Bold alone is
-        # no title: diagrams set their labels in bold.)
-        titled = line.size >= body + 0.9
-        at = None if titled and sum(c.isalpha() for c in line.text) >= 4 else _region_of(line, regions)
+        at = _region_of(line, regions)
+        if at is not None and _title(line, regions[at], body):
+            at = None
         if at is None:
             rest.append(line)
         else:
@@ -77,9 +75,17 @@ def figure_lines(lines: Sequence[Line], regions: Sequence[Box]) -> tuple[list[tu
     return [(region, h) for region, h in zip(regions, held) if h], rest
 
 
+def _title(line: Line, region: Box, body: float) -> bool:
+    """A figure's title names it: set larger than the page's text, upright, over the figure's upper
+    half. (Bold alone is no title: diagrams set their labels in bold; axis titles run beside or
+    under the plot.)"""
+    return (line.size >= body + 0.9 and not line.rotated and sum(c.isalpha() for c in line.text) >= 4
+            and line.bbox[3] <= (region[1] + region[3]) / 2)
+
+
 def _region_of(line: Line, regions: Sequence[Box]) -> int | None:
     text = line.text
-    if (line.mono and text.isascii()) or _CAPTION.match(text):
+    if (line.mono and text.isascii()) or CAPTION.match(text):
         return None  # code in a framed listing (CJK fonts are fixed-width too); a caption names the figure
     if len(text) > 40 or len(text.split()) > 6 or (len(text.split()) > 2 and text.endswith((".", ":"))):
         return None  # a caption or a sentence: body, wherever it sits

@@ -14,6 +14,7 @@ import statistics
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
+from ..page_furniture import CAPTION
 from .pdf_columns import split_columns
 from .pdf_lines import RIGHT_TO_LEFT, Line
 
@@ -226,7 +227,35 @@ def page_units(lines: Sequence[Line], tables: Sequence[Unit], page: int) -> list
         else:
             ordered.extend(payload)
     units.extend(_paragraphs(ordered, page, pitch))
-    return units
+    return _float_past(units)
+
+
+def _float_past(units: list[Unit]) -> list[Unit]:
+    """A paragraph cut by a figure, a table or a caption set between its lines (at the top of the
+    next column, say) reads on after them: its two parts join, the floats follow it."""
+    out: list[Unit] = []
+    i = 0
+    while i < len(units):
+        unit = units[i]
+        j = i + 1
+        while j < len(units) and _floats(units[j]):
+            j += 1
+        after = units[j] if j < len(units) else None
+        if (j > i + 1 and after is not None and unit.kind == "paragraph" and after.kind == "paragraph"
+                and abs(unit.lines[-1].size - after.lines[0].size) <= 0.6
+                and continues(unit.lines[-1].text, after.lines[0].text)):
+            unit.lines.extend(after.lines)
+            out.append(unit)
+            out.extend(units[i + 1:j])
+            i = j + 1
+            continue
+        out.append(unit)
+        i += 1
+    return out
+
+
+def _floats(unit: Unit) -> bool:
+    return unit.kind in ("figure", "table") or (unit.kind == "paragraph" and CAPTION.match(unit.text) is not None)
 
 
 def right_to_left(lines: Sequence[Line]) -> bool:
@@ -287,6 +316,9 @@ def _breaks(unit: Unit, b: Line, pitch: float) -> bool:
         return True
     if a.bold != b.bold and not a.mixed:  # a bold lead-in that runs on is its paragraph's start
         return True
+    overlap = min(a.bbox[3], b.bbox[3]) - max(a.bbox[1], b.bbox[1])
+    if overlap > 0.5 * min(a.height, b.height) and -1 <= b.bbox[0] - a.bbox[2] < 2 * a.size:
+        return False  # the rest of the same visual line, set as another pymupdf block
     if b.bbox[1] < a.bbox[1] - 2 or b.bbox[0] > a.bbox[2]:  # up the page or beside: a new column
         return not continues(a.text, b.text)
     step = b.bbox[3] - a.bbox[3]

@@ -3,8 +3,9 @@
 The split into body and bands (`pdf_margins.split_margins`) is made page by page, line by line; some
 lines it sets apart are body text: a heading that opens a page, the first lines of a column just
 under a running header, a section starting low on a page. Once the whole document is read, a band
-line that appears on no other page's band, is set in the body's type and is neither a page number
-nor furniture by its content, and that a chain of close lines links to the body, goes back.
+line that appears on no other page's band, is set in the body's type (or opens a caption) and is
+neither a page number nor furniture by its content, and that a chain of close lines links to the
+body, goes back.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 
-from ..page_furniture import furniture_like, is_page_number
+from ..page_furniture import CAPTION, furniture_like, is_page_number
 from .pdf_headings import heading_like
 from .pdf_lines import Line
 from .pdf_margins import PageLines, band_key
@@ -40,12 +41,13 @@ def rejoin(pages: list[tuple[PageLines, list[Unit]]], body: float) -> list[tuple
             once = band in ("top", "bottom") and seen[_band_key(lines)] == 1
             if once and band == "top" and heading_like(Unit("paragraph", list(lines), 0), body):
                 heads.append(group)
-            elif once and _body_like(lines, body):
+            elif once and (_body_like(lines, body) or CAPTION.match(lines[0].text)):
                 back.append(group)
             else:
                 keep.append(group)
-        # A heading stands further from the text above it than a line does.
-        reach = {id(g): 3.0 if heading_like(Unit("paragraph", list(g[1]), 0), body) else 2.0 for g in back}
+        # A heading or a caption stands further from the text beside it than a line does.
+        reach = {id(g): 3.0 if heading_like(Unit("paragraph", list(g[1]), 0), body) or CAPTION.match(g[1][0].text)
+                 else 2.0 for g in back}
         joined = _linked(back, placed.body + tuple(l for g in heads for l in g[1]), reach)
         joined.update(id(g) for g in heads)
         back += heads
