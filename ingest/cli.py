@@ -11,6 +11,7 @@ from pathlib import Path
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -18,8 +19,8 @@ from .blocks import Loaded
 from .chunk_json import chunk_to_dict
 from .chunker import ChunkOptions, chunk
 from .chunker.metrics import defects, sizes
-from .cleaners import build_chain, clean
-from .config import load_config
+from .cleaners import clean
+from .cli_settings import cleaner_option, config_or_folder, config_option, resolve_settings
 from .errors import IngestError
 from .loaders import load_file
 from .pipeline import DocResult, RunSummary, run as run_pipeline
@@ -69,13 +70,17 @@ class _Interval(click.ParamType):
 
 
 @cli.command()
-@click.argument("config", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("config", type=click.Path(path_type=Path))
+@click.option("--index", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="With a folder: the index to write  [default: out/index.sqlite]")
 @click.option("--quiet", is_flag=True, help="No progress, summary only.")
 @click.option("--every", type=_Interval(), default=None,
               help="Run again this long after each run starts (e.g. 15m, 1h, 90s) until interrupted.")
-def run(config: Path, quiet: bool, every: float | None) -> None:
-    """Sync the source in CONFIG into its index: changed documents only, deletions included."""
-    cfg, steps, options = load_config(config)
+def run(config: Path, index: Path | None, quiet: bool, every: float | None) -> None:
+    """Sync the source in CONFIG into its index: changed documents only, deletions included.
+
+    CONFIG may be a folder: it is indexed with the defaults of configs/local.yaml, no file needed."""
+    cfg, steps, options = config_or_folder(config, index)
     summary: RunSummary | None = None
     try:
         while True:
@@ -122,12 +127,14 @@ def _run_once(cfg, steps, options, quiet: bool) -> RunSummary:
     for label, value in (
         ("documents seen", summary.seen), ("changed", summary.changed), ("unchanged", summary.unchanged),
         ("deleted", summary.deleted), ("failed", summary.failed), ("skipped (no loader)", summary.skipped),
-        ("chunks written", summary.chunks_written), ("time", f"{summary.seconds:.2f} s"),
+        ("chunks written", summary.chunks_written), *_removed_rows(summary), ("time", f"{summary.seconds:.2f} s"),
     ):
         table.add_row(label, str(value))
     Console().print(table)
     for note in summary.notes:
         err.print(f"note: {note}", highlight=False)
+    for warning in summary.heavy:
+        err.print(f"[yellow]warning:[/yellow] {escape(warning)}", highlight=False)
     if summary.failures:
         err.print(f"[red]{summary.failed} document(s) failed:[/red]")
         for failure in summary.failures:
@@ -136,28 +143,52 @@ def _run_once(cfg, steps, options, quiet: bool) -> RunSummary:
     return summary
 
 
+def _say_empty(path: Path, loaded: Loaded, report: dict) -> None:
+    took = [f"{name} removed {c['blocks']} blocks" for name, c in report.items() if c.get("blocks")]
+    why = "; ".join(took) if took else f"the loader found {len(loaded.blocks)} blocks"
+    err.print(f"note: {path}: no chunks ({why}; see `ingest inspect {path}`)", highlight=False, markup=False)
+
+
+def _removed_rows(summary: RunSummary) -> list[tuple[str, str]]:
+    """One row per cleaner that removed anything: its totals over the documents processed."""
+    totals: dict[str, list[int]] = {}
+    for per_doc in summary.removed.values():
+        for name, c in per_doc.items():
+            t = totals.setdefault(name, [0, 0])
+            t[0] += c["blocks"]
+            t[1] += c["chars"]
+    return [(f"removed by {name}", f"{b} blocks, {ch} characters") for name, (b, ch) in totals.items() if b or ch]
+
+
 def _chunk_options(f):
-    f = click.option("--tokenizer", default="cl100k_base", show_default=True, help="tiktoken encoding or 'chars'.")(f)
-    f = click.option("--min-tokens", type=int, default=64, show_default=True)(f)
+    f = click.option("--tokenizer", default=None, help="tiktoken encoding or 'chars'  [default: cl100k_base]")(f)
+    f = click.option("--min-tokens", type=int, default=None, help="[default: 64]")(f)
+    f = cleaner_option(config_option(f))
     return f
 
 
 @cli.command("chunk")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--max-tokens", type=int, default=512, show_default=True)
-@click.option("--overlap-tokens", type=int, default=48, show_default=True)
+@click.option("--max-tokens", type=int, default=None, help="[default: 512]")
+@click.option("--overlap-tokens", type=int, default=None, help="[default: 48]")
 @_chunk_options
-def chunk_cmd(paths: tuple[Path, ...], max_tokens: int, overlap_tokens: int, min_tokens: int, tokenizer: str) -> None:
+def chunk_cmd(paths: tuple[Path, ...], max_tokens: int | None, overlap_tokens: int | None, min_tokens: int | None,
+              tokenizer: str | None, config: Path | None, cleaners: tuple[str, ...]) -> None:
     """Print the chunks of each file as JSON Lines."""
-    options = ChunkOptions(max_tokens, min(min_tokens, max_tokens), overlap_tokens, tokenizer)
-    steps = build_chain([])
+    steps, options = resolve_settings(config, cleaners, max_tokens=max_tokens, min_tokens=min_tokens,
+                                      overlap_tokens=overlap_tokens, tokenizer=tokenizer)
     failed = 0
     for path in paths:
         try:
             loaded = load_file(path)
-            blocks = list(clean(loaded.blocks, loaded.document, steps)[0])
+            stream, report = clean(loaded.blocks, loaded.document, steps)
+            blocks = list(stream)
+            chunks = 0
             for c in chunk(loaded, options, blocks):
                 click.echo(json.dumps(chunk_to_dict(c), ensure_ascii=False))
+                chunks += 1
+            if not chunks:  # say why, rather than print nothing
+                _say_empty(path, loaded, report)
         except IngestError as exc:
             err.print(f"[red]error:[/red] {exc}", highlight=False)
             failed += 1
@@ -167,13 +198,19 @@ def chunk_cmd(paths: tuple[Path, ...], max_tokens: int, overlap_tokens: int, min
 
 @cli.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--max-tokens", default="120,200,300,400,600,1000", show_default=True, help="Comma-separated budgets.")
-@click.option("--overlap-tokens", default="0", show_default=True, help="Comma-separated overlaps.")
+@click.option("--max-tokens", default=None, help="Comma-separated budgets  [default: the config's, else 120,200,300,400,600,1000]")
+@click.option("--overlap-tokens", default=None, help="Comma-separated overlaps  [default: the config's, else 0]")
 @_chunk_options
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per setting.")
-def stats(paths: tuple[Path, ...], max_tokens: str, overlap_tokens: str, min_tokens: int, tokenizer: str, as_json: bool) -> None:
+def stats(paths: tuple[Path, ...], max_tokens: str | None, overlap_tokens: str | None, min_tokens: int | None,
+          tokenizer: str | None, config: Path | None, cleaners: tuple[str, ...], as_json: bool) -> None:
     """Size distribution and defects of the chunks, for each budget and overlap."""
-    steps = build_chain([])
+    steps, base = resolve_settings(config, cleaners, min_tokens=min_tokens, tokenizer=tokenizer)
+    if max_tokens is None:
+        max_tokens = str(base.max_tokens) if config is not None else "120,200,300,400,600,1000"
+    if overlap_tokens is None:
+        overlap_tokens = str(base.overlap_tokens) if config is not None else "0"
+    min_tokens, tokenizer = base.min_tokens if min_tokens is None else min_tokens, base.tokenizer
     docs: list[tuple[Loaded, list]] = []
     for path in paths:
         loaded = load_file(path)
@@ -250,3 +287,12 @@ def _ints(value: str, option: str) -> list[int]:
     if not numbers or min(numbers) < 0:
         raise click.BadParameter("give at least one number, none negative", param_hint=option)
     return numbers
+
+
+from .cli_plugins import plugins_cmd  # noqa: E402  (commands in their own modules)
+
+cli.add_command(plugins_cmd)
+
+from .cli_inspect import inspect_cmd  # noqa: E402
+
+cli.add_command(inspect_cmd)

@@ -18,6 +18,8 @@ from .chunker import ChunkOptions
 from .chunker.tokens import get_tokenizer
 from .cleaners import Step, build_chain
 from .errors import ConfigError, IngestError
+from .loaders import resolve as resolve_loader, use as use_loader
+from .plugin_stages import plugin_options
 from .sources.globs import rule
 
 _ENV = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
@@ -79,24 +81,27 @@ class DriveSourceConfig(_Strict):
 
 
 class SourceConfig(_Strict):
+    # Any other key names a plugin source (see plugin_stages.py), checked by its own options model.
+    model_config = ConfigDict(extra="allow", frozen=True)
     local: LocalSourceConfig | None = None
     drive: DriveSourceConfig | None = None
 
     @model_validator(mode="after")
     def _one(self) -> SourceConfig:
-        if (self.local is None) == (self.drive is None):
-            raise ValueError("give exactly one source: local (a folder) or drive (a Drive folder)")
+        if (self.local is not None) + (self.drive is not None) + len(self.model_extra or {}) != 1:
+            raise ValueError("give exactly one source: local (a folder), drive (a Drive folder) or a plugin's name")
         return self
 
 
 class SinkConfig(_Strict):
+    model_config = ConfigDict(extra="allow", frozen=True)  # a plugin sink, as for sources
     sqlite: Path | None = None
     jsonl: Path | None = None
 
     @model_validator(mode="after")
     def _one(self) -> SinkConfig:
-        if (self.sqlite is None) == (self.jsonl is None):
-            raise ValueError("give exactly one of sqlite (a file) or jsonl (a folder)")
+        if (self.sqlite is not None) + (self.jsonl is not None) + len(self.model_extra or {}) != 1:
+            raise ValueError("give exactly one of sqlite (a file), jsonl (a folder) or a plugin's name")
         return self
 
 
@@ -120,6 +125,8 @@ class Config(_Strict):
     """Processes that load, clean and chunk; 0 means one per core, 1 keeps everything in-process."""
     cleaners: list[str | dict[str, dict[str, Any] | bool | None]] = Field(default_factory=list)
     """Ordered names (entry points or module:attr); `{name: {options}}` configures, `{name: false}` switches off."""
+    loaders: list[str] = Field(default_factory=list)
+    """Plugin loaders (entry points or module:attr), each taking over the MIME types it declares."""
 
 
 def load_config(path: str | Path) -> tuple[Config, tuple[Step, ...], ChunkOptions]:
@@ -133,10 +140,13 @@ def load_config(path: str | Path) -> tuple[Config, tuple[Step, ...], ChunkOption
         raise ConfigError(f"not valid YAML: {exc}", subject=str(path)) from exc
     if not isinstance(raw, Mapping):
         raise ConfigError("must be a mapping with at least a `source` key", subject=str(path))
-    return parse_config(raw, origin=str(path))
+    return parse_config(raw, origin=str(path), base=path.parent)
 
 
-def parse_config(raw: Mapping[str, Any], origin: str = "config") -> tuple[Config, tuple[Step, ...], ChunkOptions]:
+def parse_config(
+    raw: Mapping[str, Any], origin: str = "config", base: Path | None = None
+) -> tuple[Config, tuple[Step, ...], ChunkOptions]:
+    """`base`: the config's folder, where `module:attr` plugins it names are importable from."""
     expanded = _expand(raw, ())
     try:
         config = Config.model_validate(expanded)
@@ -146,8 +156,12 @@ def parse_config(raw: Mapping[str, Any], origin: str = "config") -> tuple[Config
         more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
         raise ConfigError(f"{key}: {err['msg']}{more}", subject=origin) from None
     try:
-        steps = build_chain(_cleaner_items(config.cleaners))
+        steps = build_chain(_cleaner_items(config.cleaners), base)
         options = config.chunker.options()
+        for name in config.loaders:
+            use_loader(resolve_loader(name, base)[0])
+        plugin_options("source", config.source.model_extra, base)  # a plugin's options, checked now
+        plugin_options("sink", config.sink.model_extra, base)
     except IngestError as exc:
         raise ConfigError(str(exc), subject=origin) from exc
     return config, steps, options

@@ -20,6 +20,7 @@ from .cleaners import Step, code_version
 from .config import Config
 from .errors import IngestError, SourceError
 from .loaders import content_hash, supports
+from .plugin_stages import plugin_options
 from .parallel import Done, Job, ordered_map, process, worker_count
 from .sinks import Sink
 from .sinks.jsonl import JsonlSink
@@ -59,6 +60,10 @@ class RunSummary:
     failures: tuple[DocResult, ...]
     notes: tuple[str, ...] = ()
     """What the run wants the user to know beyond counts (e.g. a change cursor that expired)."""
+    removed: dict[str, dict[str, dict[str, int]]] = field(default_factory=dict)
+    """Per document processed, per cleaner that ran on it: the blocks and characters it removed."""
+    heavy: tuple[str, ...] = ()
+    """Warnings: a cleaner that removed more than half of a document's text, named with it."""
 
     @property
     def ok(self) -> bool:
@@ -125,6 +130,9 @@ def run(
 
 
 def open_source(config: Config) -> Source:
+    plugin = plugin_options("source", config.source.model_extra)
+    if plugin is not None:
+        return plugin[0].open(plugin[1])
     if config.source.drive is not None:
         from .sources.drive import DriveSource  # the Google client libraries load only for Drive
 
@@ -200,6 +208,7 @@ def _finish(plan: _Planned, future: Future, sink: Sink, state: StateStore, key: 
         key, item.doc_id, version=document.version, content_hash=plan.digest,
         fingerprint=plan.fingerprint, chunk_count=len(done.chunks), name=item.name, uri=document.uri,
     )
+    state.record_removals(key, item.doc_id, done.cleaned)
     return DocResult(item.doc_id, item.name, "changed", chunks=len(done.chunks), cleaned=done.cleaned)
 
 
@@ -211,6 +220,9 @@ def _failed(item: Item, fingerprint: str, uri: str, error: str, state: StateStor
 
 
 def _open_sink(config: Config) -> Sink:
+    plugin = plugin_options("sink", config.sink.model_extra)
+    if plugin is not None:
+        return plugin[0].open(plugin[1])
     if config.sink.sqlite is not None:
         return SqliteSink(config.sink.sqlite)
     return JsonlSink(config.sink.jsonl)
@@ -243,4 +255,23 @@ def _summary(results: list[DocResult], seconds: float, notes: tuple[str, ...] = 
         seconds=round(seconds, 3),
         failures=tuple(r for r in results if r.status == "failed"),
         notes=notes,
+        removed={r.name: removals(r.cleaned) for r in results if r.status == "changed"},
+        heavy=tuple(heavy_cleaning(results)),
     )
+
+
+HEAVY_SHARE = 0.5
+"""A cleaner removing more than this share of a document's characters is warned about."""
+
+
+def removals(cleaned: dict) -> dict[str, dict[str, int]]:
+    return {name: {"blocks": c.get("blocks", 0), "chars": c.get("chars", 0)} for name, c in cleaned.items()}
+
+
+def heavy_cleaning(results: list[DocResult]) -> Iterator[str]:
+    for r in results:
+        for name, counts in r.cleaned.items():
+            if counts.get("share", 0) > HEAVY_SHARE:
+                yield (f"{r.name}: cleaner {name!r} removed {counts['share']:.0%} of the text "
+                       f"({counts.get('chars', 0)} characters, {counts.get('blocks', 0)} blocks); "
+                       f"check it with `ingest inspect`")

@@ -48,6 +48,19 @@ _SCHEMA = (
     """,
 )
 
+_REMOVALS = """
+    CREATE TABLE IF NOT EXISTS cleaner_removals (
+        source  TEXT NOT NULL,
+        doc_id  TEXT NOT NULL,
+        cleaner TEXT NOT NULL,
+        blocks  INTEGER NOT NULL,   -- blocks the cleaner removed from the last version stored
+        chars   INTEGER NOT NULL,   -- characters it removed (net: negative if it added text)
+        PRIMARY KEY (source, doc_id, cleaner)
+    ) WITHOUT ROWID
+"""
+"""Added beside the schema-1 tables, not in them: a state file from before gains it on open, and
+an older ingest reading a newer file ignores it."""
+
 _COLUMNS = "source, doc_id, version, content_hash, fingerprint, status, last_error, chunk_count, name, uri, updated_at"
 
 
@@ -88,6 +101,7 @@ class StateStore:
             raise StateError(f"cannot open the state database ({exc}); check the path and its permissions", self.path) from exc
         try:
             check_schema(self._live(), self.path, _STATE, _create)
+            self._execute(_REMOVALS, ())
         except BaseException:
             self.close()
             raise
@@ -132,6 +146,20 @@ class StateStore:
 
     def forget(self, source: str, doc_id: str) -> None:
         self._execute("DELETE FROM documents WHERE source = ? AND doc_id = ?", (source, doc_id))
+        self._execute("DELETE FROM cleaner_removals WHERE source = ? AND doc_id = ?", (source, doc_id))
+
+    def record_removals(self, source: str, doc_id: str, cleaned: dict[str, dict[str, float]]) -> None:
+        """What each cleaner removed from the version just stored (replacing the last version's)."""
+        self._execute("DELETE FROM cleaner_removals WHERE source = ? AND doc_id = ?", (source, doc_id))
+        for cleaner, counts in cleaned.items():
+            self._execute("INSERT INTO cleaner_removals VALUES (?, ?, ?, ?, ?)",
+                          (source, doc_id, cleaner, int(counts.get("blocks", 0)), int(counts.get("chars", 0))))
+
+    def removals(self, source: str, doc_id: str) -> dict[str, tuple[int, int]]:
+        """Cleaner name to (blocks, characters) it removed from the stored version."""
+        rows = self._query("SELECT cleaner, blocks, chars FROM cleaner_removals WHERE source = ? AND doc_id = ?",
+                           (source, doc_id))
+        return {cleaner: (blocks, chars) for cleaner, blocks, chars in rows}
 
     def get_cursor(self, source: str) -> str | None:
         rows = self._query("SELECT cursor FROM cursors WHERE source = ?", (source,))

@@ -316,9 +316,10 @@ def test_plugin_named_by_module_attr_runs_on_every_document(tmp_path, corpus, mo
     summary, results = local_sync(local_raw(tmp_path, docs, ["review_sync_plugin:tag", {"furniture": False}]))
     assert summary.ok and summary.changed == 2, summary.failures
     for r in results.values():
-        assert r.cleaned.get("review_sync_plugin:tag") == {"documents": 1}, r
+        assert r.cleaned["review_sync_plugin:tag"]["documents"] == 1, r  # its own count, beside ingest's
         assert "furniture" not in r.cleaned
     assert "PLUGGED leave" in texts(tmp_path)["leave.md"]
+    assert results["leave.md"].cleaned["review_sync_plugin:tag"]["chars"] == -3  # "paid" -> "PLUGGED": added
 
 
 # -- ingest run --every -------------------------------------------------------------------------------

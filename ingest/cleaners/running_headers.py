@@ -134,5 +134,4 @@ cleaner = Cleaner(
     run=drop_running_headers,
     options=RunningHeaderOptions,
     default_for=frozenset({"application/pdf"}),
-    order=30,
 )
