@@ -259,17 +259,13 @@ def _floats(unit: Unit) -> bool:
 
 
 def right_to_left(lines: Sequence[Line]) -> bool:
-    """Most of the page's letters are in a right-to-left script (Arabic, Hebrew, Persian...)."""
-    letters = rtl = 0
+    """Most of the page's text is in a right-to-left script (Arabic, Hebrew, Persian...)."""
+    total = rtl = 0
     for line in lines:
-        if line.text.isascii():
-            letters += len(line.text)
-            continue
-        for c in line.text:
-            if c.isalpha():
-                letters += 1
-                rtl += RIGHT_TO_LEFT.match(c) is not None
-    return rtl * 2 > letters
+        total += len(line.text)
+        if not line.text.isascii():
+            rtl += len(RIGHT_TO_LEFT.findall(line.text))
+    return rtl * 2 > total - sum(line.text.count(" ") for line in lines)
 
 
 def box_of(lines: Sequence[Line]) -> tuple[float, float, float, float]:
