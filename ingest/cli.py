@@ -1,9 +1,10 @@
 """The `ingest` command: a thin edge that validates input, calls the library, and turns
-`IngestError` into a clear message and an exit code (1: some documents failed, 2: bad input)."""
+`IngestError` into a clear message and an exit code (listed below and in the README)."""
 
 from __future__ import annotations
 
 import json
+import signal
 import sys
 import time
 from dataclasses import asdict
@@ -20,12 +21,32 @@ from .chunker import ChunkOptions, chunk
 from .chunker.metrics import defects, sizes
 from .cleaners import build_chain, clean
 from .config import load_config
-from .errors import IngestError
+from .errors import ConfigError, IngestError, LockHeld, Stopped
 from .loaders import load_file
-from .pipeline import DocResult, RunSummary, run as run_pipeline
+from .pipeline import DocResult, RunFlags, RunSummary, run as run_pipeline
+from .stopping import StopRequest
 from .search import search as search_index
 
 err = Console(stderr=True, soft_wrap=True)
+
+
+SOME_FAILED = 1
+"""Exit code: the run finished, and some documents failed (each is named)."""
+BAD_INPUT = 2
+"""Exit code: the config or the command line is wrong; nothing ran."""
+RUN_FAILED = 3
+"""Exit code: the run itself failed (source missing, database damaged, mass delete refused...)."""
+LOCKED = 4
+"""Exit code: another run holds the state, and --wait was not given; nothing ran."""
+# Stopped by a signal: 128 + its number (130 for SIGINT, 143 for SIGTERM), as a shell reports it.
+
+
+def exit_code(exc: IngestError) -> int:
+    if isinstance(exc, ConfigError):
+        return BAD_INPUT
+    if isinstance(exc, LockHeld):
+        return LOCKED
+    return RUN_FAILED
 
 
 def main() -> None:
@@ -36,10 +57,13 @@ def main() -> None:
         sys.exit(130)
     except click.ClickException as exc:
         exc.show()
-        sys.exit(2)
+        sys.exit(BAD_INPUT)
     except IngestError as exc:
         err.print(f"[red]error:[/red] {exc}", highlight=False)
-        sys.exit(2)
+        sys.exit(exit_code(exc))
+    except Stopped as exc:  # a second signal, or one outside a run: no traceback, the shell's code
+        err.print("stopped", highlight=False)
+        sys.exit(128 + exc.signum)
 
 
 @click.group()
@@ -73,38 +97,39 @@ class _Interval(click.ParamType):
 @click.option("--quiet", is_flag=True, help="No progress, summary only.")
 @click.option("--every", type=_Interval(), default=None,
               help="Run again this long after each run starts (e.g. 15m, 1h, 90s) until interrupted.")
-def run(config: Path, quiet: bool, every: float | None) -> None:
+@click.option("--wait", is_flag=True, help="If another run holds the state, wait for it instead of exiting.")
+def run(config: Path, quiet: bool, every: float | None, wait: bool) -> None:
     """Sync the source in CONFIG into its index: changed documents only, deletions included."""
     cfg, steps, options = load_config(config)
-    summary: RunSummary | None = None
-    try:
+    flags = RunFlags(wait=wait)
+    stop = StopRequest()
+    code: int | None = None  # of the last finished run
+    with stop.installed():
         while True:
             started = time.monotonic()
-            if every is None:
-                summary = _run_once(cfg, steps, options, quiet)
-                break
             try:
-                summary = _run_once(cfg, steps, options, quiet)
-            except IngestError as exc:  # the folder unmounted, the state locked: try again next time
+                summary = _run_once(cfg, steps, options, flags, stop, quiet)
+            except IngestError as exc:  # the folder unmounted, the state locked
+                if every is None:
+                    raise
                 err.print(f"[red]run failed:[/red] {exc}", highlight=False)
-                summary = _FAILED_RUN
-            # On a schedule a failing document is reported, not fatal: the next run may fetch it.
-            wait = max(0.0, every - (time.monotonic() - started))
-            err.print(f"next run in {wait:.0f} s (Ctrl-C stops)", highlight=False)
-            time.sleep(wait)
-    except KeyboardInterrupt:  # what each document's transaction committed stays; the rest waits
-        err.print("stopped", highlight=False)
-        if summary is None:
-            sys.exit(130)
-    sys.exit(0 if summary.ok else 1)
+                code = exit_code(exc)  # on a schedule it is reported, and the next run may succeed
+            else:
+                if summary.stopped is not None:
+                    sys.exit(128 + summary.stopped)
+                code = 0 if summary.ok else SOME_FAILED
+            if every is None:
+                sys.exit(code)
+            wait_s = max(0.0, every - (time.monotonic() - started))
+            err.print(f"next run in {wait_s:.0f} s (Ctrl-C stops)", highlight=False)
+            try:
+                stop.sleep(wait_s)
+            except Stopped:  # between runs nothing is in hand: stop at once, as the last run ended
+                err.print("stopped", highlight=False)
+                sys.exit(code)
 
 
-_FAILED_RUN = RunSummary(seen=0, changed=0, unchanged=0, deleted=0, failed=1, skipped=0, chunks_written=0,
-                         seconds=0.0, failures=())
-"""What a scheduled run that raised counts as: failed, so Ctrl-C after it exits with 1."""
-
-
-def _run_once(cfg, steps, options, quiet: bool) -> RunSummary:
+def _run_once(cfg, steps, options, flags: RunFlags, stop: StopRequest, quiet: bool) -> RunSummary:
     show_progress = not quiet and err.is_terminal
     with Progress(
         SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -117,7 +142,7 @@ def _run_once(cfg, steps, options, quiet: bool) -> RunSummary:
             if result.status == "failed":
                 progress.console.print(f"[red]failed[/red] {result.error}", highlight=False)
 
-        summary = run_pipeline(cfg, steps, options, on_result)
+        summary = run_pipeline(cfg, steps, options, on_result, flags=flags, stop=stop)
     table = Table(title="ingest run", show_header=False, box=None)
     for label, value in (
         ("documents seen", summary.seen), ("changed", summary.changed), ("unchanged", summary.unchanged),
@@ -126,6 +151,11 @@ def _run_once(cfg, steps, options, quiet: bool) -> RunSummary:
     ):
         table.add_row(label, str(value))
     Console().print(table)
+    if summary.stopped is not None:
+        name = signal.Signals(summary.stopped).name
+        err.print(f"stopped ({name}) after {summary.seen} document(s): {summary.changed} changed, "
+                  f"{summary.unchanged} unchanged, {summary.failed} failed; nothing was deleted, and the "
+                  "next run picks up the rest", highlight=False)
     for note in summary.notes:
         err.print(f"note: {note}", highlight=False)
     if summary.failures:

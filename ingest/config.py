@@ -118,6 +118,9 @@ class Config(_Strict):
     chunker: ChunkerConfig = ChunkerConfig()
     workers: int = Field(0, ge=0)
     """Processes that load, clean and chunk; 0 means one per core, 1 keeps everything in-process."""
+    timeout_s: float = Field(300, gt=0)
+    """Time limit to load, clean and chunk one document; past it the document fails (tried again
+    next run) and its worker is replaced. With `workers: 1` it stops Python code only."""
     cleaners: list[str | dict[str, dict[str, Any] | bool | None]] = Field(default_factory=list)
     """Ordered names (entry points or module:attr); `{name: {options}}` configures, `{name: false}` switches off."""
 

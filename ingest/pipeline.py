@@ -18,15 +18,17 @@ from . import __version__
 from .chunker import ChunkOptions
 from .cleaners import Step, code_version
 from .config import Config
-from .errors import IngestError, SourceError
+from .errors import IngestError, SourceError, Stopped
 from .loaders import content_hash, supports
 from .parallel import Done, Job, ordered_map, process, worker_count
+from .run_lock import Holder, RunLock
 from .sinks import Sink
 from .sinks.jsonl import JsonlSink
 from .sinks.sqlite import SqliteSink
 from .sources import Item, Source
 from .sources.local import LocalSource
 from .state import StateStore
+from .stopping import StopRequest
 
 log = logging.getLogger(__name__)
 
@@ -59,10 +61,20 @@ class RunSummary:
     failures: tuple[DocResult, ...]
     notes: tuple[str, ...] = ()
     """What the run wants the user to know beyond counts (e.g. a change cursor that expired)."""
+    stopped: int | None = None
+    """The signal that stopped the run before its end; what it committed stays, the rest waits."""
 
     @property
     def ok(self) -> bool:
-        return self.failed == 0
+        return self.failed == 0 and self.stopped is None
+
+
+@dataclass(frozen=True, slots=True)
+class RunFlags:
+    """How this one run behaves, as asked on the command line (the config says what to sync)."""
+
+    wait: bool = False
+    """Another run holds the state: wait for it to end instead of failing at once."""
 
 
 def run(
@@ -70,40 +82,84 @@ def run(
     steps: tuple[Step, ...],
     options: ChunkOptions,
     on_result: Callable[[DocResult], None] | None = None,
+    *,
+    flags: RunFlags = RunFlags(),
+    stop: StopRequest | None = None,
 ) -> RunSummary:
     """Sync the configured source into the sink; `on_result` sees each document as it finishes.
 
     The parent process lists, reads and decides; workers load, clean and chunk; the parent writes
-    the sink and the state, in listing order, so the state always trails the sink.
+    the sink and the state, in listing order, so the state always trails the sink. One run at a
+    time holds the state (`run_lock.py`); a stop asked through `stop` ends the run between
+    documents, and the summary says so.
     """
     started = time.perf_counter()
-    source = open_source(config)
-    sink = _open_sink(config)
-    results: list[DocResult] = []
+    stop = stop or StopRequest()
 
-    def report(result: DocResult) -> None:
-        results.append(result)
-        if on_result:
-            on_result(result)
+    def waiting(holder: Holder | None) -> None:
+        log.warning("waiting for the run that holds the state (%s)", holder or "holder unknown")
 
-    with StateStore(config.state) as state, sink:
-        stamp = _settings_hash(steps, options)[:16]
+    lock = RunLock(config.state, wait=flags.wait, on_wait=waiting)
+    try:
+        with stop.abandonable():  # waiting for the lock: a stop ends the wait at once
+            lock.__enter__()
+    except Stopped as exc:
+        return _summary([], time.perf_counter() - started, (), stopped=exc.signum)
+    try:
+        one = _Run(config, steps, options, flags, stop, on_result)
+        one.sync()
+        return _summary(one.results, time.perf_counter() - started, tuple(one.notes), stopped=one.stopped)
+    finally:
+        lock.__exit__(None, None, None)
+
+
+class _Run:
+    """One run's working state: what it opened, what it saw, what it reported."""
+
+    def __init__(self, config: Config, steps: tuple[Step, ...], options: ChunkOptions, flags: RunFlags,
+                 stop: StopRequest, on_result: Callable[[DocResult], None] | None) -> None:
+        self.config, self.steps, self.options, self.flags, self.stop = config, steps, options, flags, stop
+        self.on_result = on_result
+        self.results: list[DocResult] = []
+        self.notes: list[str] = []
+        self.stopped: int | None = None
+
+    def report(self, result: DocResult) -> None:
+        self.results.append(result)
+        if self.on_result:
+            self.on_result(result)
+
+    def sync(self) -> None:
+        source = open_source(self.config)
+        with StateStore(self.config.state) as state, _open_sink(self.config) as sink:
+            try:
+                self._sync(source, state, sink)
+            except Stopped as exc:  # nothing is deleted and the cursor stays: the next run goes on from here
+                self.stopped = exc.signum
+
+    def _sync(self, source: Source, state: StateStore, sink: Sink) -> None:
+        stamp = _settings_hash(self.steps, self.options)[:16]
         known = state.known(source.key)
         sync = source.sync(state.get_cursor(source.key))
+        if sync.note:
+            self.notes.append(sync.note)
         seen: set[str] = set()
 
         def plans() -> Iterator[DocResult | _Planned]:
             for item in sync.items:
+                self.stop.check()
                 seen.add(item.doc_id)
-                yield _plan(item, source, state, steps, options, stamp)
+                yield _plan(item, source, state, self.steps, self.options, stamp)
 
-        for plan, future in ordered_map(_execute, plans(), worker_count(config.workers)):
+        workers = worker_count(self.config.workers)
+        for plan, future in ordered_map(_execute, plans(), workers, timeout_s=self.config.timeout_s, stop=self.stop):
             if isinstance(plan, DocResult):
-                report(plan)
+                self.report(plan)
             else:
-                report(_finish(plan, future, sink, state, source.key))
+                self.report(_finish(plan, future, sink, state, source.key))
+            self.stop.check()  # between documents: what is written stays, the rest waits for the next run
         for error in source.errors:  # a folder that could not be listed
-            report(DocResult(error.subject, error.subject, "failed", error=str(error), retry=True))
+            self.report(DocResult(error.subject, error.subject, "failed", error=str(error), retry=True))
         gone = [d for d in dict.fromkeys(sync.removed) if d in known and d not in seen]
         if sync.complete and not source.errors:
             # What an unreadable folder hid is not known to be gone: delete nothing then.
@@ -111,17 +167,16 @@ def run(
         for doc_id in gone:
             sink.delete(doc_id)
             state.forget(source.key, doc_id)
-            report(DocResult(doc_id, known[doc_id].name, "deleted"))
+            self.report(DocResult(doc_id, known[doc_id].name, "deleted"))
         if not sync.complete:  # a change feed: what it did not mention stands as it was
             for doc_id, doc_state in known.items():
                 if doc_id not in seen and doc_id not in gone:
                     status: Status = "failed" if doc_state.failed else "unchanged"
-                    report(DocResult(doc_id, doc_state.name, status, error=doc_state.last_error if doc_state.failed else ""))
+                    error = doc_state.last_error if doc_state.failed else ""
+                    self.report(DocResult(doc_id, doc_state.name, status, error=error))
         # The cursor moves only when everything up to it was fetched and written.
-        if sync.cursor is not None and not source.errors and not any(r.retry for r in results):
+        if sync.cursor is not None and not source.errors and not any(r.retry for r in self.results):
             state.set_cursor(source.key, sync.cursor)
-    notes = (sync.note,) if sync.note else ()
-    return _summary(results, time.perf_counter() - started, notes)
 
 
 def open_source(config: Config) -> Source:
@@ -228,7 +283,7 @@ def _settings_hash(steps: tuple[Step, ...], options: ChunkOptions) -> str:
     return hashlib.sha256(json.dumps(described, sort_keys=True, default=str).encode()).hexdigest()
 
 
-def _summary(results: list[DocResult], seconds: float, notes: tuple[str, ...] = ()) -> RunSummary:
+def _summary(results: list[DocResult], seconds: float, notes: tuple[str, ...] = (), stopped: int | None = None) -> RunSummary:
     def n(status: Status) -> int:
         return sum(r.status == status for r in results)
 
@@ -243,4 +298,5 @@ def _summary(results: list[DocResult], seconds: float, notes: tuple[str, ...] = 
         seconds=round(seconds, 3),
         failures=tuple(r for r in results if r.status == "failed"),
         notes=notes,
+        stopped=stopped,
     )
