@@ -58,9 +58,9 @@ def main() -> None:
     except click.ClickException as exc:
         exc.show()
         sys.exit(BAD_INPUT)
-    except IngestError as exc:
+    except IngestError as exc:  # `run` tells its own failures apart; elsewhere it is the input
         err.print(f"[red]error:[/red] {exc}", highlight=False)
-        sys.exit(exit_code(exc))
+        sys.exit(BAD_INPUT)
     except Stopped as exc:  # a second signal, or one outside a run: no traceback, the shell's code
         err.print("stopped", highlight=False)
         sys.exit(128 + exc.signum)
@@ -110,10 +110,10 @@ def run(config: Path, quiet: bool, every: float | None, wait: bool) -> None:
             try:
                 summary = _run_once(cfg, steps, options, flags, stop, quiet)
             except IngestError as exc:  # the folder unmounted, the state locked
-                if every is None:
-                    raise
-                err.print(f"[red]run failed:[/red] {exc}", highlight=False)
+                err.print(f"[red]{'run failed' if every else 'error'}:[/red] {exc}", highlight=False)
                 code = exit_code(exc)  # on a schedule it is reported, and the next run may succeed
+                if every is None:
+                    sys.exit(code)
             else:
                 if summary.stopped is not None:
                     sys.exit(128 + summary.stopped)
