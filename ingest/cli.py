@@ -98,10 +98,11 @@ class _Interval(click.ParamType):
 @click.option("--every", type=_Interval(), default=None,
               help="Run again this long after each run starts (e.g. 15m, 1h, 90s) until interrupted.")
 @click.option("--wait", is_flag=True, help="If another run holds the state, wait for it instead of exiting.")
-def run(config: Path, quiet: bool, every: float | None, wait: bool) -> None:
+@click.option("--allow-mass-delete", is_flag=True, help="Delete what the source lost even past max_delete.")
+def run(config: Path, quiet: bool, every: float | None, wait: bool, allow_mass_delete: bool) -> None:
     """Sync the source in CONFIG into its index: changed documents only, deletions included."""
     cfg, steps, options = load_config(config)
-    flags = RunFlags(wait=wait)
+    flags = RunFlags(wait=wait, allow_mass_delete=allow_mass_delete)
     stop = StopRequest()
     code: int | None = None  # of the last finished run
     with stop.installed():
@@ -117,7 +118,7 @@ def run(config: Path, quiet: bool, every: float | None, wait: bool) -> None:
             else:
                 if summary.stopped is not None:
                     sys.exit(128 + summary.stopped)
-                code = 0 if summary.ok else SOME_FAILED
+                code = 0 if summary.ok else RUN_FAILED if summary.error else SOME_FAILED
             if every is None:
                 sys.exit(code)
             wait_s = max(0.0, every - (time.monotonic() - started))
@@ -158,6 +159,8 @@ def _run_once(cfg, steps, options, flags: RunFlags, stop: StopRequest, quiet: bo
                   "next run picks up the rest", highlight=False)
     for note in summary.notes:
         err.print(f"note: {note}", highlight=False)
+    if summary.error:
+        err.print(f"[red]run failed:[/red] {summary.error}", highlight=False)
     if summary.failures:
         err.print(f"[red]{summary.failed} document(s) failed:[/red]")
         for failure in summary.failures:

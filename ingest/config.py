@@ -111,6 +111,17 @@ class ChunkerConfig(_Strict):
         return ChunkOptions(self.max_tokens, self.min_tokens, self.overlap_tokens, self.tokenizer)
 
 
+class MaxDeleteConfig(_Strict):
+    """A run refuses to delete more than `share` of the documents it knows when that is also more
+    than `count` documents: an unmounted share or a renamed folder looks like an empty source."""
+
+    share: float = Field(0.5, ge=0, le=1)
+    count: int = Field(10, ge=0)
+
+    def refuses(self, deleting: int, known: int) -> bool:
+        return deleting > self.count and deleting > self.share * known
+
+
 class Config(_Strict):
     source: SourceConfig
     sink: SinkConfig = SinkConfig(sqlite=Path("out/index.sqlite"))
@@ -118,6 +129,8 @@ class Config(_Strict):
     chunker: ChunkerConfig = ChunkerConfig()
     workers: int = Field(0, ge=0)
     """Processes that load, clean and chunk; 0 means one per core, 1 keeps everything in-process."""
+    max_delete: MaxDeleteConfig = MaxDeleteConfig()
+    """Past it a run deletes nothing unless run with --allow-mass-delete."""
     timeout_s: float = Field(300, gt=0)
     """Time limit to load, clean and chunk one document; past it the document fails (tried again
     next run) and its worker is replaced. With `workers: 1` it stops Python code only."""

@@ -10,7 +10,7 @@ import hashlib
 import json
 import logging
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from concurrent.futures import Future
 from typing import Callable, Iterator, Literal
 
@@ -63,10 +63,12 @@ class RunSummary:
     """What the run wants the user to know beyond counts (e.g. a change cursor that expired)."""
     stopped: int | None = None
     """The signal that stopped the run before its end; what it committed stays, the rest waits."""
+    error: str = ""
+    """Why the run itself failed though it went to its end (a mass delete it refused)."""
 
     @property
     def ok(self) -> bool:
-        return self.failed == 0 and self.stopped is None
+        return self.failed == 0 and self.stopped is None and not self.error
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +77,8 @@ class RunFlags:
 
     wait: bool = False
     """Another run holds the state: wait for it to end instead of failing at once."""
+    allow_mass_delete: bool = False
+    """Delete what the source no longer lists even past `max_delete`."""
 
 
 def run(
@@ -108,7 +112,8 @@ def run(
     try:
         one = _Run(config, steps, options, flags, stop, on_result)
         one.sync()
-        return _summary(one.results, time.perf_counter() - started, tuple(one.notes), stopped=one.stopped)
+        return replace(_summary(one.results, time.perf_counter() - started, tuple(one.notes), stopped=one.stopped),
+                       error=one.error)
     finally:
         lock.__exit__(None, None, None)
 
@@ -123,6 +128,7 @@ class _Run:
         self.results: list[DocResult] = []
         self.notes: list[str] = []
         self.stopped: int | None = None
+        self.error = ""
 
     def report(self, result: DocResult) -> None:
         self.results.append(result)
@@ -164,6 +170,14 @@ class _Run:
         if sync.complete and not source.errors:
             # What an unreadable folder hid is not known to be gone: delete nothing then.
             gone += [d for d in known if d not in seen and d not in gone]
+        if gone and self.config.max_delete.refuses(len(gone), len(known)) and not self.flags.allow_mass_delete:
+            limit = self.config.max_delete
+            self.error = (
+                f"refused to delete {len(gone)} of the {len(known)} documents in the index (max_delete allows "
+                f"{limit.share:.0%} when more than {limit.count}); nothing was deleted. If the source really "
+                "lost them, run once with --allow-mass-delete; if not, check the source is mounted and its path "
+                "is right")
+            gone = []
         for doc_id in gone:
             sink.delete(doc_id)
             state.forget(source.key, doc_id)
@@ -175,7 +189,7 @@ class _Run:
                     error = doc_state.last_error if doc_state.failed else ""
                     self.report(DocResult(doc_id, doc_state.name, status, error=error))
         # The cursor moves only when everything up to it was fetched and written.
-        if sync.cursor is not None and not source.errors and not any(r.retry for r in self.results):
+        if sync.cursor is not None and not source.errors and not self.error and not any(r.retry for r in self.results):
             state.set_cursor(source.key, sync.cursor)
 
 
