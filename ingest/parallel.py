@@ -63,13 +63,14 @@ class Done:
     document: Document
     chunks: tuple[Chunk, ...]
     cleaned: dict
+    warnings: tuple[str, ...] = ()
 
 
 def process(job: Job) -> Done:
     loaded = load_bytes(job.data, job.document)
     blocks, cleaned = clean(loaded.blocks, loaded.document, job.steps)
     chunks = tuple(chunk(loaded, job.options, blocks))
-    return Done(loaded.document, chunks, cleaned)
+    return Done(loaded.document, chunks, cleaned, loaded.warnings)
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,6 +20,7 @@ from .cleaners import Step, code_version
 from .config import Config
 from .errors import IngestError, SourceError, Stopped
 from .loaders import content_hash, supports
+from .machine_faults import machine_fault
 from .parallel import Done, Job, ordered_map, process, worker_count
 from .run_lock import Holder, RunLock
 from .sinks import Sink
@@ -45,7 +46,10 @@ class DocResult:
     cleaned: dict = field(default_factory=dict)
     """What each cleaner removed, e.g. {"furniture": {"blocks": 2, "chars": 40}}."""
     retry: bool = False
-    """The document could not be fetched (network, permissions): the next run tries it again."""
+    """The failure is no verdict on the document (not fetched, disk full, out of memory, time
+    limit, lost worker): the next run tries it again."""
+    warnings: tuple[str, ...] = ()
+    """What the loader wants said about the document (a page only an image, an encoding guessed)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,22 +265,30 @@ def _finish(plan: _Planned, future: Future, sink: Sink, state: StateStore, key: 
     except Exception as exc:  # one bad document must not stop the run
         if isinstance(exc, IngestError):
             error = str(exc) if exc.subject is not None else f"{document.uri}: {exc}"
+        elif isinstance(exc, MemoryError):
+            error = f"{document.uri}: out of memory while processing it"
         else:
             log.error("unexpected failure on %s", item.doc_id, exc_info=exc)
             error = f"{document.uri}: internal error: {exc!r}"
+        fault = machine_fault(exc)
+        if fault is not None:  # no verdict on the document: the next run tries it again
+            return _failed(item, "", document.uri, f"{error} [{fault}: tried again next run]", state, key, retry=True)
         return _failed(item, plan.fingerprint, document.uri, error, state, key)
     state.record_ok(
         key, item.doc_id, version=document.version, content_hash=plan.digest,
         fingerprint=plan.fingerprint, chunk_count=len(done.chunks), name=item.name, uri=document.uri,
     )
-    return DocResult(item.doc_id, item.name, "changed", chunks=len(done.chunks), cleaned=done.cleaned)
+    return DocResult(item.doc_id, item.name, "changed", chunks=len(done.chunks), cleaned=done.cleaned,
+                     warnings=done.warnings)
 
 
-def _failed(item: Item, fingerprint: str, uri: str, error: str, state: StateStore, key: str) -> DocResult:
+def _failed(item: Item, fingerprint: str, uri: str, error: str, state: StateStore, key: str,
+            retry: bool = False) -> DocResult:
+    """Record the failure; an empty `fingerprint` matches no listing, so the next run retries."""
     if item.name not in error:  # a Drive link names the file for a machine; the path names it for you
         error = f"{item.name}: {error}"
     state.record_failure(key, item.doc_id, error=error, fingerprint=fingerprint, name=item.name, uri=uri)
-    return DocResult(item.doc_id, item.name, "failed", error=error)
+    return DocResult(item.doc_id, item.name, "failed", error=error, retry=retry)
 
 
 def _open_sink(config: Config) -> Sink:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .errors import IngestError
+from .machine_faults import sqlite_advice
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +47,20 @@ class transaction:
             self.conn.execute("ROLLBACK")
 
 
+BUSY_TIMEOUT_S = 30.0
+"""How long a statement waits for another connection's lock before "database is locked"."""
+
+
+def open_error(exc: sqlite3.Error, path: Path, kind: FileKind) -> IngestError:
+    """The error to raise when `path` cannot be opened as `kind`: the machine's cause and what to do
+    when SQLite names one (locked, read-only, full), else a file that is not what it should be."""
+    advice = sqlite_advice(exc)
+    if advice is not None:
+        cause, todo = advice
+        return kind.error(f"cannot open the {kind.noun}: {cause} ({exc}); {todo}", path)
+    return kind.error(f"cannot be read as an ingest {kind.noun} ({exc}); check it is the right file", path)
+
+
 def check_schema(
     conn: sqlite3.Connection, path: Path, kind: FileKind, create: Callable[[sqlite3.Connection], None] | None
 ) -> None:
@@ -73,7 +88,7 @@ def check_schema(
                 conn.execute(f"PRAGMA user_version = {kind.version}")
                 return
     except sqlite3.DatabaseError as exc:
-        raise kind.error(f"cannot be read as an ingest {kind.noun} ({exc}); check it is the right file", path) from exc
+        raise open_error(exc, path, kind) from exc
     if app_id != kind.application_id:
         raise kind.error(f"is not an ingest {kind.noun} (application_id {app_id:#x}); {kind.other}", path)
     if version > kind.version:

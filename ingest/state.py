@@ -16,7 +16,8 @@ from types import TracebackType
 from typing import Literal
 
 from .errors import StateError
-from .sqlite_files import FileKind, check_schema
+from . import sqlite_files
+from .sqlite_files import FileKind, check_schema, open_error
 
 SCHEMA_VERSION = 1
 """Stored in `PRAGMA user_version`; bump it (and say how to migrate) when the tables change."""
@@ -83,9 +84,12 @@ class StateStore:
         self.path = Path(path)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._conn: sqlite3.Connection | None = sqlite3.connect(self.path, isolation_level=None, timeout=30.0)
-        except (OSError, sqlite3.Error) as exc:
+            self._conn: sqlite3.Connection | None = sqlite3.connect(
+                self.path, isolation_level=None, timeout=sqlite_files.BUSY_TIMEOUT_S)
+        except OSError as exc:
             raise StateError(f"cannot open the state database ({exc}); check the path and its permissions", self.path) from exc
+        except sqlite3.Error as exc:
+            raise open_error(exc, self.path, _STATE) from exc
         try:
             check_schema(self._live(), self.path, _STATE, _create)
         except BaseException:

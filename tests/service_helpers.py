@@ -20,10 +20,24 @@ def slow(blocks, ctx):
             time.sleep(1)
     time.sleep(float(os.environ.get("SLOW_S", "0")))
     yield from blocks
+
+
+def faulty(blocks, ctx):
+    """While the file FAULT_FLAG exists, the machine fails documents by their name's start."""
+    name = ctx.document.name
+    if os.path.exists(os.environ.get("FAULT_FLAG", "/nonexistent")):
+        if name.startswith("oom"):
+            raise MemoryError()
+        if name.startswith("crash"):
+            os._exit(1)
+        if name.startswith("stuck"):
+            time.sleep(3600)
+    yield from blocks
 '''
 
 
-def workspace(tmp_path: Path, n: int = 6, *, workers: int = 1, extra: str = "", slow: bool = True) -> Path:
+def workspace(tmp_path: Path, n: int = 6, *, workers: int = 1, extra: str = "", slow: bool = True,
+              cleaner: str = "slow") -> Path:
     """A folder of `n` Markdown files and a config over it; returns the config path."""
     docs = tmp_path / "docs"
     docs.mkdir(exist_ok=True)
@@ -31,7 +45,7 @@ def workspace(tmp_path: Path, n: int = 6, *, workers: int = 1, extra: str = "", 
         (docs / f"doc{i:03}.md").write_text(f"# Document {i}\n\nParagraph {i} about parcels and signatures.\n")
     (tmp_path / "plugins").mkdir(exist_ok=True)
     (tmp_path / "plugins" / "slow_plugin.py").write_text(SLOW_PLUGIN)
-    cleaners = "cleaners: [\"slow_plugin:slow\"]\n" if slow else ""
+    cleaners = f"cleaners: [\"slow_plugin:{cleaner}\"]\n" if slow else ""
     cfg = tmp_path / "ingest.yaml"
     cfg.write_text(
         f"source: {{local: {{path: {docs}}}}}\nsink: {{sqlite: {tmp_path / 'index.sqlite'}}}\n"

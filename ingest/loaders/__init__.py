@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..blocks import Document, Loaded
-from ..errors import LoaderError, UnsupportedFormat
+from ..errors import IngestError, LoaderError, UnsupportedFormat
 
 Loader = Callable[[bytes, Document], Loaded]
 
@@ -71,6 +71,8 @@ def load_bytes(data: bytes, document: Document) -> Loaded:
     except LoaderError as exc:
         if exc.subject is None:  # a loader's own check: name the file here, once
             raise LoaderError(str(exc), subject=document.uri) from exc
+        raise
+    except (IngestError, MemoryError):  # a time limit, memory: the machine's, not the format's
         raise
     except Exception as exc:  # a parser's own exception: name the file and the cause
         raise LoaderError(f"could not parse as {document.mime_type}: {exc}", subject=document.uri) from exc

@@ -20,7 +20,8 @@ from typing import Any, Iterator, Sequence
 
 from ..blocks import Chunk, Document, Source
 from ..errors import SinkError
-from ..sqlite_files import FileKind, check_schema, transaction
+from .. import sqlite_files
+from ..sqlite_files import FileKind, check_schema, open_error, transaction
 from . import Sink
 
 SCHEMA_VERSION = 1
@@ -164,11 +165,14 @@ def connect_index(path: Path, *, create: bool) -> sqlite3.Connection:
     try:
         if create:
             path.parent.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(path, isolation_level=None, timeout=30.0)
+            conn = sqlite3.connect(path, isolation_level=None, timeout=sqlite_files.BUSY_TIMEOUT_S)
         else:
-            conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None, timeout=30.0)
-    except (OSError, sqlite3.Error) as exc:
+            conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None,
+                                   timeout=sqlite_files.BUSY_TIMEOUT_S)
+    except OSError as exc:
         raise SinkError(f"cannot open the index ({exc}); check the path and its permissions", path) from exc
+    except sqlite3.Error as exc:
+        raise open_error(exc, path, _INDEX) from exc
     try:
         if create:
             conn.execute("PRAGMA synchronous = NORMAL")  # durable at checkpoints; safe with WAL
@@ -177,7 +181,7 @@ def connect_index(path: Path, *, create: bool) -> sqlite3.Connection:
     except BaseException as exc:
         conn.close()
         if isinstance(exc, sqlite3.Error):
-            raise SinkError(f"cannot be read as an ingest index ({exc}); check it is the index file", path) from exc
+            raise open_error(exc, path, _INDEX) from exc
         raise
     return conn
 
