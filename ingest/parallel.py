@@ -15,7 +15,9 @@ from typing import Callable, Iterable, Iterator, TypeVar
 from .blocks import Chunk, Document
 from .chunker import ChunkOptions, chunk
 from .cleaners import Step, build_chain, clean
+from .config import LimitsConfig
 from .errors import IngestError
+from .input_limits import check_input
 from .loaders import load_bytes, load_file
 from .stopping import StopRequest
 from .worker_pool import pool_map, run_here
@@ -56,6 +58,7 @@ class Job:
     document: Document
     steps: tuple[Step, ...]
     options: ChunkOptions
+    limits: LimitsConfig = LimitsConfig()
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +70,7 @@ class Done:
 
 
 def process(job: Job) -> Done:
+    check_input(job.data, job.document.mime_type, job.limits)  # in the worker: the archive check inflates
     loaded = load_bytes(job.data, job.document)
     blocks, cleaned = clean(loaded.blocks, loaded.document, job.steps)
     chunks = tuple(chunk(loaded, job.options, blocks))

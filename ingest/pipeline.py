@@ -17,7 +17,7 @@ from typing import Callable, Iterator, Literal
 from . import __version__
 from .chunker import ChunkOptions
 from .cleaners import Step, code_version
-from .config import Config
+from .config import Config, LimitsConfig
 from .errors import IngestError, SourceError, Stopped
 from .loaders import content_hash, supports
 from .machine_faults import machine_fault
@@ -158,8 +158,11 @@ class _Run:
         def plans() -> Iterator[DocResult | _Planned]:
             for item in sync.items:
                 self.stop.check()
+                if item.skip:  # not a document of the source: a known one by that id is gone
+                    yield DocResult(item.doc_id, item.name, "skipped", error=item.skip)
+                    continue
                 seen.add(item.doc_id)
-                yield _plan(item, source, state, self.steps, self.options, stamp)
+                yield _plan(item, source, state, self.steps, self.options, stamp, self.config.limits)
 
         workers = worker_count(self.config.workers)
         for plan, future in ordered_map(_execute, plans(), workers, timeout_s=self.config.timeout_s, stop=self.stop):
@@ -216,7 +219,8 @@ class _Planned:
 
 
 def _plan(
-    item: Item, source: Source, state: StateStore, steps: tuple[Step, ...], options: ChunkOptions, stamp: str
+    item: Item, source: Source, state: StateStore, steps: tuple[Step, ...], options: ChunkOptions, stamp: str,
+    limits: LimitsConfig,
 ) -> DocResult | _Planned:
     if not supports(item.mime_type):
         return DocResult(item.doc_id, item.name, "skipped", error=f"no loader for {item.mime_type}")
@@ -250,7 +254,7 @@ def _plan(
             fingerprint=fingerprint, chunk_count=previous.chunk_count, name=item.name, uri=document.uri,
         )
         return DocResult(item.doc_id, item.name, "unchanged")
-    return _Planned(item, fingerprint, digest, Job(data, document, steps, options))
+    return _Planned(item, fingerprint, digest, Job(data, document, steps, options, limits))
 
 
 def _execute(plan: DocResult | _Planned) -> Done | None:
