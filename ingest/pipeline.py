@@ -149,6 +149,7 @@ class _Run:
 
     def _sync(self, source: Source, state: StateStore, sink: Sink) -> None:
         stamp = _settings_hash(self.steps, self.options)[:16]
+        stored = self._pair(state, sink)
         known = state.known(source.key)
         sync = source.sync(state.get_cursor(source.key))
         if sync.note:
@@ -173,22 +174,28 @@ class _Run:
             self.stop.check()  # between documents: what is written stays, the rest waits for the next run
         for error in source.errors:  # a folder that could not be listed
             self.report(DocResult(error.subject, error.subject, "failed", error=str(error), retry=True))
-        gone = [d for d in dict.fromkeys(sync.removed) if d in known and d not in seen]
-        if sync.complete and not source.errors:
+        gone = {d: known[d].name for d in dict.fromkeys(sync.removed) if d in known and d not in seen}
+        listed_all = sync.complete and not source.errors
+        if listed_all:
             # What an unreadable folder hid is not known to be gone: delete nothing then.
-            gone += [d for d in known if d not in seen and d not in gone]
-        if gone and self.config.max_delete.refuses(len(gone), len(known)) and not self.flags.allow_mass_delete:
+            gone.update((d, s.name) for d, s in known.items() if d not in seen)
+            # The index may hold what no state remembers (the state was lost): the listing decides.
+            gone.update((d, name) for d, name in stored.items() if d not in seen)
+        if gone and self.config.max_delete.refuses(len(gone), max(len(known), len(stored))) \
+                and not self.flags.allow_mass_delete:
             limit = self.config.max_delete
             self.error = (
-                f"refused to delete {len(gone)} of the {len(known)} documents in the index (max_delete allows "
-                f"{limit.share:.0%} when more than {limit.count}); nothing was deleted. If the source really "
-                "lost them, run once with --allow-mass-delete; if not, check the source is mounted and its path "
-                "is right")
-            gone = []
-        for doc_id in gone:
+                f"refused to delete {len(gone)} of the {max(len(known), len(stored))} documents in the index "
+                f"(max_delete allows {limit.share:.0%} when more than {limit.count}); nothing was deleted. If the "
+                "source really lost them, run once with --allow-mass-delete; if not, check the source is mounted "
+                "and its path is right")
+            gone = {}
+        for doc_id, name in gone.items():
             sink.delete(doc_id)
             state.forget(source.key, doc_id)
-            self.report(DocResult(doc_id, known[doc_id].name, "deleted"))
+            self.report(DocResult(doc_id, name, "deleted"))
+        if listed_all and not self.error and state.get_meta("reconcile"):
+            state.set_meta("reconcile", None)  # done: the index holds only what the source lists
         if not sync.complete:  # a change feed: what it did not mention stands as it was
             for doc_id, doc_state in known.items():
                 if doc_id not in seen and doc_id not in gone:
@@ -198,6 +205,29 @@ class _Run:
         # The cursor moves only when everything up to it was fetched and written.
         if sync.cursor is not None and not source.errors and not self.error and not any(r.retry for r in self.results):
             state.set_cursor(source.key, sync.cursor)
+
+
+    def _pair(self, state: StateStore, sink: Sink) -> dict[str, str]:
+        """Check the state feeds this index; return what the index holds when it must be reconciled
+        with the listing (no state knew it, or the state fed another index), else {}."""
+        index_id = sink.identity()
+        paired = state.get_meta("index_id")
+        if paired != index_id:
+            if paired is not None:
+                self.notes.append(
+                    "the index is not the one this state fed (deleted, replaced, or another file): every "
+                    "document is processed again")
+            # A state from before index ids, beside an empty index: that index is new, so rebuild too.
+            reset = paired is not None or (state.known_any() and not sink.stored())
+            state.pair_with(index_id, reset=reset)
+        if state.get_meta("reconcile") is None:
+            return {}
+        stored = sink.stored()
+        if stored and not state.known_any():
+            self.notes.append(
+                "the index has documents no state remembers (the state was deleted): every document is "
+                "processed again, and what the source no longer has is deleted from the index")
+        return stored
 
 
 def open_source(config: Config) -> Source:

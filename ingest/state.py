@@ -17,7 +17,7 @@ from typing import Literal
 
 from .errors import StateError
 from . import sqlite_files
-from .sqlite_files import FileKind, check_schema, open_error
+from .sqlite_files import FileKind, check_schema, open_error, transaction
 
 SCHEMA_VERSION = 1
 """Stored in `PRAGMA user_version`; bump it (and say how to migrate) when the tables change."""
@@ -48,6 +48,9 @@ _SCHEMA = (
     )
     """,
 )
+
+_META = "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
+"""What the state says about itself: the `index_id` it feeds, a reconcile still due."""
 
 _COLUMNS = "source, doc_id, version, content_hash, fingerprint, status, last_error, chunk_count, name, uri, updated_at"
 
@@ -92,6 +95,7 @@ class StateStore:
             raise open_error(exc, self.path, _STATE) from exc
         try:
             check_schema(self._live(), self.path, _STATE, _create)
+            self._execute(_META, ())  # added after schema 1 shipped: older state files gain it on open
         except BaseException:
             self.close()
             raise
@@ -103,6 +107,9 @@ class StateStore:
     def known(self, source: str) -> dict[str, DocState]:
         rows = self._query(f"SELECT {_COLUMNS} FROM documents WHERE source = ? ORDER BY doc_id", (source,))
         return {row[1]: DocState(*row) for row in rows}
+
+    def known_any(self) -> bool:
+        return bool(self._query("SELECT 1 FROM documents LIMIT 1", ()))
 
     def record_ok(
         self,
@@ -136,6 +143,26 @@ class StateStore:
 
     def forget(self, source: str, doc_id: str) -> None:
         self._execute("DELETE FROM documents WHERE source = ? AND doc_id = ?", (source, doc_id))
+
+    def get_meta(self, key: str) -> str | None:
+        rows = self._query("SELECT value FROM meta WHERE key = ?", (key,))
+        return rows[0][0] if rows else None
+
+    def set_meta(self, key: str, value: str | None) -> None:
+        if value is None:
+            self._execute("DELETE FROM meta WHERE key = ?", (key,))
+        else:
+            self._execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+
+    def pair_with(self, index_id: str, *, reset: bool) -> None:
+        """Record that this state feeds the index `index_id`, in one transaction; `reset` also forgets
+        every document and cursor (they describe another index) and marks a reconcile as due."""
+        with transaction(self._live()):
+            if reset:
+                self._execute("DELETE FROM documents", ())
+                self._execute("DELETE FROM cursors", ())
+            self.set_meta("index_id", index_id)
+            self.set_meta("reconcile", "due")
 
     def get_cursor(self, source: str) -> str | None:
         rows = self._query("SELECT cursor FROM cursors WHERE source = ?", (source,))

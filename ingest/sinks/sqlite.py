@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import uuid
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterator, Sequence
@@ -76,6 +77,9 @@ CREATE TRIGGER chunks_fts_update AFTER UPDATE ON chunks BEGIN
     INSERT INTO chunks_fts(rowid, heading, text) VALUES (new.seq, new.heading, new.text);
 END;
 """
+
+_META = "CREATE TABLE IF NOT EXISTS ingest_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
+"""What the index says about itself: its `index_id`, when it was last checked for damage."""
 
 CHUNK_COLUMNS = """
 c.id, c.doc_id, c.chunk_index, c.text, c.heading_path, c.kinds, c.token_count, c.overlap_tokens,
@@ -148,6 +152,31 @@ class SqliteSink(Sink):
             self._conn.close()
             self._conn = None
 
+    def identity(self) -> str:
+        conn = self._live()
+        try:
+            with transaction(conn):
+                row = conn.execute("SELECT value FROM ingest_meta WHERE key = 'index_id'").fetchone()
+                if row is None:
+                    row = (uuid.uuid4().hex,)
+                    conn.execute("INSERT INTO ingest_meta (key, value) VALUES ('index_id', ?)", row)
+            return row[0]
+        except sqlite3.Error as exc:
+            raise SinkError(f"cannot read the index's id ({exc})", self.path) from exc
+
+    def stored(self) -> dict[str, str]:
+        try:
+            return dict(self._live().execute("SELECT id, name FROM documents"))
+        except sqlite3.Error as exc:
+            raise SinkError(f"cannot list the index's documents ({exc})", self.path) from exc
+
+    def sync(self) -> None:
+        # synchronous=NORMAL leaves commits in the WAL unsynced; a checkpoint syncs the WAL first.
+        try:
+            self._live().execute("PRAGMA wal_checkpoint(PASSIVE)")
+        except sqlite3.Error as exc:
+            raise SinkError(f"cannot make the index durable ({exc})", self.path) from exc
+
     def _live(self) -> sqlite3.Connection:
         if self._conn is None:
             raise SinkError("the sink is closed; open a new SqliteSink", self.path)
@@ -178,6 +207,8 @@ def connect_index(path: Path, *, create: bool) -> sqlite3.Connection:
             conn.execute("PRAGMA synchronous = NORMAL")  # durable at checkpoints; safe with WAL
             conn.execute("PRAGMA foreign_keys = ON")
         check_schema(conn, path, _INDEX, _create if create else None)
+        if create:  # added after schema 1 shipped: created on open, so older indexes gain it too
+            conn.execute(_META)
     except BaseException as exc:
         conn.close()
         if isinstance(exc, sqlite3.Error):
