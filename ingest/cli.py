@@ -99,10 +99,11 @@ class _Interval(click.ParamType):
               help="Run again this long after each run starts (e.g. 15m, 1h, 90s) until interrupted.")
 @click.option("--wait", is_flag=True, help="If another run holds the state, wait for it instead of exiting.")
 @click.option("--allow-mass-delete", is_flag=True, help="Delete what the source lost even past max_delete.")
-def run(config: Path, quiet: bool, every: float | None, wait: bool, allow_mass_delete: bool) -> None:
+@click.option("--reprocess", is_flag=True, help="Process every document again, changed or not.")
+def run(config: Path, quiet: bool, every: float | None, wait: bool, allow_mass_delete: bool, reprocess: bool) -> None:
     """Sync the source in CONFIG into its index: changed documents only, deletions included."""
     cfg, steps, options = load_config(config)
-    flags = RunFlags(wait=wait, allow_mass_delete=allow_mass_delete)
+    flags = RunFlags(wait=wait, allow_mass_delete=allow_mass_delete, reprocess=reprocess)
     stop = StopRequest()
     code: int | None = None  # of the last finished run
     with stop.installed():

@@ -9,17 +9,19 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import sys
 import time
+from pathlib import Path
 from dataclasses import asdict, dataclass, field, replace
 from concurrent.futures import Future
 from typing import Callable, Iterator, Literal
 
-from . import __version__
+from . import __version__, code_stamp
 from .chunker import ChunkOptions
 from .cleaners import Step, code_version
 from .config import Config, LimitsConfig
 from .errors import IngestError, SourceError, Stopped
-from .loaders import content_hash, supports
+from .loaders import content_hash, loader_module, supports
 from .machine_faults import machine_fault
 from .parallel import Done, Job, ordered_map, process, worker_count
 from .run_lock import Holder, RunLock
@@ -83,6 +85,8 @@ class RunFlags:
     """Another run holds the state: wait for it to end instead of failing at once."""
     allow_mass_delete: bool = False
     """Delete what the source no longer lists even past `max_delete`."""
+    reprocess: bool = False
+    """Process every document again, changed or not (after an upgrade ingest cannot see)."""
 
 
 def run(
@@ -148,7 +152,7 @@ class _Run:
                 self.stopped = exc.signum
 
     def _sync(self, source: Source, state: StateStore, sink: Sink) -> None:
-        stamp = _settings_hash(self.steps, self.options)[:16]
+        stamps = _Stamps(self.steps, self.options)
         stored = self._pair(state, sink)
         known = state.known(source.key)
         sync = source.sync(state.get_cursor(source.key))
@@ -163,7 +167,8 @@ class _Run:
                     yield DocResult(item.doc_id, item.name, "skipped", error=item.skip)
                     continue
                 seen.add(item.doc_id)
-                yield _plan(item, source, state, self.steps, self.options, stamp, self.config.limits)
+                yield _plan(item, source, state, self.steps, self.options, stamps(item.mime_type), self.config.limits,
+                            self.flags.reprocess)
 
         workers = worker_count(self.config.workers)
         for plan, future in ordered_map(_execute, plans(), workers, timeout_s=self.config.timeout_s, stop=self.stop):
@@ -250,7 +255,7 @@ class _Planned:
 
 def _plan(
     item: Item, source: Source, state: StateStore, steps: tuple[Step, ...], options: ChunkOptions, stamp: str,
-    limits: LimitsConfig,
+    limits: LimitsConfig, reprocess: bool,
 ) -> DocResult | _Planned:
     if not supports(item.mime_type):
         return DocResult(item.doc_id, item.name, "skipped", error=f"no loader for {item.mime_type}")
@@ -258,6 +263,8 @@ def _plan(
     # so new chunker or cleaner settings make every document look changed.
     fingerprint = f"{item.fingerprint}#{stamp}"
     previous = state.get(source.key, item.doc_id)
+    if reprocess:  # asked for: every document is read and processed as if new
+        previous = None
     if previous is not None and previous.failed and previous.fingerprint == fingerprint:
         # Still the same bad file: report it again without parsing it again.
         return DocResult(item.doc_id, item.name, "failed", error=previous.last_error)
@@ -331,16 +338,44 @@ def _open_sink(config: Config) -> Sink:
     return JsonlSink(config.sink.jsonl)
 
 
-def _settings_hash(steps: tuple[Step, ...], options: ChunkOptions) -> str:
-    """Changing the chunker, the cleaners (their options, or a plugin's code) or ingest itself
-    re-processes every document."""
-    described = {
-        "version": __version__,
-        "chunker": asdict(options),
-        "cleaners": [(s.cleaner.name, s.options.model_dump() if s.options else None, s.explicit,
-                      code_version(s.cleaner)) for s in steps],
-    }
-    return hashlib.sha256(json.dumps(described, sort_keys=True, default=str).encode()).hexdigest()
+class _Stamps:
+    """The settings stamp per MIME type: chunker options, the cleaners that run on that type (their
+    options and, for plugins, their code), and the code of ingest that makes its output
+    (`code_stamp.py`). A change re-processes exactly the documents whose output it can change."""
+
+    def __init__(self, steps: tuple[Step, ...], options: ChunkOptions) -> None:
+        self.steps, self.options = steps, options
+        self._cache: dict[str, str] = {}
+
+    def __call__(self, mime_type: str) -> str:
+        if mime_type not in self._cache:
+            self._cache[mime_type] = self._stamp(mime_type)
+        return self._cache[mime_type]
+
+    def _stamp(self, mime_type: str) -> str:
+        steps = [s for s in self.steps if s.explicit or s.cleaner.applies_to(mime_type)]
+        loader = loader_module(mime_type)
+        ours = [m for m in [loader, *(getattr(s.cleaner.run, "__module__", "") for s in steps)]
+                if m and (m == "ingest" or m.startswith("ingest."))]
+        described = {
+            "version": __version__,
+            "chunker": asdict(self.options),
+            "cleaners": [(s.cleaner.name, s.options.model_dump() if s.options else None, code_version(s.cleaner))
+                         for s in steps],
+            "loader": loader if loader in ours else (loader, _module_digest(loader)),
+            "code": code_stamp.digest([*code_stamp.COMMON, *ours]),
+        }
+        return hashlib.sha256(json.dumps(described, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+def _module_digest(name: str | None) -> str:
+    """A plugin loader's module source, hashed (as `code_version` does for plugin cleaners)."""
+    module = sys.modules.get(name or "")
+    path = getattr(module, "__file__", None)
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16] if path else ""
+    except OSError:
+        return ""
 
 
 def _summary(results: list[DocResult], seconds: float, notes: tuple[str, ...] = (), stopped: int | None = None) -> RunSummary:

@@ -299,8 +299,11 @@ def test_configured_default_cleaner_stays_on_its_formats_and_options_reprocess(t
     assert summary.changed == 0 and summary.unchanged == 2
     for r in results.values():
         assert "running_headers" not in r.cleaned and "empty_cells" not in r.cleaned  # not widened
-    # new options re-process every document
+    # new options re-process the documents the cleaner runs on, and only those (issue #9): a
+    # PDF-only cleaner leaves Markdown and Word alone, one for every format takes them all
     summary, _ = local_sync(local_raw(tmp_path, docs, [{"running_headers": {"min_pages": 5}}]))
+    assert summary.changed == 0 and summary.unchanged == 2
+    summary, _ = local_sync(local_raw(tmp_path, docs, [{"track_changes": {"mode": "reject"}}]))
     assert summary.changed == 2
 
 

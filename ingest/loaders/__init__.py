@@ -52,6 +52,15 @@ def _loader(mime_type: str) -> Loader | None:
     return loader
 
 
+def loader_module(mime_type: str) -> str | None:
+    """The module holding the loader for `mime_type` (without importing a built-in one)."""
+    if mime_type in _LOADERS:
+        return getattr(_LOADERS[mime_type], "__module__", None)
+    if mime_type in _BUILTINS:
+        return f"{__name__}.{_BUILTINS[mime_type].partition(':')[0]}"
+    return None
+
+
 def mime_type_of(path: str | Path) -> str:
     suffix = Path(path).suffix.lower()
     return _EXTENSIONS.get(suffix) or mimetypes.guess_type(str(path))[0] or "application/octet-stream"
