@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import json
-import signal
+import logging
 import sys
 import time
 from dataclasses import asdict
@@ -12,8 +12,6 @@ from pathlib import Path
 
 import click
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
 from .blocks import Loaded
 from .chunk_json import chunk_to_dict
@@ -23,8 +21,10 @@ from .cleaners import build_chain, clean
 from .config import load_config
 from .errors import ConfigError, IngestError, LockHeld, Stopped
 from .loaders import load_file
-from .pipeline import DocResult, RunFlags, RunSummary, run as run_pipeline
+from .pipeline import RunFlags, run as run_pipeline
+from .run_report import RunReport, write_summary_json
 from .stopping import StopRequest
+from .terminal_text import shown
 from .search import search as search_index
 
 err = Console(stderr=True, soft_wrap=True)
@@ -59,7 +59,7 @@ def main() -> None:
         exc.show()
         sys.exit(BAD_INPUT)
     except IngestError as exc:  # `run` tells its own failures apart; elsewhere it is the input
-        err.print(f"[red]error:[/red] {exc}", highlight=False)
+        err.print(f"[red]error:[/red] {shown(str(exc))}", highlight=False)
         sys.exit(BAD_INPUT)
     except Stopped as exc:  # a second signal, or one outside a run: no traceback, the shell's code
         err.print("stopped", highlight=False)
@@ -100,74 +100,47 @@ class _Interval(click.ParamType):
 @click.option("--wait", is_flag=True, help="If another run holds the state, wait for it instead of exiting.")
 @click.option("--allow-mass-delete", is_flag=True, help="Delete what the source lost even past max_delete.")
 @click.option("--reprocess", is_flag=True, help="Process every document again, changed or not.")
-def run(config: Path, quiet: bool, every: float | None, wait: bool, allow_mass_delete: bool, reprocess: bool) -> None:
+@click.option("--log-format", type=click.Choice(["auto", "pretty", "text", "json"]), default="auto", show_default=True,
+              help="auto: pretty on a terminal, else text (timestamped lines); json: one event a line.")
+@click.option("--summary-json", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write the run's summary, failures and changes to this file as JSON.")
+def run(config: Path, quiet: bool, every: float | None, wait: bool, allow_mass_delete: bool, reprocess: bool,
+        log_format: str, summary_json: Path | None) -> None:
     """Sync the source in CONFIG into its index: changed documents only, deletions included."""
     cfg, steps, options = load_config(config)
     flags = RunFlags(wait=wait, allow_mass_delete=allow_mass_delete, reprocess=reprocess)
+    report = RunReport.choose(log_format, quiet)
     stop = StopRequest()
     code: int | None = None  # of the last finished run
     with stop.installed():
         while True:
             started = time.monotonic()
             try:
-                summary = _run_once(cfg, steps, options, flags, stop, quiet)
+                with report.running():
+                    summary = run_pipeline(cfg, steps, options, report.document, flags=flags, stop=stop)
             except IngestError as exc:  # the folder unmounted, the state locked
-                err.print(f"[red]{'run failed' if every else 'error'}:[/red] {exc}", highlight=False)
+                report.run_failed(exc, scheduled=every is not None)
                 code = exit_code(exc)  # on a schedule it is reported, and the next run may succeed
-                if every is None:
-                    sys.exit(code)
+                if summary_json:
+                    write_summary_json(summary_json, None, code, str(exc))
             else:
-                if summary.stopped is not None:
-                    sys.exit(128 + summary.stopped)
+                report.summary(summary)
                 code = 0 if summary.ok else RUN_FAILED if summary.error else SOME_FAILED
+                if summary.stopped is not None:
+                    code = 128 + summary.stopped
+                if summary_json:
+                    write_summary_json(summary_json, summary, code)
+                if summary.stopped is not None:
+                    sys.exit(code)
             if every is None:
                 sys.exit(code)
             wait_s = max(0.0, every - (time.monotonic() - started))
-            err.print(f"next run in {wait_s:.0f} s (Ctrl-C stops)", highlight=False)
+            report.message(logging.INFO, f"next run in {wait_s:.0f} s (Ctrl-C stops)", action="sleep")
             try:
                 stop.sleep(wait_s)
             except Stopped:  # between runs nothing is in hand: stop at once, as the last run ended
-                err.print("stopped", highlight=False)
+                report.message(logging.WARNING, "stopped", action="stopped")
                 sys.exit(code)
-
-
-def _run_once(cfg, steps, options, flags: RunFlags, stop: StopRequest, quiet: bool) -> RunSummary:
-    show_progress = not quiet and err.is_terminal
-    with Progress(
-        SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-        TimeElapsedColumn(), console=err, disable=not show_progress, transient=True,
-    ) as progress:
-        task = progress.add_task("ingesting", total=None)
-
-        def on_result(result: DocResult) -> None:
-            progress.update(task, advance=1, description=result.name)
-            if result.status == "failed":
-                progress.console.print(f"[red]failed[/red] {result.error}", highlight=False)
-
-        summary = run_pipeline(cfg, steps, options, on_result, flags=flags, stop=stop)
-    table = Table(title="ingest run", show_header=False, box=None)
-    for label, value in (
-        ("documents seen", summary.seen), ("changed", summary.changed), ("unchanged", summary.unchanged),
-        ("deleted", summary.deleted), ("failed", summary.failed), ("skipped (no loader)", summary.skipped),
-        ("chunks written", summary.chunks_written), ("time", f"{summary.seconds:.2f} s"),
-    ):
-        table.add_row(label, str(value))
-    Console().print(table)
-    if summary.stopped is not None:
-        name = signal.Signals(summary.stopped).name
-        err.print(f"stopped ({name}) after {summary.seen} document(s): {summary.changed} changed, "
-                  f"{summary.unchanged} unchanged, {summary.failed} failed; nothing was deleted, and the "
-                  "next run picks up the rest", highlight=False)
-    for note in summary.notes:
-        err.print(f"note: {note}", highlight=False)
-    if summary.error:
-        err.print(f"[red]run failed:[/red] {summary.error}", highlight=False)
-    if summary.failures:
-        err.print(f"[red]{summary.failed} document(s) failed:[/red]")
-        for failure in summary.failures:
-            again = " (tried again next run)" if failure.retry else ""
-            err.print(f"  {failure.error}{again}", highlight=False)
-    return summary
 
 
 def _chunk_options(f):
@@ -193,7 +166,7 @@ def chunk_cmd(paths: tuple[Path, ...], max_tokens: int, overlap_tokens: int, min
             for c in chunk(loaded, options, blocks):
                 click.echo(json.dumps(chunk_to_dict(c), ensure_ascii=False))
         except IngestError as exc:
-            err.print(f"[red]error:[/red] {exc}", highlight=False)
+            err.print(f"[red]error:[/red] {shown(str(exc))}", highlight=False)
             failed += 1
     if failed:
         sys.exit(1)

@@ -7,6 +7,7 @@ memory stays bounded by a few documents per worker whatever the size of the run 
 from __future__ import annotations
 
 import os
+import time
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
@@ -67,14 +68,17 @@ class Done:
     chunks: tuple[Chunk, ...]
     cleaned: dict
     warnings: tuple[str, ...] = ()
+    seconds: float = 0.0
+    """Time to load, clean and chunk it."""
 
 
 def process(job: Job) -> Done:
+    began = time.perf_counter()
     check_input(job.data, job.document.mime_type, job.limits)  # in the worker: the archive check inflates
     loaded = load_bytes(job.data, job.document)
     blocks, cleaned = clean(loaded.blocks, loaded.document, job.steps)
     chunks = tuple(chunk(loaded, job.options, blocks))
-    return Done(loaded.document, chunks, cleaned, loaded.warnings)
+    return Done(loaded.document, chunks, cleaned, loaded.warnings, time.perf_counter() - began)
 
 
 @dataclass(frozen=True, slots=True)

@@ -52,6 +52,8 @@ class DocResult:
     limit, lost worker): the next run tries it again."""
     warnings: tuple[str, ...] = ()
     """What the loader wants said about the document (a page only an image, an encoding guessed)."""
+    seconds: float = 0.0
+    """Time to load, clean, chunk and write it (0 when nothing was done)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +73,10 @@ class RunSummary:
     """The signal that stopped the run before its end; what it committed stays, the rest waits."""
     error: str = ""
     """Why the run itself failed though it went to its end (a mass delete it refused)."""
+    changes: tuple[DocResult, ...] = ()
+    """What this run changed in the index: each document written or deleted."""
+    warnings: int = 0
+    """Loader warnings over all documents (each is in its `DocResult.warnings`)."""
 
     @property
     def ok(self) -> bool:
@@ -302,6 +308,7 @@ def _finish(plan: _Planned, future: Future, sink: Sink, state: StateStore, key: 
     item, document = plan.item, plan.job.document
     try:
         done: Done = future.result()
+        began = time.perf_counter()
         sink.write(done.document, done.chunks)
     except Exception as exc:  # one bad document must not stop the run
         if isinstance(exc, IngestError):
@@ -313,14 +320,14 @@ def _finish(plan: _Planned, future: Future, sink: Sink, state: StateStore, key: 
             error = f"{document.uri}: internal error: {exc!r}"
         fault = machine_fault(exc)
         if fault is not None:  # no verdict on the document: the next run tries it again
-            return _failed(item, "", document.uri, f"{error} [{fault}: tried again next run]", state, key, retry=True)
+            return _failed(item, "", document.uri, f"{error} [{fault}]", state, key, retry=True)
         return _failed(item, plan.fingerprint, document.uri, error, state, key)
     state.record_ok(
         key, item.doc_id, version=document.version, content_hash=plan.digest,
         fingerprint=plan.fingerprint, chunk_count=len(done.chunks), name=item.name, uri=document.uri,
     )
     return DocResult(item.doc_id, item.name, "changed", chunks=len(done.chunks), cleaned=done.cleaned,
-                     warnings=done.warnings)
+                     warnings=done.warnings, seconds=round(done.seconds + time.perf_counter() - began, 4))
 
 
 def _failed(item: Item, fingerprint: str, uri: str, error: str, state: StateStore, key: str,
@@ -394,4 +401,6 @@ def _summary(results: list[DocResult], seconds: float, notes: tuple[str, ...] = 
         failures=tuple(r for r in results if r.status == "failed"),
         notes=notes,
         stopped=stopped,
+        changes=tuple(r for r in results if r.status in ("changed", "deleted")),
+        warnings=sum(len(r.warnings) for r in results),
     )
