@@ -20,7 +20,7 @@ from . import __version__, code_stamp
 from .chunker import ChunkOptions
 from .cleaners import Step, code_version
 from .config import Config, LimitsConfig
-from .errors import IngestError, SourceError, Stopped
+from .errors import IngestError, RunError, SourceError, Stopped
 from .loaders import content_hash, loader_module, supports
 from .machine_faults import machine_fault
 from .parallel import Done, Job, ordered_map, process, worker_count
@@ -310,6 +310,8 @@ def _finish(plan: _Planned, future: Future, sink: Sink, state: StateStore, key: 
         done: Done = future.result()
         began = time.perf_counter()
         sink.write(done.document, done.chunks)
+    except RunError:  # a damaged index: no document's fault, and the run must not write on
+        raise
     except Exception as exc:  # one bad document must not stop the run
         if isinstance(exc, IngestError):
             error = str(exc) if exc.subject is not None else f"{document.uri}: {exc}"

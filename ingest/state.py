@@ -17,7 +17,7 @@ from typing import Literal
 
 from .errors import StateError
 from . import sqlite_files
-from .sqlite_files import FileKind, check_schema, open_error, transaction
+from .sqlite_files import FileKind, check_integrity, check_schema, damaged, is_damage, open_error, transaction
 
 SCHEMA_VERSION = 1
 """Stored in `PRAGMA user_version`; bump it (and say how to migrate) when the tables change."""
@@ -96,6 +96,7 @@ class StateStore:
         try:
             check_schema(self._live(), self.path, _STATE, _create)
             self._execute(_META, ())  # added after schema 1 shipped: older state files gain it on open
+            check_integrity(self._live(), self.path, _STATE, "meta")
         except BaseException:
             self.close()
             raise
@@ -195,12 +196,16 @@ class StateStore:
         try:
             return self._live().execute(sql, params).fetchall()
         except sqlite3.Error as exc:
+            if is_damage(exc):
+                raise damaged(self.path, _STATE, str(exc)) from exc
             raise StateError(f"cannot read the state database ({exc})", self.path) from exc
 
     def _execute(self, sql: str, params: tuple[object, ...]) -> None:
         try:
             self._live().execute(sql, params)  # autocommit: one statement, one transaction
         except sqlite3.Error as exc:
+            if is_damage(exc):
+                raise damaged(self.path, _STATE, str(exc)) from exc
             raise StateError(f"cannot update the state database ({exc})", self.path) from exc
 
 
@@ -212,6 +217,8 @@ _STATE = FileKind(
     older="delete it (the next run re-processes every document)",
     newer="upgrade ingest, or use another state file (which re-processes every document)",
     other="is it the index? Point the state at its own file",
+    damaged="Move it (with its -wal and -shm files) away and run again: a new state re-processes every document "
+            "and reconciles the index with the source",
 )
 
 

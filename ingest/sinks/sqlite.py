@@ -22,7 +22,7 @@ from typing import Any, Iterator, Sequence
 from ..blocks import Chunk, Document, Source
 from ..errors import SinkError
 from .. import sqlite_files
-from ..sqlite_files import FileKind, check_schema, open_error, transaction
+from ..sqlite_files import FileKind, check_integrity, check_schema, damaged, is_damage, open_error, transaction
 from . import Sink
 
 SCHEMA_VERSION = 1
@@ -131,6 +131,8 @@ class SqliteSink(Sink):
                     "its previous chunks are kept. This is a chunker bug: please report it",
                     self.path,
                 ) from exc
+            if isinstance(exc, sqlite3.Error) and is_damage(exc):
+                raise damaged(self.path, _INDEX, str(exc)) from exc
             if isinstance(exc, sqlite3.Error):
                 raise SinkError(
                     f"could not write document {document.id!r} ({exc}); its previous chunks are kept",
@@ -145,6 +147,8 @@ class SqliteSink(Sink):
                 conn.execute("DELETE FROM chunks WHERE doc_id = ?", (doc_id,))
                 conn.execute("DELETE FROM documents WHERE id = ?", (doc_id,))
         except sqlite3.Error as exc:
+            if is_damage(exc):
+                raise damaged(self.path, _INDEX, str(exc)) from exc
             raise SinkError(f"could not delete document {doc_id!r} ({exc})", self.path) from exc
 
     def close(self) -> None:
@@ -209,6 +213,7 @@ def connect_index(path: Path, *, create: bool) -> sqlite3.Connection:
         check_schema(conn, path, _INDEX, _create if create else None)
         if create:  # added after schema 1 shipped: created on open, so older indexes gain it too
             conn.execute(_META)
+            check_integrity(conn, path, _INDEX, "ingest_meta")
     except BaseException as exc:
         conn.close()
         if isinstance(exc, sqlite3.Error):
@@ -226,6 +231,8 @@ _INDEX = FileKind(
     newer="upgrade ingest, or build a new index in another file",
     other="is it the state database? Point the index at its own file",
     empty="run `ingest run` first to build it",
+    damaged="Restore it from a backup, or move it (with its -wal and -shm files) away and run again: the index is "
+            "rebuilt from the source",
 )
 
 
