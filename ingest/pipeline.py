@@ -152,14 +152,16 @@ class _Run:
     def sync(self) -> None:
         source = open_source(self.config)
         with StateStore(self.config.state) as state, _open_sink(self.config) as sink:
-            try:
-                self._sync(source, state, sink)
-            except Stopped as exc:  # nothing is deleted and the cursor stays: the next run goes on from here
-                self.stopped = exc.signum
+            stored = self._pair(state, sink)
+            with state.batching():
+                try:
+                    self._sync(source, state, sink, stored)
+                except Stopped as exc:  # nothing is deleted and the cursor stays: the next run goes on from here
+                    self.stopped = exc.signum
+                _durable(sink, state)
 
-    def _sync(self, source: Source, state: StateStore, sink: Sink) -> None:
+    def _sync(self, source: Source, state: StateStore, sink: Sink, stored: dict[str, str]) -> None:
         stamps = _Stamps(self.steps, self.options)
-        stored = self._pair(state, sink)
         known = state.known(source.key)
         sync = source.sync(state.get_cursor(source.key))
         if sync.note:
@@ -177,11 +179,15 @@ class _Run:
                             self.flags.reprocess)
 
         workers = worker_count(self.config.workers)
+        committed = time.monotonic()
         for plan, future in ordered_map(_execute, plans(), workers, timeout_s=self.config.timeout_s, stop=self.stop):
             if isinstance(plan, DocResult):
                 self.report(plan)
             else:
                 self.report(_finish(plan, future, sink, state, source.key))
+            if state.pending and time.monotonic() - committed >= _COMMIT_EVERY_S:
+                _durable(sink, state)
+                committed = time.monotonic()
             self.stop.check()  # between documents: what is written stays, the rest waits for the next run
         for error in source.errors:  # a folder that could not be listed
             self.report(DocResult(error.subject, error.subject, "failed", error=str(error), retry=True))
@@ -239,6 +245,18 @@ class _Run:
                 "the index has documents no state remembers (the state was deleted): every document is "
                 "processed again, and what the source no longer has is deleted from the index")
         return stored
+
+
+_COMMIT_EVERY_S = 0.5
+"""How often the state's batch of records is committed; a crash re-processes at most this much."""
+
+
+def _durable(sink: Sink, state: StateStore) -> None:
+    """Commit the state's batch, after the sink has made what it records durable: the state never
+    says a document is stored that a power cut could take from the index."""
+    if state.pending:
+        sink.sync()
+        state.commit()
 
 
 def open_source(config: Config) -> Source:

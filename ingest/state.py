@@ -2,8 +2,10 @@
 it changed (fingerprint), and whether the last attempt failed; per source, the change cursor.
 
 A separate SQLite file from the index, so the index can be rebuilt or thrown away on its own. Every
-call commits: the pipeline records a document after the sink has committed it, so a crash between
-the two at worst processes that one document again.
+call commits, unless `batching()`: then writes gather in one transaction until `commit()`, which
+the pipeline calls only after making the sink durable. A crash loses at most the uncommitted batch
+of records, whose documents are already in the sink: the next run processes them again, writing
+the same chunks (the state always trails the sink, never leads it).
 """
 
 from __future__ import annotations
@@ -12,7 +14,9 @@ import sqlite3
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
+from contextlib import contextmanager
 from types import TracebackType
+from typing import Iterator
 from typing import Literal
 
 from .errors import StateError
@@ -85,6 +89,7 @@ class StateStore:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
+        self._batching = False
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._conn: sqlite3.Connection | None = sqlite3.connect(
@@ -200,9 +205,37 @@ class StateStore:
                 raise damaged(self.path, _STATE, str(exc)) from exc
             raise StateError(f"cannot read the state database ({exc})", self.path) from exc
 
+    @contextmanager
+    def batching(self) -> Iterator[StateStore]:
+        """Writes inside gather in one transaction until `commit()`; what is not committed when the
+        block ends is rolled back (the caller commits once the sink is durable)."""
+        self._batching = True
+        try:
+            yield self
+        finally:
+            self._batching = False
+            if self._conn is not None and self._conn.in_transaction:
+                self._conn.execute("ROLLBACK")  # not committed: records trail the sink, as after a crash
+
+    def commit(self) -> None:
+        conn = self._live()
+        if conn.in_transaction:
+            try:
+                conn.execute("COMMIT")
+            except sqlite3.Error as exc:
+                raise StateError(f"cannot update the state database ({exc})", self.path) from exc
+
+    @property
+    def pending(self) -> bool:
+        """Writes wait in an uncommitted batch."""
+        return self._conn is not None and self._conn.in_transaction
+
     def _execute(self, sql: str, params: tuple[object, ...]) -> None:
         try:
-            self._live().execute(sql, params)  # autocommit: one statement, one transaction
+            conn = self._live()
+            if self._batching and not conn.in_transaction:
+                conn.execute("BEGIN IMMEDIATE")
+            conn.execute(sql, params)  # autocommit unless batching: one statement, one transaction
         except sqlite3.Error as exc:
             if is_damage(exc):
                 raise damaged(self.path, _STATE, str(exc)) from exc
