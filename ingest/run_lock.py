@@ -31,6 +31,24 @@ class Holder:
         return f"pid {self.pid} on {self.host}, since {self.since}"
 
 
+_HELD: set[int] = set()
+"""Lock file descriptors this process holds."""
+
+
+def _close_in_child() -> None:
+    # A forked worker gets a copy of the descriptor, which would keep the lock held for as long as
+    # the worker lives; closing the copy leaves the parent's lock as it is.
+    for fd in _HELD:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+    _HELD.clear()
+
+
+os.register_at_fork(after_in_child=_close_in_child)
+
+
 class RunLock:
     """Hold with `with RunLock(state_path, wait=...)`; released on exit (or when the process dies)."""
 
@@ -67,10 +85,12 @@ class RunLock:
             os.close(fd)
             raise
         self._fd = fd
+        _HELD.add(fd)
         return self
 
     def __exit__(self, *exc: object) -> None:
         if self._fd is not None:
+            _HELD.discard(self._fd)
             try:
                 os.ftruncate(self._fd, 0)  # the file stays (unlinking races a waiter); its holder goes
             finally:

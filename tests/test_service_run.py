@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 from service_helpers import alive, children, env, indexed, ingest_run, recorded, start, wait_until, workspace
 
@@ -126,3 +127,16 @@ def test_a_document_that_hangs_in_process_fails_on_its_time_limit(tmp_path):
     proc = ingest_run(cfg, "--quiet", environ=env(tmp_path), timeout=60)
     assert proc.returncode == 1 and "time limit of 1 s" in proc.stderr, proc.stderr
     assert indexed(tmp_path / "index.sqlite") == {"doc000.md", "doc001.md"}
+
+
+def test_workers_do_not_hold_the_lock(tmp_path):
+    cfg = workspace(tmp_path, 12, workers=2)
+    proc = start(cfg, "--quiet", environ=env(tmp_path, SLOW_S="0.5"))
+    assert wait_until(lambda: len(children(proc.pid)) >= 2)
+    workers = children(proc.pid)
+    lock = str(tmp_path / "state.sqlite.lock")
+    for pid in workers:  # no descriptor of a worker points at the lock file
+        fds = Path(f"/proc/{pid}/fd")
+        assert all(os.readlink(fd) != lock for fd in fds.iterdir() if fd.exists())
+    proc.kill()
+    proc.wait()
