@@ -28,9 +28,9 @@ from .run_lock import Holder, RunLock
 from .sinks import Sink
 from .sinks.jsonl import JsonlSink
 from .sinks.sqlite import SqliteSink
-from .sources import Item, Source
+from .sources import Item, Source, Sync
 from .sources.local import LocalSource
-from .state import StateStore
+from .state import DocState, StateStore
 from .stopping import StopRequest
 
 log = logging.getLogger(__name__)
@@ -143,6 +143,7 @@ class _Run:
         self.notes: list[str] = []
         self.stopped: int | None = None
         self.error = ""
+        self.gone: set[str] = set()
 
     def report(self, result: DocResult) -> None:
         self.results.append(result)
@@ -191,31 +192,11 @@ class _Run:
             self.stop.check()  # between documents: what is written stays, the rest waits for the next run
         for error in source.errors:  # a folder that could not be listed
             self.report(DocResult(error.subject, error.subject, "failed", error=str(error), retry=True))
-        gone = {d: known[d].name for d in dict.fromkeys(sync.removed) if d in known and d not in seen}
         listed_all = sync.complete and not source.errors
-        if listed_all:
-            # What an unreadable folder hid is not known to be gone: delete nothing then.
-            gone.update((d, s.name) for d, s in known.items() if d not in seen)
-            # The index may hold what no state remembers (the state was lost): the listing decides.
-            gone.update((d, name) for d, name in stored.items() if d not in seen)
-        if gone and self.config.max_delete.refuses(len(gone), max(len(known), len(stored))) \
-                and not self.flags.allow_mass_delete:
-            limit = self.config.max_delete
-            self.error = (
-                f"refused to delete {len(gone)} of the {max(len(known), len(stored))} documents in the index "
-                f"(max_delete allows {limit.share:.0%} when more than {limit.count}); nothing was deleted. If the "
-                "source really lost them, run once with --allow-mass-delete; if not, check the source is mounted "
-                "and its path is right")
-            gone = {}
-        for doc_id, name in gone.items():
-            sink.delete(doc_id)
-            state.forget(source.key, doc_id)
-            self.report(DocResult(doc_id, name, "deleted"))
-        if listed_all and not self.error and state.get_meta("reconcile"):
-            state.set_meta("reconcile", None)  # done: the index holds only what the source lists
+        self._delete_gone(source, state, sink, sync, seen, known, stored, listed_all)
         if not sync.complete:  # a change feed: what it did not mention stands as it was
             for doc_id, doc_state in known.items():
-                if doc_id not in seen and doc_id not in gone:
+                if doc_id not in seen and doc_id not in self.gone:
                     status: Status = "failed" if doc_state.failed else "unchanged"
                     error = doc_state.last_error if doc_state.failed else ""
                     self.report(DocResult(doc_id, doc_state.name, status, error=error))
@@ -223,6 +204,30 @@ class _Run:
         if sync.cursor is not None and not source.errors and not self.error and not any(r.retry for r in self.results):
             state.set_cursor(source.key, sync.cursor)
 
+    def _delete_gone(self, source: Source, state: StateStore, sink: Sink, sync: Sync, seen: set[str],
+                     known: dict[str, DocState], stored: dict[str, str], listed_all: bool) -> None:
+        """Delete what the source no longer has, unless that is more than `max_delete` allows."""
+        gone = {d: known[d].name for d in dict.fromkeys(sync.removed) if d in known and d not in seen}
+        if listed_all:
+            # What an unreadable folder hid is not known to be gone: delete nothing then.
+            gone.update((d, s.name) for d, s in known.items() if d not in seen)
+            # The index may hold what no state remembers (the state was lost): the listing decides.
+            gone.update((d, name) for d, name in stored.items() if d not in seen)
+        total = max(len(known), len(stored))
+        if gone and self.config.max_delete.refuses(len(gone), total) and not self.flags.allow_mass_delete:
+            limit = self.config.max_delete
+            self.error = (
+                f"refused to delete {len(gone)} of the {total} documents in the index (max_delete allows "
+                f"{limit.share:.0%} when more than {limit.count}); nothing was deleted. If the source really lost "
+                "them, run once with --allow-mass-delete; if not, check the source is mounted and its path is right")
+            return
+        for doc_id, name in gone.items():
+            sink.delete(doc_id)
+            state.forget(source.key, doc_id)
+            self.report(DocResult(doc_id, name, "deleted"))
+        self.gone = set(gone)
+        if listed_all and state.get_meta("reconcile"):
+            state.set_meta("reconcile", None)  # done: the index holds only what the source lists
 
     def _pair(self, state: StateStore, sink: Sink) -> dict[str, str]:
         """Check the state feeds this index; return what the index holds when it must be reconciled

@@ -10,7 +10,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parent.parent / "ingest"
+import ingest
+
+PACKAGE = Path(ingest.__file__).resolve().parent
+"""The package these tests import (the checkout, or what PYTHONPATH points at)."""
 
 
 def counts(stdout: str) -> tuple[int, int]:
