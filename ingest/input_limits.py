@@ -48,7 +48,7 @@ def check_archive(data: bytes, limit: int) -> None:
         members = archive.infolist()
         declared = sum(m.file_size for m in members)
         if declared > limit:
-            raise LoaderError(_too_big(f"declares {declared / _MB:,.0f} MB", limit))
+            raise LoaderError(_too_big(f"declare {declared / _MB:,.0f} MB", limit))
         total = 0
         for member in members:
             try:
@@ -56,11 +56,11 @@ def check_archive(data: bytes, limit: int) -> None:
                     while block := part.read(_READ):
                         total += len(block)
                         if total > limit:
-                            raise LoaderError(_too_big(f"inflates past {limit / _MB:g} MB", limit))
+                            raise LoaderError(_too_big(f"inflate past {limit / _MB:g} MB", limit))
             except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError, RuntimeError, ValueError):
                 return  # a damaged or encrypted part: the loader reports it
 
 
 def _too_big(what: str, limit: int) -> str:
-    return (f"is an Office file (a ZIP archive) whose contents {what} unzipped, over the limit of "
+    return (f"is an Office file (a ZIP archive) whose parts {what} unzipped, over the limit of "
             f"{limit / _MB:g} MB (limits.max_unzipped_mb); it looks like a zip bomb, or raise the limit")

@@ -93,6 +93,7 @@ class RunReport:
         """Show progress (on a terminal) and take the library's log records while inside."""
         handler = _Forward(self)
         library = logging.getLogger("ingest")
+        level, propagate = library.level, library.propagate
         library.addHandler(handler)
         library.setLevel(logging.INFO)
         library.propagate = False
@@ -108,6 +109,8 @@ class RunReport:
         finally:
             self._progress = None
             library.removeHandler(handler)
+            library.setLevel(level)
+            library.propagate = propagate
 
     # -- the end of a run ----------------------------------------------------------------------
 

@@ -84,7 +84,7 @@ def test_zip_bombs_and_huge_text_fail_alone_within_1_gb(tmp_path, bomb_zip):
     # here (in-process documents with workers: 1), so the whole run's peak.
     assert peak_mb < 1024, peak_mb
     err = " ".join(proc.stderr.split())
-    assert "bomb.docx: is an Office file (a ZIP archive) whose contents declares 1,0" in err
+    assert "bomb.docx: is an Office file (a ZIP archive) whose parts declare 1,0" in err
     assert "bomb.xlsx: is an Office file" in err and "zip bomb" in err
     assert "huge.md: is 100 MB of text, over the limit of 20 MB" in err
     # Python's zipfile stops a part at its declared size, so the liar inflates 1 MB and is read.
