@@ -64,6 +64,9 @@ def main() -> None:
     except Stopped as exc:  # a second signal, or one outside a run: no traceback, the shell's code
         err.print("stopped", highlight=False)
         sys.exit(128 + exc.signum)
+    except KeyboardInterrupt:  # Ctrl-C before `run` answers signals (loading the config, `chunk`)
+        err.print("stopped", highlight=False)
+        sys.exit(130)
 
 
 @click.group()

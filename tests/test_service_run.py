@@ -140,3 +140,20 @@ def test_workers_do_not_hold_the_lock(tmp_path):
         assert all(os.readlink(fd) != lock for fd in fds.iterdir() if fd.exists())
     proc.kill()
     proc.wait()
+
+
+def test_sigterm_while_waiting_for_the_lock_stops_at_once(tmp_path):
+    cfg = workspace(tmp_path, 4)
+    holder = start(cfg, "--quiet", environ=env(tmp_path, SLOW_S="3"))
+    try:
+        assert wait_until(lambda: (tmp_path / "index.sqlite").exists())
+        waiter = start(cfg, "--wait", environ=env(tmp_path))
+        assert wait_until(lambda: "waiting for the run" in waiter.stderr.readline(), timeout=30)
+        began = time.monotonic()
+        waiter.send_signal(signal.SIGTERM)
+        _, err = waiter.communicate(timeout=10)
+        assert time.monotonic() - began < 3 and waiter.returncode == 143, err
+        assert "Traceback" not in err
+    finally:
+        holder.kill()
+        holder.wait()
