@@ -6,25 +6,21 @@ is recorded with its error and keeps what the sink already held; the run goes on
 
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
-import sys
 import time
-from pathlib import Path
-from dataclasses import asdict, dataclass, field, replace
 from concurrent.futures import Future
+from dataclasses import dataclass, field, replace
 from typing import Callable, Iterator, Literal
 
-from . import __version__, code_stamp
 from .chunker import ChunkOptions
-from .cleaners import Step, code_version
+from .cleaners import Step
 from .config import Config, LimitsConfig
 from .errors import IngestError, RunError, SourceError, Stopped
-from .loaders import content_hash, loader_module, supports
+from .loaders import content_hash, supports
 from .machine_faults import machine_fault
 from .parallel import Done, Job, ordered_map, process, worker_count
 from .run_lock import Holder, RunLock
+from .settings_stamp import SettingsStamps
 from .sinks import Sink
 from .sinks.jsonl import JsonlSink
 from .sinks.sqlite import SqliteSink
@@ -162,7 +158,7 @@ class _Run:
                 _durable(sink, state)
 
     def _sync(self, source: Source, state: StateStore, sink: Sink, stored: dict[str, str]) -> None:
-        stamps = _Stamps(self.steps, self.options)
+        stamps = SettingsStamps(self.steps, self.options)
         known = state.known(source.key)
         sync = source.sync(state.get_cursor(source.key))
         if sync.note:
@@ -368,46 +364,6 @@ def _open_sink(config: Config) -> Sink:
     if config.sink.sqlite is not None:
         return SqliteSink(config.sink.sqlite)
     return JsonlSink(config.sink.jsonl)
-
-
-class _Stamps:
-    """The settings stamp per MIME type: chunker options, the cleaners that run on that type (their
-    options and, for plugins, their code), and the code of ingest that makes its output
-    (`code_stamp.py`). A change re-processes exactly the documents whose output it can change."""
-
-    def __init__(self, steps: tuple[Step, ...], options: ChunkOptions) -> None:
-        self.steps, self.options = steps, options
-        self._cache: dict[str, str] = {}
-
-    def __call__(self, mime_type: str) -> str:
-        if mime_type not in self._cache:
-            self._cache[mime_type] = self._stamp(mime_type)
-        return self._cache[mime_type]
-
-    def _stamp(self, mime_type: str) -> str:
-        steps = [s for s in self.steps if s.explicit or s.cleaner.applies_to(mime_type)]
-        loader = loader_module(mime_type)
-        ours = [m for m in [loader, *(getattr(s.cleaner.run, "__module__", "") for s in steps)]
-                if m and (m == "ingest" or m.startswith("ingest."))]
-        described = {
-            "version": __version__,
-            "chunker": asdict(self.options),
-            "cleaners": [(s.cleaner.name, s.options.model_dump() if s.options else None, code_version(s.cleaner))
-                         for s in steps],
-            "loader": loader if loader in ours else (loader, _module_digest(loader)),
-            "code": code_stamp.digest([*code_stamp.COMMON, *ours]),
-        }
-        return hashlib.sha256(json.dumps(described, sort_keys=True, default=str).encode()).hexdigest()[:16]
-
-
-def _module_digest(name: str | None) -> str:
-    """A plugin loader's module source, hashed (as `code_version` does for plugin cleaners)."""
-    module = sys.modules.get(name or "")
-    path = getattr(module, "__file__", None)
-    try:
-        return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16] if path else ""
-    except OSError:
-        return ""
 
 
 def _summary(results: list[DocResult], seconds: float, notes: tuple[str, ...] = (), stopped: int | None = None) -> RunSummary:
