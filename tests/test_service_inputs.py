@@ -173,6 +173,8 @@ def test_front_matter_with_yaml_dates_is_indexed(tmp_path):
 
 
 @pytest.mark.parametrize("encoding, text, name", [
+    ("cp1252", "Café au lait.", "Windows-1252"),  # short: charset-normalizer alone says Urdu (cp1006)
+    ("cp1250", "Zażółć gęślą jaźń — polskie znaki w pliku.", "Windows-1250"),
     ("shift_jis", "社内規定：出張旅費の精算は、帰着後一週間以内に経理部へ提出してください。領収書の原本を添付すること。", "Shift-JIS"),
     ("cp1251", "Положение о командировках: авансовый отчёт сдаётся в бухгалтерию в течение трёх дней после возвращения.", "Windows-1251"),
 ])

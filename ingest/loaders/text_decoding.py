@@ -4,6 +4,7 @@ encoding charset-normalizer finds (Shift-JIS, cp1251, ...), said in a warning.""
 from __future__ import annotations
 
 import charset_normalizer
+from charset_normalizer.md import mess_ratio
 
 from ..errors import LoaderError
 
@@ -41,8 +42,11 @@ def _guess(data: bytes) -> str:
         if match.encoding in _WESTERN and match.chaos <= best.chaos and match.coherence >= best.coherence:
             return "cp1252"
     try:
-        if data.decode("cp1252") == str(best):
-            return "cp1252"
+        western = data.decode("cp1252")
     except UnicodeDecodeError:
-        pass
+        return best.encoding
+    # charset-normalizer scores every single-byte Western code page alike on short Latin text (it
+    # took "Café au lait." for Urdu cp1006): Windows-1252 wins unless it reads as more of a mess.
+    if western == str(best) or mess_ratio(western, maximum_threshold=1.0) <= best.chaos:
+        return "cp1252"
     return best.encoding
