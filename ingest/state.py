@@ -21,6 +21,7 @@ from typing import Literal
 
 from .errors import StateError
 from . import sqlite_files
+from .machine_faults import sqlite_advice
 from .sqlite_files import FileKind, check_integrity, check_schema, damaged, is_damage, open_error, transaction
 
 SCHEMA_VERSION = 1
@@ -203,7 +204,7 @@ class StateStore:
         except sqlite3.Error as exc:
             if is_damage(exc):
                 raise damaged(self.path, _STATE, str(exc)) from exc
-            raise StateError(f"cannot read the state database ({exc})", self.path) from exc
+            raise StateError(f"cannot read the state database ({exc}){_advice(exc)}", self.path) from exc
 
     @contextmanager
     def batching(self) -> Iterator[StateStore]:
@@ -223,7 +224,7 @@ class StateStore:
             try:
                 conn.execute("COMMIT")
             except sqlite3.Error as exc:
-                raise StateError(f"cannot update the state database ({exc})", self.path) from exc
+                raise StateError(f"cannot update the state database ({exc}){_advice(exc)}", self.path) from exc
 
     @property
     def pending(self) -> bool:
@@ -239,7 +240,7 @@ class StateStore:
         except sqlite3.Error as exc:
             if is_damage(exc):
                 raise damaged(self.path, _STATE, str(exc)) from exc
-            raise StateError(f"cannot update the state database ({exc})", self.path) from exc
+            raise StateError(f"cannot update the state database ({exc}){_advice(exc)}", self.path) from exc
 
 
 _STATE = FileKind(
@@ -258,6 +259,11 @@ _STATE = FileKind(
 def _create(conn: sqlite3.Connection) -> None:
     for statement in _SCHEMA:
         conn.execute(statement)
+
+
+def _advice(exc: sqlite3.Error) -> str:
+    found = sqlite_advice(exc)
+    return f": {found[0]}; {found[1]}" if found else ""
 
 
 def _now() -> str:

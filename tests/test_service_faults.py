@@ -125,3 +125,19 @@ def test_a_document_fault_is_not_retried_until_it_changes(tmp_path):
     summary, results = sync(cfg)
     assert results["binary.md"].status == "failed" and not results["binary.md"].retry
     assert "tried again" not in results["binary.md"].error
+
+
+def test_a_state_locked_by_another_program_names_the_cause(tmp_path, monkeypatch):
+    cfg = workspace(tmp_path, 2, slow=False)
+    assert sync(cfg)[0].ok
+    (tmp_path / "docs" / "doc000.md").write_text("# Changed\n\nSomething to record.\n")
+    monkeypatch.setattr(sqlite_files, "BUSY_TIMEOUT_S", 0.2)
+    blocker = sqlite3.connect(tmp_path / "state.sqlite", isolation_level=None)
+    blocker.execute("BEGIN EXCLUSIVE")
+    try:
+        with pytest.raises(StateError, match="another program holds the database locked") as caught:
+            sync(cfg)
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+    assert "check it is the right file" not in str(caught.value)
