@@ -34,13 +34,14 @@ def worker_count(requested: int | None) -> int:
 
 def ordered_map(
     fn: Callable[[T], R], items: Iterable[T], workers: int, *, timeout_s: float | None = None,
-    stop: StopRequest | None = None,
+    stop: StopRequest | None = None, heavy: Callable[[T], bool] | None = None,
 ) -> Iterator[tuple[T, Future]]:
     """(item, future) pairs in input order; with one worker everything runs in this process.
 
     A worker that dies (a crash inside a parser library, the out-of-memory killer) fails only the
     item it was on (`WorkerCrash`), one past `timeout_s` fails with `DocumentTimeout`; either way
-    a new worker takes its place. A stop (see `stopping.py`) raises `Stopped` from here.
+    a new worker takes its place. A stop (see `stopping.py`) raises `Stopped` from here. Items
+    that are `heavy` run one at a time.
     """
     stop = stop or StopRequest()
     if workers <= 1:
@@ -48,7 +49,7 @@ def ordered_map(
             stop.check()
             yield item, run_here(fn, item, timeout_s=timeout_s, stop=stop)
         return
-    yield from pool_map(fn, items, workers, timeout_s=timeout_s, stop=stop)
+    yield from pool_map(fn, items, workers, timeout_s=timeout_s, stop=stop, heavy=heavy)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +61,14 @@ class Job:
     steps: tuple[Step, ...]
     options: ChunkOptions
     limits: LimitsConfig = LimitsConfig()
+
+
+HEAVY_BYTES = 8 * 1024 * 1024
+"""A document this large (before unzipping) may take a parser hundreds of MB: one at a time."""
+
+
+def is_heavy(job: Job) -> bool:
+    return len(job.data) >= HEAVY_BYTES
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,7 @@ from .config import Config, LimitsConfig
 from .errors import IngestError, RunError, SourceError, Stopped
 from .loaders import content_hash, supports
 from .machine_faults import machine_fault
-from .parallel import Done, Job, ordered_map, process, worker_count
+from .parallel import Done, Job, is_heavy, ordered_map, process, worker_count
 from .run_lock import Holder, RunLock
 from .settings_stamp import SettingsStamps
 from .sinks import Sink
@@ -177,7 +177,9 @@ class _Run:
 
         workers = worker_count(self.config.workers)
         committed = time.monotonic()
-        for plan, future in ordered_map(_execute, plans(), workers, timeout_s=self.config.timeout_s, stop=self.stop):
+        mapped = ordered_map(_execute, plans(), workers, timeout_s=self.config.timeout_s, stop=self.stop,
+                             heavy=lambda plan: isinstance(plan, _Planned) and is_heavy(plan.job))
+        for plan, future in mapped:
             if isinstance(plan, DocResult):
                 self.report(plan)
             else:

@@ -43,10 +43,12 @@ class _Worker:
 
 def pool_map(
     fn: Callable[[Any], Any], items: Iterable[Any], workers: int, *, timeout_s: float | None = None,
-    stop: StopRequest | None = None,
+    stop: StopRequest | None = None, heavy: Callable[[Any], bool] | None = None,
 ) -> Iterator[tuple[Any, Future]]:
     """(item, future) in input order, `fn` run in `workers` processes; at most 4 jobs per worker
-    wait in the parent, so memory stays bounded whatever the number of items."""
+    wait in the parent, so memory stays bounded whatever the number of items. At most one item
+    for which `heavy` is true runs at a time (a parser's memory grows with its input: two large
+    files at once, one per worker, would double the run's peak)."""
     stop = stop or StopRequest()
     window = workers * 4
     source = iter(items)
@@ -69,9 +71,16 @@ def pool_map(
                 next_seq += 1
             while len(pool) < min(workers, len(held)):
                 pool.append(_start(fn))
+            heavy_busy = heavy is not None and any(w.seq is not None and heavy(held[w.seq]) for w in pool)
             for worker in pool:
                 if worker.seq is None and waiting:
-                    seq, item = waiting.popleft()
+                    pick = next((i for i, (_, it) in enumerate(waiting)
+                                 if heavy is None or not (heavy_busy and heavy(it))), None)
+                    if pick is None:
+                        break  # only heavy items wait, and one runs: the others wait their turn
+                    seq, item = waiting[pick]
+                    del waiting[pick]
+                    heavy_busy = heavy_busy or (heavy is not None and heavy(item))
                     worker.seq, worker.started = seq, time.monotonic()
                     try:
                         worker.conn.send(item)
