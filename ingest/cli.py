@@ -21,7 +21,7 @@ from .cleaners import build_chain, clean
 from .config import load_config
 from .errors import ConfigError, IngestError, LockHeld, Stopped
 from .loaders import load_file
-from .pipeline import RunFlags, run as run_pipeline
+from .pipeline import RunFlags, RunSummary, run as run_pipeline
 from .run_report import RunReport, write_summary_json
 from .stopping import StopRequest
 from .terminal_text import shown
@@ -39,6 +39,13 @@ RUN_FAILED = 3
 LOCKED = 4
 """Exit code: another run holds the state, and --wait was not given; nothing ran."""
 # Stopped by a signal: 128 + its number (130 for SIGINT, 143 for SIGTERM), as a shell reports it.
+
+
+def summary_code(summary: RunSummary) -> int:
+    """The exit code of a run that went to its end, or was stopped by a signal."""
+    if summary.stopped is not None:
+        return 128 + summary.stopped
+    return 0 if summary.ok else RUN_FAILED if summary.error else SOME_FAILED
 
 
 def exit_code(exc: IngestError) -> int:
@@ -97,7 +104,7 @@ class _Interval(click.ParamType):
 
 @cli.command()
 @click.argument("config", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--quiet", is_flag=True, help="No progress, summary only.")
+@click.option("--quiet", is_flag=True, help="No progress and no line per changed document: problems and the summary.")
 @click.option("--every", type=_Interval(), default=None,
               help="Run again this long after each run starts (e.g. 15m, 1h, 90s) until interrupted.")
 @click.option("--wait", is_flag=True, help="If another run holds the state, wait for it instead of exiting.")
@@ -128,9 +135,7 @@ def run(config: Path, quiet: bool, every: float | None, wait: bool, allow_mass_d
                     write_summary_json(summary_json, None, code, str(exc))
             else:
                 report.summary(summary)
-                code = 0 if summary.ok else RUN_FAILED if summary.error else SOME_FAILED
-                if summary.stopped is not None:
-                    code = 128 + summary.stopped
+                code = summary_code(summary)
                 if summary_json:
                     write_summary_json(summary_json, summary, code)
                 if summary.stopped is not None:

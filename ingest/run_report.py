@@ -64,7 +64,9 @@ class RunReport:
         else:
             level = _LEVELS[result.status]
         reason = result.error + (" (tried again next run)" if result.retry else "")
-        if self.format == "pretty":
+        if self.quiet and level < logging.WARNING:
+            pass  # --quiet: failures, skips and warnings only
+        elif self.format == "pretty":
             if result.status == "failed":
                 self._say(f"[red]failed[/red] {shown(reason)}")
             elif level == logging.WARNING:

@@ -78,3 +78,10 @@ def test_a_file_name_that_looks_like_markup_is_printed_as_it_is(tmp_path):
     (tmp_path / "docs" / "[bold]notes.md").write_bytes(b"\x00 binary")
     proc = ingest_run(cfg, "--log-format", "pretty")
     assert "[bold]notes.md" in proc.stderr
+
+
+def test_quiet_keeps_problems_and_the_summary_only(cfg):
+    proc = ingest_run(cfg, "--quiet")
+    assert "changed doc000.md" not in proc.stderr
+    assert "failed" in proc.stderr and "broken.md" in proc.stderr and "warning legacy.txt" in proc.stderr
+    assert "run finished" in proc.stderr
