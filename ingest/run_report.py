@@ -181,7 +181,7 @@ class _Forward(logging.Handler):
 
 def _describe(result: DocResult, reason: str) -> str:
     if result.status == "changed":
-        return f"changed {result.name} ({result.chunks} chunks, {result.seconds:.2f} s)"
+        return f"changed {result.name} ({result.chunks} chunk{'' if result.chunks == 1 else 's'}, {result.seconds:.2f} s)"
     if result.status == "failed":
         return f"failed {reason}"
     if result.status == "skipped":
