@@ -46,6 +46,12 @@ class LocalSourceConfig(_Strict):
     exclude: GlobList = Field(default_factory=list)
     include_hidden: bool = False
     """Dot-files and dot-folders (.git, .DS_Store) are skipped unless this is on."""
+    follow_symlinks: bool = False
+    """Off: a link to a file or folder outside `path` is skipped and said (anyone who can write in
+    the folder could otherwise pull any file the sync user can read into the index); links inside
+    `path` to files are read. On: links are followed wherever they point (loops are skipped)."""
+    max_file_mb: float = Field(200, gt=0)
+    """Larger files are reported and not read."""
 
 
 class DriveSourceConfig(_Strict):
@@ -116,6 +122,26 @@ class ChunkerConfig(_Strict):
         return ChunkOptions(self.max_tokens, self.min_tokens, self.overlap_tokens, self.tokenizer)
 
 
+class LimitsConfig(_Strict):
+    """What one document may cost before a parser sees it (see `input_limits.py`)."""
+
+    max_text_mb: float = Field(20, gt=0)
+    """Markdown, plain text and CSV files over it fail: they are parsed whole (~16x their size)."""
+    max_unzipped_mb: float = Field(256, gt=0)
+    """A .docx or .xlsx whose parts unzip past it fails (a zip bomb)."""
+
+
+class MaxDeleteConfig(_Strict):
+    """A run refuses to delete more than `share` of the documents it knows when that is also more
+    than `count` documents: an unmounted share or a renamed folder looks like an empty source."""
+
+    share: float = Field(0.5, ge=0, le=1)
+    count: int = Field(10, ge=0)
+
+    def refuses(self, deleting: int, known: int) -> bool:
+        return deleting > self.count and deleting > self.share * known
+
+
 class Config(_Strict):
     source: SourceConfig
     sink: SinkConfig = SinkConfig(sqlite=Path("out/index.sqlite"))
@@ -123,6 +149,12 @@ class Config(_Strict):
     chunker: ChunkerConfig = ChunkerConfig()
     workers: int = Field(0, ge=0)
     """Processes that load, clean and chunk; 0 means one per core, 1 keeps everything in-process."""
+    limits: LimitsConfig = LimitsConfig()
+    max_delete: MaxDeleteConfig = MaxDeleteConfig()
+    """Past it a run deletes nothing unless run with --allow-mass-delete."""
+    timeout_s: float = Field(300, gt=0)
+    """Time limit to load, clean and chunk one document; past it the document fails (tried again
+    next run) and its worker is replaced. With `workers: 1` it stops Python code only."""
     cleaners: list[str | dict[str, dict[str, Any] | bool | None]] = Field(default_factory=list)
     """Ordered names (entry points or module:attr); `{name: {options}}` configures, `{name: false}` switches off."""
     loaders: list[str] = Field(default_factory=list)

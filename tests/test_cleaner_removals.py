@@ -3,6 +3,7 @@ warning from `ingest run` when one removes more than half of a document."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import subprocess
 import sys
@@ -50,9 +51,11 @@ def test_summary_and_state_hold_each_cleaners_removals(tmp_path):
 
 def test_run_warns_when_a_cleaner_removes_more_than_half_of_a_document(tmp_path):
     config = project(tmp_path, "['greedy_cleaner:drop_paragraphs']")
-    proc = subprocess.run([sys.executable, "-m", "ingest", "run", str(config), "--quiet"], capture_output=True, text=True)
+    proc = subprocess.run([sys.executable, "-m", "ingest", "run", str(config), "--quiet", "--log-format", "json"],
+                          capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
-    warnings = [line for line in proc.stderr.splitlines() if line.startswith("warning:")]
+    events = [json.loads(line) for line in proc.stderr.splitlines() if line.startswith("{")]
+    warnings = [e["message"] for e in events if e.get("action") == "heavy_cleaning"]
     assert len(warnings) == 1, proc.stderr  # long.md lost its body; short.md kept most of its heading-heavy text
     assert "long.md" in warnings[0] and "greedy_cleaner:drop_paragraphs" in warnings[0] and "ingest inspect" in warnings[0]
     assert "removed by greedy_cleaner:drop_paragraphs" in proc.stdout
@@ -60,5 +63,7 @@ def test_run_warns_when_a_cleaner_removes_more_than_half_of_a_document(tmp_path)
 
 def test_no_warning_for_the_default_cleaners_on_the_examples(tmp_path):
     config = project(tmp_path)
-    proc = subprocess.run([sys.executable, "-m", "ingest", "run", str(config), "--quiet"], capture_output=True, text=True)
-    assert proc.returncode == 0 and "warning:" not in proc.stderr, proc.stderr
+    proc = subprocess.run([sys.executable, "-m", "ingest", "run", str(config), "--quiet", "--log-format", "json"],
+                          capture_output=True, text=True)
+    events = [json.loads(line) for line in proc.stderr.splitlines() if line.startswith("{")]
+    assert proc.returncode == 0 and not [e for e in events if e.get("action") == "heavy_cleaning"], proc.stderr

@@ -16,7 +16,7 @@ from typing import Callable
 
 from .. import registry
 from ..blocks import Document, Loaded
-from ..errors import LoaderError, UnsupportedFormat
+from ..errors import IngestError, LoaderError, UnsupportedFormat
 
 Loader = Callable[[bytes, Document], Loaded]
 
@@ -111,6 +111,15 @@ def _loader(mime_type: str) -> Loader | None:
     return loader
 
 
+def loader_module(mime_type: str) -> str | None:
+    """The module holding the loader for `mime_type` (without importing a built-in one)."""
+    if mime_type in _LOADERS:
+        return getattr(_LOADERS[mime_type], "__module__", None)
+    if mime_type in _BUILTINS:
+        return f"{__name__}.{_BUILTINS[mime_type].partition(':')[0]}"
+    return None
+
+
 def mime_type_of(path: str | Path) -> str:
     suffix = Path(path).suffix.lower()
     return _EXTENSIONS.get(suffix) or mimetypes.guess_type(str(path))[0] or "application/octet-stream"
@@ -130,6 +139,8 @@ def load_bytes(data: bytes, document: Document) -> Loaded:
     except LoaderError as exc:
         if exc.subject is None:  # a loader's own check: name the file here, once
             raise LoaderError(str(exc), subject=document.uri) from exc
+        raise
+    except (IngestError, MemoryError):  # a time limit, memory: the machine's, not the format's
         raise
     except Exception as exc:  # a parser's own exception: name the file and the cause
         raise LoaderError(f"could not parse as {document.mime_type}: {exc}", subject=document.uri) from exc
