@@ -1,9 +1,10 @@
 """The `ingest` command: a thin edge that validates input, calls the library, and turns
-`IngestError` into a clear message and an exit code (1: some documents failed, 2: bad input)."""
+`IngestError` into a clear message and an exit code (listed below and in the README)."""
 
 from __future__ import annotations
 
 import json
+import logging
 import sys
 import time
 from dataclasses import asdict
@@ -11,21 +12,48 @@ from pathlib import Path
 
 import click
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
 from .blocks import Loaded
 from .chunk_json import chunk_to_dict
 from .chunker import ChunkOptions, chunk
 from .chunker.metrics import defects, sizes
-from .cleaners import build_chain, clean
-from .config import load_config
-from .errors import IngestError
+from .cleaners import clean
+from .cli_settings import cleaner_option, config_or_folder, config_option, resolve_settings
+from .errors import ConfigError, IngestError, LockHeld, Stopped
 from .loaders import load_file
-from .pipeline import DocResult, RunSummary, run as run_pipeline
+from .pipeline import RunFlags, RunSummary, run as run_pipeline
+from .run_report import RunReport, write_summary_json
+from .stopping import StopRequest
+from .terminal_text import shown
 from .search import search as search_index
 
 err = Console(stderr=True, soft_wrap=True)
+
+
+SOME_FAILED = 1
+"""Exit code: the run finished, and some documents failed (each is named)."""
+BAD_INPUT = 2
+"""Exit code: the config or the command line is wrong; nothing ran."""
+RUN_FAILED = 3
+"""Exit code: the run itself failed (source missing, database damaged, mass delete refused...)."""
+LOCKED = 4
+"""Exit code: another run holds the state, and --wait was not given; nothing ran."""
+# Stopped by a signal: 128 + its number (130 for SIGINT, 143 for SIGTERM), as a shell reports it.
+
+
+def summary_code(summary: RunSummary) -> int:
+    """The exit code of a run that went to its end, or was stopped by a signal."""
+    if summary.stopped is not None:
+        return 128 + summary.stopped
+    return 0 if summary.ok else RUN_FAILED if summary.error else SOME_FAILED
+
+
+def exit_code(exc: IngestError) -> int:
+    if isinstance(exc, ConfigError):
+        return BAD_INPUT
+    if isinstance(exc, LockHeld):
+        return LOCKED
+    return RUN_FAILED
 
 
 def main() -> None:
@@ -36,10 +64,16 @@ def main() -> None:
         sys.exit(130)
     except click.ClickException as exc:
         exc.show()
-        sys.exit(2)
-    except IngestError as exc:
-        err.print(f"[red]error:[/red] {exc}", highlight=False)
-        sys.exit(2)
+        sys.exit(BAD_INPUT)
+    except IngestError as exc:  # `run` tells its own failures apart; elsewhere it is the input
+        err.print(f"[red]error:[/red] {shown(str(exc))}", highlight=False)
+        sys.exit(BAD_INPUT)
+    except Stopped as exc:  # a second signal, or one outside a run: no traceback, the shell's code
+        err.print("stopped", highlight=False)
+        sys.exit(128 + exc.signum)
+    except KeyboardInterrupt:  # Ctrl-C before `run` answers signals (loading the config, `chunk`)
+        err.print("stopped", highlight=False)
+        sys.exit(130)
 
 
 @click.group()
@@ -69,97 +103,95 @@ class _Interval(click.ParamType):
 
 
 @cli.command()
-@click.argument("config", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--quiet", is_flag=True, help="No progress, summary only.")
+@click.argument("config", type=click.Path(path_type=Path))
+@click.option("--index", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="With a folder: the index to write  [default: out/index.sqlite]")
+@click.option("--quiet", is_flag=True, help="No progress and no line per changed document: problems and the summary.")
 @click.option("--every", type=_Interval(), default=None,
               help="Run again this long after each run starts (e.g. 15m, 1h, 90s) until interrupted.")
-def run(config: Path, quiet: bool, every: float | None) -> None:
-    """Sync the source in CONFIG into its index: changed documents only, deletions included."""
-    cfg, steps, options = load_config(config)
-    summary: RunSummary | None = None
-    try:
+@click.option("--wait", is_flag=True, help="If another run holds the state, wait for it instead of exiting.")
+@click.option("--allow-mass-delete", is_flag=True, help="Delete what the source lost even past max_delete.")
+@click.option("--reprocess", is_flag=True, help="Process every document again, changed or not.")
+@click.option("--log-format", type=click.Choice(["auto", "pretty", "text", "json"]), default="auto", show_default=True,
+              help="auto: pretty on a terminal, else text (timestamped lines); json: one event a line.")
+@click.option("--summary-json", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write the run's summary, failures and changes to this file as JSON.")
+def run(config: Path, index: Path | None, quiet: bool, every: float | None, wait: bool, allow_mass_delete: bool,
+        reprocess: bool, log_format: str, summary_json: Path | None) -> None:
+    """Sync the source in CONFIG into its index: changed documents only, deletions included.
+
+    CONFIG may be a folder: it is indexed with the defaults of configs/local.yaml, no file needed."""
+    cfg, steps, options = config_or_folder(config, index)
+    flags = RunFlags(wait=wait, allow_mass_delete=allow_mass_delete, reprocess=reprocess)
+    report = RunReport.choose(log_format, quiet)
+    stop = StopRequest()
+    code: int | None = None  # of the last finished run
+    with stop.installed():
         while True:
             started = time.monotonic()
-            if every is None:
-                summary = _run_once(cfg, steps, options, quiet)
-                break
             try:
-                summary = _run_once(cfg, steps, options, quiet)
-            except IngestError as exc:  # the folder unmounted, the state locked: try again next time
-                err.print(f"[red]run failed:[/red] {exc}", highlight=False)
-                summary = _FAILED_RUN
-            # On a schedule a failing document is reported, not fatal: the next run may fetch it.
-            wait = max(0.0, every - (time.monotonic() - started))
-            err.print(f"next run in {wait:.0f} s (Ctrl-C stops)", highlight=False)
-            time.sleep(wait)
-    except KeyboardInterrupt:  # what each document's transaction committed stays; the rest waits
-        err.print("stopped", highlight=False)
-        if summary is None:
-            sys.exit(130)
-    sys.exit(0 if summary.ok else 1)
+                with report.running():
+                    summary = run_pipeline(cfg, steps, options, report.document, flags=flags, stop=stop)
+            except IngestError as exc:  # the folder unmounted, the state locked
+                report.run_failed(exc, scheduled=every is not None)
+                code = exit_code(exc)  # on a schedule it is reported, and the next run may succeed
+                if summary_json:
+                    write_summary_json(summary_json, None, code, str(exc))
+            else:
+                report.summary(summary)
+                code = summary_code(summary)
+                if summary_json:
+                    write_summary_json(summary_json, summary, code)
+                if summary.stopped is not None:
+                    sys.exit(code)
+            if every is None:
+                sys.exit(code)
+            wait_s = max(0.0, every - (time.monotonic() - started))
+            report.message(logging.INFO, f"next run in {wait_s:.0f} s (Ctrl-C stops)", action="sleep")
+            try:
+                stop.sleep(wait_s)
+            except Stopped:  # between runs nothing is in hand: stop at once, as the last run ended
+                report.message(logging.WARNING, "stopped", action="stopped")
+                sys.exit(code)
 
 
-_FAILED_RUN = RunSummary(seen=0, changed=0, unchanged=0, deleted=0, failed=1, skipped=0, chunks_written=0,
-                         seconds=0.0, failures=())
-"""What a scheduled run that raised counts as: failed, so Ctrl-C after it exits with 1."""
-
-
-def _run_once(cfg, steps, options, quiet: bool) -> RunSummary:
-    show_progress = not quiet and err.is_terminal
-    with Progress(
-        SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-        TimeElapsedColumn(), console=err, disable=not show_progress, transient=True,
-    ) as progress:
-        task = progress.add_task("ingesting", total=None)
-
-        def on_result(result: DocResult) -> None:
-            progress.update(task, advance=1, description=result.name)
-            if result.status == "failed":
-                progress.console.print(f"[red]failed[/red] {result.error}", highlight=False)
-
-        summary = run_pipeline(cfg, steps, options, on_result)
-    table = Table(title="ingest run", show_header=False, box=None)
-    for label, value in (
-        ("documents seen", summary.seen), ("changed", summary.changed), ("unchanged", summary.unchanged),
-        ("deleted", summary.deleted), ("failed", summary.failed), ("skipped (no loader)", summary.skipped),
-        ("chunks written", summary.chunks_written), ("time", f"{summary.seconds:.2f} s"),
-    ):
-        table.add_row(label, str(value))
-    Console().print(table)
-    for note in summary.notes:
-        err.print(f"note: {note}", highlight=False)
-    if summary.failures:
-        err.print(f"[red]{summary.failed} document(s) failed:[/red]")
-        for failure in summary.failures:
-            again = " (tried again next run)" if failure.retry else ""
-            err.print(f"  {failure.error}{again}", highlight=False)
-    return summary
+def _say_empty(path: Path, loaded: Loaded, report: dict) -> None:
+    took = [f"{name} removed {c['blocks']} blocks" for name, c in report.items() if c.get("blocks")]
+    why = "; ".join(took) if took else f"the loader found {len(loaded.blocks)} blocks"
+    err.print(f"note: {path}: no chunks ({why}; see `ingest inspect {path}`)", highlight=False, markup=False)
 
 
 def _chunk_options(f):
-    f = click.option("--tokenizer", default="cl100k_base", show_default=True, help="tiktoken encoding or 'chars'.")(f)
-    f = click.option("--min-tokens", type=int, default=64, show_default=True)(f)
+    f = click.option("--tokenizer", default=None, help="tiktoken encoding or 'chars'  [default: cl100k_base]")(f)
+    f = click.option("--min-tokens", type=int, default=None, help="[default: 64]")(f)
+    f = cleaner_option(config_option(f))
     return f
 
 
 @cli.command("chunk")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--max-tokens", type=int, default=512, show_default=True)
-@click.option("--overlap-tokens", type=int, default=48, show_default=True)
+@click.option("--max-tokens", type=int, default=None, help="[default: 512]")
+@click.option("--overlap-tokens", type=int, default=None, help="[default: 48]")
 @_chunk_options
-def chunk_cmd(paths: tuple[Path, ...], max_tokens: int, overlap_tokens: int, min_tokens: int, tokenizer: str) -> None:
+def chunk_cmd(paths: tuple[Path, ...], max_tokens: int | None, overlap_tokens: int | None, min_tokens: int | None,
+              tokenizer: str | None, config: Path | None, cleaners: tuple[str, ...]) -> None:
     """Print the chunks of each file as JSON Lines."""
-    options = ChunkOptions(max_tokens, min(min_tokens, max_tokens), overlap_tokens, tokenizer)
-    steps = build_chain([])
+    steps, options = resolve_settings(config, cleaners, max_tokens=max_tokens, min_tokens=min_tokens,
+                                      overlap_tokens=overlap_tokens, tokenizer=tokenizer)
     failed = 0
     for path in paths:
         try:
             loaded = load_file(path)
-            blocks = list(clean(loaded.blocks, loaded.document, steps)[0])
+            stream, report = clean(loaded.blocks, loaded.document, steps)
+            blocks = list(stream)
+            chunks = 0
             for c in chunk(loaded, options, blocks):
                 click.echo(json.dumps(chunk_to_dict(c), ensure_ascii=False))
+                chunks += 1
+            if not chunks:  # say why, rather than print nothing
+                _say_empty(path, loaded, report)
         except IngestError as exc:
-            err.print(f"[red]error:[/red] {exc}", highlight=False)
+            err.print(f"[red]error:[/red] {shown(str(exc))}", highlight=False)
             failed += 1
     if failed:
         sys.exit(1)
@@ -167,13 +199,19 @@ def chunk_cmd(paths: tuple[Path, ...], max_tokens: int, overlap_tokens: int, min
 
 @cli.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--max-tokens", default="120,200,300,400,600,1000", show_default=True, help="Comma-separated budgets.")
-@click.option("--overlap-tokens", default="0", show_default=True, help="Comma-separated overlaps.")
+@click.option("--max-tokens", default=None, help="Comma-separated budgets  [default: the config's, else 120,200,300,400,600,1000]")
+@click.option("--overlap-tokens", default=None, help="Comma-separated overlaps  [default: the config's, else 0]")
 @_chunk_options
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per setting.")
-def stats(paths: tuple[Path, ...], max_tokens: str, overlap_tokens: str, min_tokens: int, tokenizer: str, as_json: bool) -> None:
+def stats(paths: tuple[Path, ...], max_tokens: str | None, overlap_tokens: str | None, min_tokens: int | None,
+          tokenizer: str | None, config: Path | None, cleaners: tuple[str, ...], as_json: bool) -> None:
     """Size distribution and defects of the chunks, for each budget and overlap."""
-    steps = build_chain([])
+    steps, base = resolve_settings(config, cleaners, min_tokens=min_tokens, tokenizer=tokenizer)
+    if max_tokens is None:
+        max_tokens = str(base.max_tokens) if config is not None else "120,200,300,400,600,1000"
+    if overlap_tokens is None:
+        overlap_tokens = str(base.overlap_tokens) if config is not None else "0"
+    min_tokens, tokenizer = base.min_tokens if min_tokens is None else min_tokens, base.tokenizer
     docs: list[tuple[Loaded, list]] = []
     for path in paths:
         loaded = load_file(path)
@@ -250,3 +288,12 @@ def _ints(value: str, option: str) -> list[int]:
     if not numbers or min(numbers) < 0:
         raise click.BadParameter("give at least one number, none negative", param_hint=option)
     return numbers
+
+
+from .cli_plugins import plugins_cmd  # noqa: E402  (commands in their own modules)
+
+cli.add_command(plugins_cmd)
+
+from .cli_inspect import inspect_cmd  # noqa: E402
+
+cli.add_command(inspect_cmd)

@@ -18,6 +18,8 @@ from .chunker import ChunkOptions
 from .chunker.tokens import get_tokenizer
 from .cleaners import Step, build_chain
 from .errors import ConfigError, IngestError
+from .loaders import resolve as resolve_loader, use as use_loader
+from .plugin_stages import plugin_options
 from .sources.globs import rule
 
 _ENV = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
@@ -44,6 +46,12 @@ class LocalSourceConfig(_Strict):
     exclude: GlobList = Field(default_factory=list)
     include_hidden: bool = False
     """Dot-files and dot-folders (.git, .DS_Store) are skipped unless this is on."""
+    follow_symlinks: bool = False
+    """Off: a link to a file or folder outside `path` is skipped and said (anyone who can write in
+    the folder could otherwise pull any file the sync user can read into the index); links inside
+    `path` to files are read. On: links are followed wherever they point (loops are skipped)."""
+    max_file_mb: float = Field(200, gt=0)
+    """Larger files are reported and not read."""
 
 
 class DriveSourceConfig(_Strict):
@@ -79,24 +87,27 @@ class DriveSourceConfig(_Strict):
 
 
 class SourceConfig(_Strict):
+    # Any other key names a plugin source (see plugin_stages.py), checked by its own options model.
+    model_config = ConfigDict(extra="allow", frozen=True)
     local: LocalSourceConfig | None = None
     drive: DriveSourceConfig | None = None
 
     @model_validator(mode="after")
     def _one(self) -> SourceConfig:
-        if (self.local is None) == (self.drive is None):
-            raise ValueError("give exactly one source: local (a folder) or drive (a Drive folder)")
+        if (self.local is not None) + (self.drive is not None) + len(self.model_extra or {}) != 1:
+            raise ValueError("give exactly one source: local (a folder), drive (a Drive folder) or a plugin's name")
         return self
 
 
 class SinkConfig(_Strict):
+    model_config = ConfigDict(extra="allow", frozen=True)  # a plugin sink, as for sources
     sqlite: Path | None = None
     jsonl: Path | None = None
 
     @model_validator(mode="after")
     def _one(self) -> SinkConfig:
-        if (self.sqlite is None) == (self.jsonl is None):
-            raise ValueError("give exactly one of sqlite (a file) or jsonl (a folder)")
+        if (self.sqlite is not None) + (self.jsonl is not None) + len(self.model_extra or {}) != 1:
+            raise ValueError("give exactly one of sqlite (a file), jsonl (a folder) or a plugin's name")
         return self
 
 
@@ -111,6 +122,26 @@ class ChunkerConfig(_Strict):
         return ChunkOptions(self.max_tokens, self.min_tokens, self.overlap_tokens, self.tokenizer)
 
 
+class LimitsConfig(_Strict):
+    """What one document may cost before a parser sees it (see `input_limits.py`)."""
+
+    max_text_mb: float = Field(20, gt=0)
+    """Markdown, plain text and CSV files over it fail: they are parsed whole (~16x their size)."""
+    max_unzipped_mb: float = Field(256, gt=0)
+    """A .docx or .xlsx whose parts unzip past it fails (a zip bomb)."""
+
+
+class MaxDeleteConfig(_Strict):
+    """A run refuses to delete more than `share` of the documents it knows when that is also more
+    than `count` documents: an unmounted share or a renamed folder looks like an empty source."""
+
+    share: float = Field(0.5, ge=0, le=1)
+    count: int = Field(10, ge=0)
+
+    def refuses(self, deleting: int, known: int) -> bool:
+        return deleting > self.count and deleting > self.share * known
+
+
 class Config(_Strict):
     source: SourceConfig
     sink: SinkConfig = SinkConfig(sqlite=Path("out/index.sqlite"))
@@ -118,8 +149,16 @@ class Config(_Strict):
     chunker: ChunkerConfig = ChunkerConfig()
     workers: int = Field(0, ge=0)
     """Processes that load, clean and chunk; 0 means one per core, 1 keeps everything in-process."""
+    limits: LimitsConfig = LimitsConfig()
+    max_delete: MaxDeleteConfig = MaxDeleteConfig()
+    """Past it a run deletes nothing unless run with --allow-mass-delete."""
+    timeout_s: float = Field(300, gt=0)
+    """Time limit to load, clean and chunk one document; past it the document fails (tried again
+    next run) and its worker is replaced. With `workers: 1` it stops Python code only."""
     cleaners: list[str | dict[str, dict[str, Any] | bool | None]] = Field(default_factory=list)
     """Ordered names (entry points or module:attr); `{name: {options}}` configures, `{name: false}` switches off."""
+    loaders: list[str] = Field(default_factory=list)
+    """Plugin loaders (entry points or module:attr), each taking over the MIME types it declares."""
 
 
 def load_config(path: str | Path) -> tuple[Config, tuple[Step, ...], ChunkOptions]:
@@ -133,10 +172,13 @@ def load_config(path: str | Path) -> tuple[Config, tuple[Step, ...], ChunkOption
         raise ConfigError(f"not valid YAML: {exc}", subject=str(path)) from exc
     if not isinstance(raw, Mapping):
         raise ConfigError("must be a mapping with at least a `source` key", subject=str(path))
-    return parse_config(raw, origin=str(path))
+    return parse_config(raw, origin=str(path), base=path.parent)
 
 
-def parse_config(raw: Mapping[str, Any], origin: str = "config") -> tuple[Config, tuple[Step, ...], ChunkOptions]:
+def parse_config(
+    raw: Mapping[str, Any], origin: str = "config", base: Path | None = None
+) -> tuple[Config, tuple[Step, ...], ChunkOptions]:
+    """`base`: the config's folder, where `module:attr` plugins it names are importable from."""
     expanded = _expand(raw, ())
     try:
         config = Config.model_validate(expanded)
@@ -146,8 +188,12 @@ def parse_config(raw: Mapping[str, Any], origin: str = "config") -> tuple[Config
         more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
         raise ConfigError(f"{key}: {err['msg']}{more}", subject=origin) from None
     try:
-        steps = build_chain(_cleaner_items(config.cleaners))
+        steps = build_chain(_cleaner_items(config.cleaners), base)
         options = config.chunker.options()
+        for name in config.loaders:
+            use_loader(resolve_loader(name, base)[0])
+        plugin_options("source", config.source.model_extra, base)  # a plugin's options, checked now
+        plugin_options("sink", config.sink.model_extra, base)
     except IngestError as exc:
         raise ConfigError(str(exc), subject=origin) from exc
     return config, steps, options

@@ -49,3 +49,32 @@ class WorkerCrash(IngestError):
 
 class StateError(IngestError):
     """The state database is unreadable or from an incompatible version."""
+
+
+class DocumentTimeout(IngestError):
+    """A document took longer than `timeout_s` to load, clean and chunk; its worker was replaced."""
+
+
+class RunError(IngestError):
+    """The run as a whole cannot go on, or refused part of its work; nothing half-done is kept."""
+
+
+class LockHeld(RunError):
+    """Another run holds the state's lock; `subject` is the lock file."""
+
+
+class MassDeleteRefused(RunError):
+    """The run would delete more documents than `max_delete` allows; nothing was deleted."""
+
+
+class DamagedDatabase(RunError):
+    """SQLite reports the index or state file corrupt; `subject` is the file."""
+
+
+class Stopped(BaseException):
+    """SIGTERM or SIGINT asked the run to stop. Not an `IngestError`: nothing is wrong, and, like
+    KeyboardInterrupt, it must pass through `except Exception` on its way out."""
+
+    def __init__(self, signum: int) -> None:
+        self.signum = signum
+        super().__init__(signum)

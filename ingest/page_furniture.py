@@ -24,15 +24,21 @@ _TOKENS = re.compile(
     r"|\bvol(?:ume)?\.?\s*\d+|\bissue\s*\d+|\bno\.\s*\d+|\bnr\.\s*\d+|\bpp?\.\s*\d+(?:\s*[-\u2013]\s*\d+)?"
     r"|\b\d{1,4}\s*\(\d{4}\)\s*(?:\d+\s*[-\u2013]\s*\d+|e?\d+)"  # "282 (2015) 150-157"
     r"|\bpage\s+\d+(?:\s+of\s+\d+)?"
-    rf"|\b\d{{1,2}}(?:st|nd|rd|th)?\.?\s+{_MONTH},?\s+\d{{4}}|\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}"
-    rf"|\b{_MONTH}\s+\d{{4}}|\b\d{{1,4}}[/.-]\d{{1,2}}[/.-]\d{{2,4}}"  # dates
     r"|\be\d{3,}\b"  # article numbers ("e2748")
+)
+# Dates count only beside one of the tokens above: a date alone heads a letter or a table's column.
+_DATES = re.compile(
+    r"(?i)"
+    rf"\b\d{{1,2}}(?:st|nd|rd|th)?\.?\s+{_MONTH},?\s+\d{{4}}|\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}"
+    rf"|\b{_MONTH}\s+\d{{4}}|\b\d{{1,4}}[/.-]\d{{1,2}}[/.-]\d{{2,4}}"
 )
 _STRONG = re.compile(r"(?i)©|\bcopyright\b|\ball rights reserved\b|\bdownload|\bretrieved\b|\baccessed\b"
                      r"|\bvol(?:ume)?\.?\s*\d|\bissue\s*\d|\bissn\b|\bdoi\b|\b10\.\d{4,9}/|\b\d{1,4}\s*\(\d{4}\)\s*\d")
 _PAGE_NUMBER = re.compile(
     r"(?i)(?:page\s*)?[-\u2013\u2014]?\s*(?:\d{1,4}|[ivxlcdm]{1,7})\s*[-\u2013\u2014]?(?:\s*(?:of|/)\s*\d{1,4})?"
 )
+CAPTION = re.compile(r"(?i)^(?:fig(?:ure)?|table|tab|listing|chart|plate|exhibit|scheme|graph)\.?\s*[A-Z]?\d")
+"""The opening of a caption ("Fig. 7.", "Table 2", "Listing 1:"): body text wherever it is set."""
 _FOOTNOTE = re.compile(r"^\s*(?:\d{1,2}|[*\u2020\u2021\u00a7\u00b6])\s*(?=\S)")
 _FILLER = re.compile(r"[\s|\u2022\u00b7/,;:.()\[\]<>\u2013\u2014-]+")
 
@@ -45,7 +51,7 @@ def furniture_like(text: str) -> bool:
     strong = _STRONG.search(text) is not None
     if _FOOTNOTE.match(text) and not strong:
         return False  # "1 https://github.com/..." is a footnote, and body text
-    rest = _FILLER.sub(" ", _TOKENS.sub(" ", text)).split()
+    rest = _FILLER.sub(" ", _DATES.sub(" ", _TOKENS.sub(" ", text))).split()
     rest = [w for w in rest if not w.isdigit()]
     return len(rest) <= (9 if strong else 6) and sum(map(len, rest)) <= max(16, 0.65 * len(text))
 

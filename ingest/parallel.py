@@ -1,15 +1,14 @@
 """Spread documents over processes: parsing is pure Python, so threads would not help.
 
-Results come back in submission order, and at most `window` documents are in flight, so memory
-stays bounded by a few documents per worker whatever the size of the run.
+Results come back in submission order, and at most four documents per worker are in flight, so
+memory stays bounded by a few documents per worker whatever the size of the run (`worker_pool.py`).
 """
 
 from __future__ import annotations
 
 import os
-from collections import deque
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+import time
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, TypeVar
@@ -17,8 +16,12 @@ from typing import Callable, Iterable, Iterator, TypeVar
 from .blocks import Chunk, Document
 from .chunker import ChunkOptions, chunk
 from .cleaners import Step, build_chain, clean
-from .errors import IngestError, WorkerCrash
+from .config import LimitsConfig
+from .errors import IngestError
+from .input_limits import check_input
 from .loaders import load_bytes, load_file
+from .stopping import StopRequest
+from .worker_pool import pool_map, run_here
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -29,58 +32,24 @@ def worker_count(requested: int | None) -> int:
     return requested if requested and requested > 0 else (os.cpu_count() or 1)
 
 
-def ordered_map(fn: Callable[[T], R], items: Iterable[T], workers: int) -> Iterator[tuple[T, Future]]:
+def ordered_map(
+    fn: Callable[[T], R], items: Iterable[T], workers: int, *, timeout_s: float | None = None,
+    stop: StopRequest | None = None, heavy: Callable[[T], bool] | None = None,
+) -> Iterator[tuple[T, Future]]:
     """(item, future) pairs in input order; with one worker everything runs in this process.
 
-    A worker that dies (a crash inside a parser library, the out-of-memory killer) breaks the
-    whole pool; then each item that was in flight runs again alone in a fresh process, so only
-    the one that kills its worker fails (with `WorkerCrash`), and a new pool takes the rest.
+    A worker that dies (a crash inside a parser library, the out-of-memory killer) fails only the
+    item it was on (`WorkerCrash`), one past `timeout_s` fails with `DocumentTimeout`; either way
+    a new worker takes its place. A stop (see `stopping.py`) raises `Stopped` from here. Items
+    that are `heavy` run one at a time.
     """
+    stop = stop or StopRequest()
     if workers <= 1:
         for item in items:
-            yield item, _run_here(fn, item)
+            stop.check()
+            yield item, run_here(fn, item, timeout_s=timeout_s, stop=stop)
         return
-    window = workers * 4
-    pool = ProcessPoolExecutor(max_workers=workers)
-    pending: deque[tuple[T, Future]] = deque()
-    try:
-        for item in items:
-            try:
-                future = pool.submit(fn, item)
-            except BrokenProcessPool:
-                pool.shutdown(wait=False, cancel_futures=True)
-                pool = ProcessPoolExecutor(max_workers=workers)
-                future = pool.submit(fn, item)
-            pending.append((item, future))
-            if len(pending) >= window:
-                yield _settled(fn, *pending.popleft())
-        while pending:
-            yield _settled(fn, *pending.popleft())
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _settled(fn: Callable[[T], R], item: T, future: Future) -> tuple[T, Future]:
-    if not isinstance(future.exception(), BrokenProcessPool):  # waits for the item
-        return item, future
-    with ProcessPoolExecutor(max_workers=1) as alone:  # was it this item, or a neighbour?
-        retry = alone.submit(fn, item)
-        if isinstance(retry.exception(), BrokenProcessPool):
-            retry = Future()
-            retry.set_exception(WorkerCrash(
-                "the worker process died while processing it (a crash inside a parser library, or "
-                "out of memory); the run went on without it"
-            ))
-    return item, retry
-
-
-def _run_here(fn: Callable[[T], R], item: T) -> Future:
-    future: Future = Future()
-    try:
-        future.set_result(fn(item))
-    except Exception as exc:  # the caller decides per item, as with a pool
-        future.set_exception(exc)
-    return future
+    yield from pool_map(fn, items, workers, timeout_s=timeout_s, stop=stop, heavy=heavy)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +60,15 @@ class Job:
     document: Document
     steps: tuple[Step, ...]
     options: ChunkOptions
+    limits: LimitsConfig = LimitsConfig()
+
+
+HEAVY_BYTES = 8 * 1024 * 1024
+"""A document this large (before unzipping) may take a parser hundreds of MB: one at a time."""
+
+
+def is_heavy(job: Job) -> bool:
+    return len(job.data) >= HEAVY_BYTES
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,13 +76,18 @@ class Done:
     document: Document
     chunks: tuple[Chunk, ...]
     cleaned: dict
+    warnings: tuple[str, ...] = ()
+    seconds: float = 0.0
+    """Time to load, clean and chunk it."""
 
 
 def process(job: Job) -> Done:
+    began = time.perf_counter()
+    check_input(job.data, job.document.mime_type, job.limits)  # in the worker: the archive check inflates
     loaded = load_bytes(job.data, job.document)
     blocks, cleaned = clean(loaded.blocks, loaded.document, job.steps)
     chunks = tuple(chunk(loaded, job.options, blocks))
-    return Done(loaded.document, chunks, cleaned)
+    return Done(loaded.document, chunks, cleaned, loaded.warnings, time.perf_counter() - began)
 
 
 @dataclass(frozen=True, slots=True)

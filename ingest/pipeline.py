@@ -6,27 +6,29 @@ is recorded with its error and keeps what the sink already held; the run goes on
 
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
 import time
-from dataclasses import asdict, dataclass, field
 from concurrent.futures import Future
+from dataclasses import dataclass, field, replace
 from typing import Callable, Iterator, Literal
 
-from . import __version__
 from .chunker import ChunkOptions
-from .cleaners import Step, code_version
-from .config import Config
-from .errors import IngestError, SourceError
+from .cleaners import Step
+from .config import Config, LimitsConfig
+from .errors import IngestError, RunError, SourceError, Stopped
 from .loaders import content_hash, supports
-from .parallel import Done, Job, ordered_map, process, worker_count
+from .machine_faults import machine_fault
+from .parallel import Done, Job, is_heavy, ordered_map, process, worker_count
+from .plugin_stages import plugin_options
+from .run_lock import Holder, RunLock
+from .settings_stamp import SettingsStamps
 from .sinks import Sink
 from .sinks.jsonl import JsonlSink
 from .sinks.sqlite import SqliteSink
-from .sources import Item, Source
+from .sources import Item, Source, Sync
 from .sources.local import LocalSource
-from .state import StateStore
+from .state import DocState, StateStore
+from .stopping import StopRequest
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +45,12 @@ class DocResult:
     cleaned: dict = field(default_factory=dict)
     """What each cleaner removed, e.g. {"furniture": {"blocks": 2, "chars": 40}}."""
     retry: bool = False
-    """The document could not be fetched (network, permissions): the next run tries it again."""
+    """The failure is no verdict on the document (not fetched, disk full, out of memory, time
+    limit, lost worker): the next run tries it again."""
+    warnings: tuple[str, ...] = ()
+    """What the loader wants said about the document (a page only an image, an encoding guessed)."""
+    seconds: float = 0.0
+    """Time to load, clean, chunk and write it (0 when nothing was done)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,10 +66,34 @@ class RunSummary:
     failures: tuple[DocResult, ...]
     notes: tuple[str, ...] = ()
     """What the run wants the user to know beyond counts (e.g. a change cursor that expired)."""
+    removed: dict[str, dict[str, dict[str, int]]] = field(default_factory=dict)
+    """Per document processed, per cleaner that ran on it: the blocks and characters it removed."""
+    heavy: tuple[str, ...] = ()
+    """Warnings: a cleaner that removed more than half of a document's text, named with it."""
+    stopped: int | None = None
+    """The signal that stopped the run before its end; what it committed stays, the rest waits."""
+    error: str = ""
+    """Why the run itself failed though it went to its end (a mass delete it refused)."""
+    changes: tuple[DocResult, ...] = ()
+    """What this run changed in the index: each document written or deleted."""
+    warnings: int = 0
+    """Loader warnings over all documents (each is in its `DocResult.warnings`)."""
 
     @property
     def ok(self) -> bool:
-        return self.failed == 0
+        return self.failed == 0 and self.stopped is None and not self.error
+
+
+@dataclass(frozen=True, slots=True)
+class RunFlags:
+    """How this one run behaves, as asked on the command line (the config says what to sync)."""
+
+    wait: bool = False
+    """Another run holds the state: wait for it to end instead of failing at once."""
+    allow_mass_delete: bool = False
+    """Delete what the source no longer lists even past `max_delete`."""
+    reprocess: bool = False
+    """Process every document again, changed or not (after an upgrade ingest cannot see)."""
 
 
 def run(
@@ -70,61 +101,176 @@ def run(
     steps: tuple[Step, ...],
     options: ChunkOptions,
     on_result: Callable[[DocResult], None] | None = None,
+    *,
+    flags: RunFlags = RunFlags(),
+    stop: StopRequest | None = None,
 ) -> RunSummary:
     """Sync the configured source into the sink; `on_result` sees each document as it finishes.
 
     The parent process lists, reads and decides; workers load, clean and chunk; the parent writes
-    the sink and the state, in listing order, so the state always trails the sink.
+    the sink and the state, in listing order, so the state always trails the sink. One run at a
+    time holds the state (`run_lock.py`); a stop asked through `stop` ends the run between
+    documents, and the summary says so.
     """
     started = time.perf_counter()
-    source = open_source(config)
-    sink = _open_sink(config)
-    results: list[DocResult] = []
+    stop = stop or StopRequest()
 
-    def report(result: DocResult) -> None:
-        results.append(result)
-        if on_result:
-            on_result(result)
+    def waiting(holder: Holder | None) -> None:
+        log.warning("waiting for the run that holds the state (%s)", holder or "holder unknown")
 
-    with StateStore(config.state) as state, sink:
-        stamp = _settings_hash(steps, options)[:16]
+    lock = RunLock(config.state, wait=flags.wait, on_wait=waiting)
+    try:
+        with stop.abandonable():  # waiting for the lock: a stop ends the wait at once
+            lock.__enter__()
+    except Stopped as exc:
+        return _summary([], time.perf_counter() - started, (), stopped=exc.signum)
+    try:
+        one = _Run(config, steps, options, flags, stop, on_result)
+        one.sync()
+        return replace(_summary(one.results, time.perf_counter() - started, tuple(one.notes), stopped=one.stopped),
+                       error=one.error)
+    finally:
+        lock.__exit__(None, None, None)
+
+
+class _Run:
+    """One run's working state: what it opened, what it saw, what it reported."""
+
+    def __init__(self, config: Config, steps: tuple[Step, ...], options: ChunkOptions, flags: RunFlags,
+                 stop: StopRequest, on_result: Callable[[DocResult], None] | None) -> None:
+        self.config, self.steps, self.options, self.flags, self.stop = config, steps, options, flags, stop
+        self.on_result = on_result
+        self.results: list[DocResult] = []
+        self.notes: list[str] = []
+        self.stopped: int | None = None
+        self.error = ""
+        self.gone: set[str] = set()
+
+    def report(self, result: DocResult) -> None:
+        self.results.append(result)
+        if self.on_result:
+            self.on_result(result)
+
+    def sync(self) -> None:
+        source = open_source(self.config)
+        with StateStore(self.config.state) as state, _open_sink(self.config) as sink:
+            stored = self._pair(state, sink)
+            with state.batching():
+                try:
+                    self._sync(source, state, sink, stored)
+                except Stopped as exc:  # nothing is deleted and the cursor stays: the next run goes on from here
+                    self.stopped = exc.signum
+                _durable(sink, state)
+
+    def _sync(self, source: Source, state: StateStore, sink: Sink, stored: dict[str, str]) -> None:
+        stamps = SettingsStamps(self.steps, self.options)
         known = state.known(source.key)
         sync = source.sync(state.get_cursor(source.key))
+        if sync.note:
+            self.notes.append(sync.note)
         seen: set[str] = set()
 
         def plans() -> Iterator[DocResult | _Planned]:
             for item in sync.items:
+                self.stop.check()
+                if item.skip:  # not a document of the source: a known one by that id is gone
+                    yield DocResult(item.doc_id, item.name, "skipped", error=item.skip)
+                    continue
                 seen.add(item.doc_id)
-                yield _plan(item, source, state, steps, options, stamp)
+                yield _plan(item, source, state, self.steps, self.options, stamps(item.mime_type), self.config.limits,
+                            self.flags.reprocess)
 
-        for plan, future in ordered_map(_execute, plans(), worker_count(config.workers)):
+        workers = worker_count(self.config.workers)
+        committed = time.monotonic()
+        mapped = ordered_map(_execute, plans(), workers, timeout_s=self.config.timeout_s, stop=self.stop,
+                             heavy=lambda plan: isinstance(plan, _Planned) and is_heavy(plan.job))
+        for plan, future in mapped:
             if isinstance(plan, DocResult):
-                report(plan)
+                self.report(plan)
             else:
-                report(_finish(plan, future, sink, state, source.key))
+                self.report(_finish(plan, future, sink, state, source.key))
+            if state.pending and time.monotonic() - committed >= _COMMIT_EVERY_S:
+                _durable(sink, state)
+                committed = time.monotonic()
+            self.stop.check()  # between documents: what is written stays, the rest waits for the next run
         for error in source.errors:  # a folder that could not be listed
-            report(DocResult(error.subject, error.subject, "failed", error=str(error), retry=True))
-        gone = [d for d in dict.fromkeys(sync.removed) if d in known and d not in seen]
-        if sync.complete and not source.errors:
-            # What an unreadable folder hid is not known to be gone: delete nothing then.
-            gone += [d for d in known if d not in seen and d not in gone]
-        for doc_id in gone:
-            sink.delete(doc_id)
-            state.forget(source.key, doc_id)
-            report(DocResult(doc_id, known[doc_id].name, "deleted"))
+            self.report(DocResult(error.subject, error.subject, "failed", error=str(error), retry=True))
+        listed_all = sync.complete and not source.errors
+        self._delete_gone(source, state, sink, sync, seen, known, stored, listed_all)
         if not sync.complete:  # a change feed: what it did not mention stands as it was
             for doc_id, doc_state in known.items():
-                if doc_id not in seen and doc_id not in gone:
+                if doc_id not in seen and doc_id not in self.gone:
                     status: Status = "failed" if doc_state.failed else "unchanged"
-                    report(DocResult(doc_id, doc_state.name, status, error=doc_state.last_error if doc_state.failed else ""))
+                    error = doc_state.last_error if doc_state.failed else ""
+                    self.report(DocResult(doc_id, doc_state.name, status, error=error))
         # The cursor moves only when everything up to it was fetched and written.
-        if sync.cursor is not None and not source.errors and not any(r.retry for r in results):
+        if sync.cursor is not None and not source.errors and not self.error and not any(r.retry for r in self.results):
             state.set_cursor(source.key, sync.cursor)
-    notes = (sync.note,) if sync.note else ()
-    return _summary(results, time.perf_counter() - started, notes)
+
+    def _delete_gone(self, source: Source, state: StateStore, sink: Sink, sync: Sync, seen: set[str],
+                     known: dict[str, DocState], stored: dict[str, str], listed_all: bool) -> None:
+        """Delete what the source no longer has, unless that is more than `max_delete` allows."""
+        gone = {d: known[d].name for d in dict.fromkeys(sync.removed) if d in known and d not in seen}
+        if listed_all:
+            # What an unreadable folder hid is not known to be gone: delete nothing then.
+            gone.update((d, s.name) for d, s in known.items() if d not in seen)
+            # The index may hold what no state remembers (the state was lost): the listing decides.
+            gone.update((d, name) for d, name in stored.items() if d not in seen)
+        total = max(len(known), len(stored))
+        if gone and self.config.max_delete.refuses(len(gone), total) and not self.flags.allow_mass_delete:
+            limit = self.config.max_delete
+            self.error = (
+                f"refused to delete {len(gone)} of the {total} documents in the index (max_delete allows "
+                f"{limit.share:.0%} when more than {limit.count}); nothing was deleted. If the source really lost "
+                "them, run once with --allow-mass-delete; if not, check the source is mounted and its path is right")
+            return
+        for doc_id, name in gone.items():
+            sink.delete(doc_id)
+            state.forget(source.key, doc_id)
+            self.report(DocResult(doc_id, name, "deleted"))
+        self.gone = set(gone)
+        if listed_all and state.get_meta("reconcile"):
+            state.set_meta("reconcile", None)  # done: the index holds only what the source lists
+
+    def _pair(self, state: StateStore, sink: Sink) -> dict[str, str]:
+        """Check the state feeds this index; return what the index holds when it must be reconciled
+        with the listing (no state knew it, or the state fed another index), else {}."""
+        index_id = sink.identity()
+        paired = state.get_meta("index_id")
+        if paired != index_id:
+            if paired is not None:
+                self.notes.append(
+                    "the index is not the one this state fed (deleted, replaced, or another file): every "
+                    "document is processed again")
+            # A state from before index ids, beside an empty index: that index is new, so rebuild too.
+            reset = paired is not None or (state.known_any() and not sink.stored())
+            state.pair_with(index_id, reset=reset)
+        if state.get_meta("reconcile") is None:
+            return {}
+        stored = sink.stored()
+        if stored and not state.known_any():
+            self.notes.append(
+                "the index has documents no state remembers (the state was deleted): every document is "
+                "processed again, and what the source no longer has is deleted from the index")
+        return stored
+
+
+_COMMIT_EVERY_S = 0.5
+"""How often the state's batch of records is committed; a crash re-processes at most this much."""
+
+
+def _durable(sink: Sink, state: StateStore) -> None:
+    """Commit the state's batch, after the sink has made what it records durable: the state never
+    says a document is stored that a power cut could take from the index."""
+    if state.pending:
+        sink.sync()
+        state.commit()
 
 
 def open_source(config: Config) -> Source:
+    plugin = plugin_options("source", config.source.model_extra)
+    if plugin is not None:
+        return plugin[0].open(plugin[1])
     if config.source.drive is not None:
         from .sources.drive import DriveSource  # the Google client libraries load only for Drive
 
@@ -143,7 +289,8 @@ class _Planned:
 
 
 def _plan(
-    item: Item, source: Source, state: StateStore, steps: tuple[Step, ...], options: ChunkOptions, stamp: str
+    item: Item, source: Source, state: StateStore, steps: tuple[Step, ...], options: ChunkOptions, stamp: str,
+    limits: LimitsConfig, reprocess: bool,
 ) -> DocResult | _Planned:
     if not supports(item.mime_type):
         return DocResult(item.doc_id, item.name, "skipped", error=f"no loader for {item.mime_type}")
@@ -151,6 +298,8 @@ def _plan(
     # so new chunker or cleaner settings make every document look changed.
     fingerprint = f"{item.fingerprint}#{stamp}"
     previous = state.get(source.key, item.doc_id)
+    if reprocess:  # asked for: every document is read and processed as if new
+        previous = None
     if previous is not None and previous.failed and previous.fingerprint == fingerprint:
         # Still the same bad file: report it again without parsing it again.
         return DocResult(item.doc_id, item.name, "failed", error=previous.last_error)
@@ -177,7 +326,7 @@ def _plan(
             fingerprint=fingerprint, chunk_count=previous.chunk_count, name=item.name, uri=document.uri,
         )
         return DocResult(item.doc_id, item.name, "unchanged")
-    return _Planned(item, fingerprint, digest, Job(data, document, steps, options))
+    return _Planned(item, fingerprint, digest, Job(data, document, steps, options, limits))
 
 
 def _execute(plan: DocResult | _Planned) -> Done | None:
@@ -188,47 +337,50 @@ def _finish(plan: _Planned, future: Future, sink: Sink, state: StateStore, key: 
     item, document = plan.item, plan.job.document
     try:
         done: Done = future.result()
+        began = time.perf_counter()
         sink.write(done.document, done.chunks)
+    except RunError:  # a damaged index: no document's fault, and the run must not write on
+        raise
     except Exception as exc:  # one bad document must not stop the run
         if isinstance(exc, IngestError):
             error = str(exc) if exc.subject is not None else f"{document.uri}: {exc}"
+        elif isinstance(exc, MemoryError):
+            error = f"{document.uri}: out of memory while processing it"
         else:
             log.error("unexpected failure on %s", item.doc_id, exc_info=exc)
             error = f"{document.uri}: internal error: {exc!r}"
+        fault = machine_fault(exc)
+        if fault is not None:  # no verdict on the document: the next run tries it again
+            return _failed(item, "", document.uri, f"{error} [{fault}]", state, key, retry=True)
         return _failed(item, plan.fingerprint, document.uri, error, state, key)
     state.record_ok(
         key, item.doc_id, version=document.version, content_hash=plan.digest,
         fingerprint=plan.fingerprint, chunk_count=len(done.chunks), name=item.name, uri=document.uri,
     )
-    return DocResult(item.doc_id, item.name, "changed", chunks=len(done.chunks), cleaned=done.cleaned)
+    state.record_removals(key, item.doc_id, done.cleaned)
+    return DocResult(item.doc_id, item.name, "changed", chunks=len(done.chunks), cleaned=done.cleaned,
+                     warnings=done.warnings, seconds=round(done.seconds + time.perf_counter() - began, 4))
 
 
-def _failed(item: Item, fingerprint: str, uri: str, error: str, state: StateStore, key: str) -> DocResult:
+def _failed(item: Item, fingerprint: str, uri: str, error: str, state: StateStore, key: str,
+            retry: bool = False) -> DocResult:
+    """Record the failure; an empty `fingerprint` matches no listing, so the next run retries."""
     if item.name not in error:  # a Drive link names the file for a machine; the path names it for you
         error = f"{item.name}: {error}"
     state.record_failure(key, item.doc_id, error=error, fingerprint=fingerprint, name=item.name, uri=uri)
-    return DocResult(item.doc_id, item.name, "failed", error=error)
+    return DocResult(item.doc_id, item.name, "failed", error=error, retry=retry)
 
 
 def _open_sink(config: Config) -> Sink:
+    plugin = plugin_options("sink", config.sink.model_extra)
+    if plugin is not None:
+        return plugin[0].open(plugin[1])
     if config.sink.sqlite is not None:
         return SqliteSink(config.sink.sqlite)
     return JsonlSink(config.sink.jsonl)
 
 
-def _settings_hash(steps: tuple[Step, ...], options: ChunkOptions) -> str:
-    """Changing the chunker, the cleaners (their options, or a plugin's code) or ingest itself
-    re-processes every document."""
-    described = {
-        "version": __version__,
-        "chunker": asdict(options),
-        "cleaners": [(s.cleaner.name, s.options.model_dump() if s.options else None, s.explicit,
-                      code_version(s.cleaner)) for s in steps],
-    }
-    return hashlib.sha256(json.dumps(described, sort_keys=True, default=str).encode()).hexdigest()
-
-
-def _summary(results: list[DocResult], seconds: float, notes: tuple[str, ...] = ()) -> RunSummary:
+def _summary(results: list[DocResult], seconds: float, notes: tuple[str, ...] = (), stopped: int | None = None) -> RunSummary:
     def n(status: Status) -> int:
         return sum(r.status == status for r in results)
 
@@ -243,4 +395,26 @@ def _summary(results: list[DocResult], seconds: float, notes: tuple[str, ...] = 
         seconds=round(seconds, 3),
         failures=tuple(r for r in results if r.status == "failed"),
         notes=notes,
+        removed={r.name: removals(r.cleaned) for r in results if r.status == "changed"},
+        heavy=tuple(heavy_cleaning(results)),
+        stopped=stopped,
+        changes=tuple(r for r in results if r.status in ("changed", "deleted")),
+        warnings=sum(len(r.warnings) for r in results),
     )
+
+
+HEAVY_SHARE = 0.5
+"""A cleaner removing more than this share of a document's characters is warned about."""
+
+
+def removals(cleaned: dict) -> dict[str, dict[str, int]]:
+    return {name: {"blocks": c.get("blocks", 0), "chars": c.get("chars", 0)} for name, c in cleaned.items()}
+
+
+def heavy_cleaning(results: list[DocResult]) -> Iterator[str]:
+    for r in results:
+        for name, counts in r.cleaned.items():
+            if counts.get("share", 0) > HEAVY_SHARE:
+                yield (f"{r.name}: cleaner {name!r} removed {counts['share']:.0%} of the text "
+                       f"({counts.get('chars', 0)} characters, {counts.get('blocks', 0)} blocks); "
+                       f"check it with `ingest inspect`")

@@ -5,11 +5,13 @@ created. The index and the state database share this; only their words and schem
 from __future__ import annotations
 
 import sqlite3
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from .errors import IngestError
+from .errors import DamagedDatabase, IngestError
+from .machine_faults import sqlite_advice
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +29,8 @@ class FileKind:
     """What to do with an ingest file of another kind (e.g. the index given as the state)."""
     empty: str = ""
     """Why an empty file is an error when it may not be created here; unused when it may."""
+    damaged: str = "Restore it from a backup, or move it away and run again to rebuild it."
+    """What to do with a file SQLite reports damaged."""
 
 
 class transaction:
@@ -44,6 +48,64 @@ class transaction:
             self.conn.execute("COMMIT")
         elif self.conn.in_transaction:
             self.conn.execute("ROLLBACK")
+
+
+CHECK_EVERY_RUN_BYTES = 256 * 1024 * 1024
+"""Files up to this size are checked for damage at every open (about 10 ms a megabyte, measured);
+larger ones once a day, and any of them whenever SQLite reports damage mid-run."""
+CHECK_EVERY_S = 24 * 3600
+
+BUSY_TIMEOUT_S = 30.0
+"""How long a statement waits for another connection's lock before "database is locked"."""
+
+
+def open_error(exc: sqlite3.Error, path: Path, kind: FileKind) -> IngestError:
+    """The error to raise when `path` cannot be opened as `kind`: the machine's cause and what to do
+    when SQLite names one (locked, read-only, full), else a file that is not what it should be."""
+    if is_damage(exc):
+        return damaged(path, kind, str(exc))
+    advice = sqlite_advice(exc)
+    if advice is not None:
+        cause, todo = advice
+        return kind.error(f"cannot open the {kind.noun}: {cause} ({exc}); {todo}", path)
+    return kind.error(f"cannot be read as an ingest {kind.noun} ({exc}); check it is the right file", path)
+
+
+def is_damage(exc: sqlite3.Error) -> bool:
+    """SQLite's words for a damaged file (as opposed to a locked, full or read-only one). "file is
+    not a database" is left out: it is what a wrong file (a text file given as the index) says."""
+    text = str(exc).lower()
+    return "malformed" in text or "corrupt" in text
+
+
+def damaged(path: Path, kind: FileKind, detail: str) -> DamagedDatabase:
+    return DamagedDatabase(
+        f"the {kind.noun} is damaged ({detail}); ingest stopped before writing more into it. {kind.damaged}",
+        path)
+
+
+def check_integrity(conn: sqlite3.Connection, path: Path, kind: FileKind, meta_table: str, *, force: bool = False) -> None:
+    """`PRAGMA quick_check` on the file (see `CHECK_EVERY_RUN_BYTES`); raise `DamagedDatabase`
+    naming it and what to do when it is not ok."""
+    now = time.time()
+    try:
+        size = path.stat().st_size
+    except OSError:
+        size = 0
+    try:
+        if not force and size > CHECK_EVERY_RUN_BYTES:
+            row = conn.execute(f"SELECT value FROM {meta_table} WHERE key = 'checked_at'").fetchone()
+            if row is not None and now - float(row[0]) < CHECK_EVERY_S:
+                return
+        rows = [r[0] for r in conn.execute("PRAGMA quick_check(5)")]
+    except sqlite3.DatabaseError as exc:
+        if is_damage(exc):
+            raise damaged(path, kind, str(exc)) from exc
+        raise
+    if rows != ["ok"]:
+        raise damaged(path, kind, "; ".join(rows[:3]))
+    if size > CHECK_EVERY_RUN_BYTES:
+        conn.execute(f"INSERT OR REPLACE INTO {meta_table} (key, value) VALUES ('checked_at', ?)", (str(now),))
 
 
 def check_schema(
@@ -73,7 +135,7 @@ def check_schema(
                 conn.execute(f"PRAGMA user_version = {kind.version}")
                 return
     except sqlite3.DatabaseError as exc:
-        raise kind.error(f"cannot be read as an ingest {kind.noun} ({exc}); check it is the right file", path) from exc
+        raise open_error(exc, path, kind) from exc
     if app_id != kind.application_id:
         raise kind.error(f"is not an ingest {kind.noun} (application_id {app_id:#x}); {kind.other}", path)
     if version > kind.version:

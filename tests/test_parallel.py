@@ -29,3 +29,20 @@ def test_a_dying_worker_fails_only_its_own_item_and_the_pool_is_replaced():
 def test_one_worker_runs_in_this_process():
     out = [(i, f.result()) for i, f in ordered_map(lambda x: x + 1, [1, 2], workers=1)]
     assert out == [(1, 2), (2, 3)]
+
+
+def _timed(item: int) -> tuple[int, float, float]:
+    import time
+
+    began = time.monotonic()
+    time.sleep(0.3 if item % 2 == 0 else 0.05)
+    return item, began, time.monotonic()
+
+
+def test_heavy_items_run_one_at_a_time_and_light_ones_around_them():
+    spans = [f.result() for _, f in ordered_map(_timed, range(8), workers=3, heavy=lambda i: i % 2 == 0)]
+    assert [s[0] for s in spans] == list(range(8))  # still in order
+    heavy = sorted((b, e) for i, b, e in spans if i % 2 == 0)
+    assert all(later[0] >= earlier[1] for earlier, later in zip(heavy, heavy[1:]))  # never two at once
+    light = [(b, e) for i, b, e in spans if i % 2]
+    assert any(b < heavy[0][1] for b, _ in light)  # the light ones did not wait for the heavy

@@ -263,3 +263,73 @@ def test_small_capitals_heading_at_body_size(tmp_path):
     loaded, blocks = load(doc, tmp_path)
     headings = [b.text for b in blocks if b.kind == "heading"]
     assert any(h.replace(" ", "") == "II.METHODS" for h in headings), headings
+
+
+def test_chinese_lines_join_without_a_space(tmp_path):
+    doc = pymupdf.open()
+    page = doc.new_page()
+    for k, line in enumerate(("水质调查发现北部地区大多数水井符合标", "准，但旧磨坊附近的几口井含铁量超", "标，已关闭维修。")):
+        page.insert_text((60, 100 + 13 * k), line, fontname="china-s", fontsize=10)
+    _, blocks = load(doc, tmp_path)
+    assert [b.text for b in blocks] == ["水质调查发现北部地区大多数水井符合标准，但旧磨坊附近的几口井含铁量超标，已关闭维修。"]
+
+
+def test_paragraph_cut_by_a_caption_reads_on_after_it(tmp_path):
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    left = textwrap.wrap(prose(120, 0)[:-1] + " and the rest of this sentence", 44)
+    y = 100.0
+    for line in left:
+        page.insert_text((50, y), line, fontsize=10)
+        y += 12.5
+    page.insert_text((310, 100), "Figure 2. Iron found in the wells near the mill.", fontsize=8)
+    right = textwrap.wrap("goes on in the next column after the caption and ends here. " + prose(60, 4), 44)
+    y = 130.0
+    for line in right:
+        page.insert_text((310, y), line, fontsize=10)
+        y += 12.5
+    _, blocks = load(doc, tmp_path)
+    text = [b.text for b in blocks]
+    joined = next(t for t in text if t.startswith(prose(120, 0)[:30]))
+    assert "the rest of this sentence goes on in the next column after the caption and ends here." in joined
+    assert text.index(joined) < text.index("Figure 2. Iron found in the wells near the mill.")
+
+
+# -- tables set without rules -----------------------------------------------------------------
+
+
+def test_statement_without_rules_is_a_table_of_rows(tmp_path):
+    doc = pymupdf.open()
+    page = Page(doc)
+    page.para(prose(50, 1))
+    rows = [("", "2023", "2022"), ("Revenue", "46,298", "51,761"), ("Cost of sales", "(36,386)", "(40,121)"),
+            ("Gross profit", "9,912", "11,640"), ("Operating income", "$ 1,795", "$ 2,675")]
+    y = page.y + 20
+    for label, a, b in rows:
+        if label:
+            page.text(60, y, label, size=9)
+        page.text(330 - pymupdf.get_text_length(a, fontsize=9), y, a, size=9)  # figures set flush right
+        page.text(430 - pymupdf.get_text_length(b, fontsize=9), y, b, size=9)
+        y += 12
+    page.y = y + 10
+    page.para(prose(50, 2))
+    _, blocks = load(doc, tmp_path)
+    tables = [b for b in blocks if b.kind == "table"]
+    assert len(tables) == 1
+    assert tables[0].rows == (("", "2023", "2022"), ("Revenue", "46,298", "51,761"),
+                              ("Cost of sales", "(36,386)", "(40,121)"), ("Gross profit", "9,912", "11,640"),
+                              ("Operating income", "$ 1,795", "$ 2,675"))
+    assert tables[0].header_rows == 1
+    assert not any(b.text in ("46,298", "Revenue") for b in blocks if b.kind != "table")
+
+
+def test_words_side_by_side_are_no_table(tmp_path):
+    doc = pymupdf.open()
+    page = Page(doc)
+    for label, value in (("Name", "Northern district survey"), ("Lead", "Water board"), ("Status", "Closed")):
+        page.text(60, page.y, label, size=10)
+        page.text(200, page.y, value, size=10)
+        page.y += 13
+    page.para(prose(60, 2))
+    _, blocks = load(doc, tmp_path)
+    assert not [b for b in blocks if b.kind == "table"]

@@ -150,7 +150,7 @@ def test_workers_give_the_same_jsonl_dump(tmp_path, docs, workers):
     cfg = write_config(tmp_path, docs, sink="jsonl", workers=workers)
     summary, _ = sync(cfg)
     assert summary.ok and summary.changed == 3
-    dump = {p.name: p.read_text() for p in (tmp_path / "chunks").iterdir()}
+    dump = {p.name: p.read_text() for p in (tmp_path / "chunks").glob("*.jsonl")}  # beside .ingest-index-id
     assert len(dump) == 3 and all(text.endswith("\n") for text in dump.values())
     assert all(json.loads(line)["token_count"] <= 200 for text in dump.values() for line in text.splitlines())
 

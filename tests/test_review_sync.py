@@ -299,8 +299,11 @@ def test_configured_default_cleaner_stays_on_its_formats_and_options_reprocess(t
     assert summary.changed == 0 and summary.unchanged == 2
     for r in results.values():
         assert "running_headers" not in r.cleaned and "empty_cells" not in r.cleaned  # not widened
-    # new options re-process every document
+    # new options re-process the documents the cleaner runs on, and only those (issue #9): a
+    # PDF-only cleaner leaves Markdown and Word alone, one for every format takes them all
     summary, _ = local_sync(local_raw(tmp_path, docs, [{"running_headers": {"min_pages": 5}}]))
+    assert summary.changed == 0 and summary.unchanged == 2
+    summary, _ = local_sync(local_raw(tmp_path, docs, [{"track_changes": {"mode": "reject"}}]))
     assert summary.changed == 2
 
 
@@ -316,15 +319,16 @@ def test_plugin_named_by_module_attr_runs_on_every_document(tmp_path, corpus, mo
     summary, results = local_sync(local_raw(tmp_path, docs, ["review_sync_plugin:tag", {"furniture": False}]))
     assert summary.ok and summary.changed == 2, summary.failures
     for r in results.values():
-        assert r.cleaned.get("review_sync_plugin:tag") == {"documents": 1}, r
+        assert r.cleaned["review_sync_plugin:tag"]["documents"] == 1, r  # its own count, beside ingest's
         assert "furniture" not in r.cleaned
     assert "PLUGGED leave" in texts(tmp_path)["leave.md"]
+    assert results["leave.md"].cleaned["review_sync_plugin:tag"]["chars"] == -3  # "paid" -> "PLUGGED": added
 
 
 # -- ingest run --every -------------------------------------------------------------------------------
 
 
-def test_every_reports_a_raising_run_goes_on_and_ctrl_c_exits_1(tmp_path):
+def test_every_reports_a_raising_run_goes_on_and_ctrl_c_exits_3(tmp_path):
     docs = tmp_path / "docs"  # missing: every run raises SourceError
     cfg = tmp_path / "ingest.yaml"
     cfg.write_text(f"source:\n  local: {{path: {docs}}}\nsink:\n  sqlite: {tmp_path / 'index.sqlite'}\n"
@@ -339,4 +343,5 @@ def test_every_reports_a_raising_run_goes_on_and_ctrl_c_exits_1(tmp_path):
     finally:
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=30)
-    assert proc.returncode == 1 and "stopped" in err and "Traceback" not in err
+    # Ctrl-C between runs exits as the last run ended: 3, the run itself failed (issue #9).
+    assert proc.returncode == 3 and "stopped" in err and "Traceback" not in err

@@ -1,28 +1,39 @@
 """Cleaners strip what is about a document rather than in it, before the chunker sees it.
 
 A cleaner is a `Cleaner`: a name, a function over the block stream, and optionally a pydantic
-model for its options (checked once, when the config is loaded). Built-ins and third-party
-plugins register the same way: an object exposed through the `ingest.cleaners` entry-point group,
-or named as `module:attr` in the config.
+model for its options (checked once, when the config is loaded). Built-ins are listed in
+`DEFAULT_CHAIN`, in the order they run; third-party cleaners come from the `ingest.cleaners`
+entry-point group or a `module:attr` name, and run only where a config or command line names them.
 """
 
 from __future__ import annotations
 
 import hashlib
-import importlib
 import sys
 from dataclasses import dataclass, field
-from functools import lru_cache
-from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 
 from pydantic import BaseModel, ValidationError
 
+from .. import registry
 from ..blocks import Block, Document, Loaded
 from ..errors import CleanerError
 
-ENTRY_POINT_GROUP = "ingest.cleaners"
+ENTRY_POINT_GROUP = registry.GROUPS["cleaner"]
+
+DEFAULT_CHAIN: tuple[str, ...] = (
+    "comments",  # inline marks resolve first: later steps rewrite the text they point into
+    "track_changes",
+    "figures",  # PDF page furniture, judged on the page as the loader laid it out
+    "line_numbers",
+    "page_numbers",
+    "running_headers",
+    "empty_cells",  # table shape, once marks are resolved
+    "merged_cells",
+    "furniture",  # last: drops what the loader, or a cleaner above, marked as furniture
+)
+"""The built-in cleaners, in the order they run; each is `ingest/cleaners/<name>.py`'s `cleaner`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,7 +43,7 @@ class CleanContext:
     document: Document
     options: BaseModel | None
     removed: dict[str, int] = field(default_factory=dict)
-    """Counts the cleaner reports (e.g. "lines", "chars"); summed per document in the run report."""
+    """Counts the cleaner reports (e.g. "lines"); ingest adds the blocks and characters it removed."""
 
     def count(self, what: str, n: int = 1) -> None:
         self.removed[what] = self.removed.get(what, 0) + n
@@ -56,12 +67,10 @@ class Cleaner:
     name: str
     run: CleanFn
     options: type[BaseModel] | None = None
-    """Options model; None if the cleaner takes none."""
+    """Options model; None if the cleaner takes none. Unknown keys are refused, whatever the model says."""
     default_for: frozenset[str] | None = None
-    """MIME types it runs on unless switched off; None: only when the config names it; empty: all."""
-    order: int = 50
-    """Place among the default cleaners, lowest first: inline marks (10-20) resolve before page
-    furniture (30) and table shape (50) change what they point at; dropping furniture is last (90)."""
+    """MIME types it runs on (empty: all). A built-in runs there unless switched off; a third-party
+    cleaner only once a config or command line names it. None: every document it is named for."""
 
     def applies_to(self, mime_type: str) -> bool:
         return self.default_for is not None and (not self.default_for or mime_type in self.default_for)
@@ -75,6 +84,28 @@ class Step:
     options: BaseModel | None
     explicit: bool
     """Named in the config and declaring no formats: runs on every document."""
+    origin: str = registry.BUILT_IN
+    """Where the cleaner came from: built in, a distribution and its version, or `module:attr`."""
+
+    def runs_on(self, mime_type: str) -> bool:
+        return self.explicit or self.cleaner.applies_to(mime_type)
+
+
+class CleanerFailed(CleanerError):
+    """A cleaner raised on a document: the document fails, naming the cleaner and its error."""
+
+    def __init__(self, message: str, subject: object = None, cleaner: str = "") -> None:
+        super().__init__(message, subject)
+        self.cleaner = cleaner
+
+    def __reduce__(self):  # keeps document, message and cleaner across a worker process
+        return (_failed, (self.args[0], self.cleaner))
+
+
+def _failed(text: str, cleaner: str) -> CleanerFailed:
+    exc = CleanerFailed(text)
+    exc.subject, exc.cleaner = "", cleaner  # the text already names the document
+    return exc
 
 
 def code_version(cleaner: Cleaner) -> str:
@@ -90,73 +121,122 @@ def code_version(cleaner: Cleaner) -> str:
         return ""
 
 
-def available() -> dict[str, Cleaner]:
-    """Every cleaner installed through the entry-point group, by name."""
-    return dict(_installed())
+def builtin(name: str) -> Cleaner:
+    """One of ingest's own cleaners by name (its module is imported on first use)."""
+    cleaner = registry.builtin(f"{__name__}.{name}:cleaner")
+    assert isinstance(cleaner, Cleaner) and cleaner.name == name, name
+    return cleaner
 
 
-@lru_cache(maxsize=1)
-def _installed() -> tuple[tuple[str, Cleaner], ...]:
-    # Scanning the installed distributions costs ~10 ms: once per process, not once per document.
-    return tuple((ep.name, _as_cleaner(ep.load(), ep.value)) for ep in entry_points(group=ENTRY_POINT_GROUP))
+def available() -> dict[str, tuple[Cleaner, str]]:
+    """Every cleaner there is, built in or installed, by name, with where it comes from.
+
+    Loads every installed entry point: for listing them (`ingest plugins`), not for a run.
+    """
+    out = {name: (builtin(name), registry.BUILT_IN) for name in DEFAULT_CHAIN}
+    for ep in registry.installed("cleaner"):
+        if ep.name not in out:  # a built-in's name cannot be taken over by a package
+            found = registry.load_entry_point("cleaner", ep)
+            out[ep.name] = (_as_cleaner(found.obj, ep.name), found.origin)
+    return out
 
 
-def resolve(name: str) -> Cleaner:
-    """A cleaner by entry-point name or by `module:attr`."""
+def resolve(name: str, base: Path | None = None) -> tuple[Cleaner, str]:
+    """A cleaner by built-in name, entry-point name or `module:attr` (importable from `base` too)."""
+    if name in DEFAULT_CHAIN:
+        return builtin(name), registry.BUILT_IN
     if ":" in name:
-        module_name, _, attr = name.partition(":")
-        try:
-            obj = getattr(importlib.import_module(module_name), attr)
-        except (ImportError, AttributeError) as exc:
-            raise CleanerError(f"cannot import cleaner: {exc}", subject=name) from exc
-        return _as_cleaner(obj, name)
-    cleaners = available()
-    if name not in cleaners:
-        known = ", ".join(sorted(cleaners)) or "none"
-        raise CleanerError(f"unknown cleaner (installed: {known})", subject=name)
-    return cleaners[name]
+        found = registry.import_attr(name, base)
+        return _as_cleaner(found.obj, name), found.origin
+    ep = registry.entry_point("cleaner", name)
+    if ep is None:
+        known = ", ".join([*DEFAULT_CHAIN, *sorted(e.name for e in registry.installed("cleaner"))])
+        raise CleanerError(f"unknown cleaner (there are: {known}; or name one as module:attr)", subject=name)
+    found = registry.load_entry_point("cleaner", ep)
+    return _as_cleaner(found.obj, name), found.origin
 
 
-def build_chain(configured: Iterable[tuple[str, Mapping | bool | None]]) -> tuple[Step, ...]:
-    """Default cleaners in their `order`, then the other configured ones in config order.
+def build_chain(configured: Iterable[tuple[str, Mapping | bool | None]], base: Path | None = None) -> tuple[Step, ...]:
+    """`DEFAULT_CHAIN`, then the other configured cleaners in config order.
 
     Each configured item is (name, options): a mapping configures it, `False` switches it off,
-    `None` or `True` runs it with default options. Configuring a default cleaner neither moves it
-    (the order keeps marks resolved before tables are reshaped) nor widens it to other formats;
-    a named cleaner that declares no formats runs on every document.
+    `None` or `True` runs it with default options. Configuring a built-in neither moves it
+    (the chain keeps marks resolved before tables are reshaped) nor widens it to other formats.
+    A named plugin runs on the formats it declares, or on every document when it declares none.
+    `base` is where `module:attr` names are importable from besides sys.path (the config's folder).
     """
-    cleaners = available()
     settings: dict[str, Mapping | bool | None] = {}
-    order: list[str] = []
     for name, value in configured:
         if name in settings:
             raise CleanerError("named twice in the cleaner list", subject=name)
         settings[name] = value
-        order.append(name)
-    defaults = [c for c in cleaners.values() if c.default_for is not None]
-    names = [c.name for c in sorted(defaults, key=lambda c: (c.order, c.name))]
     steps = []
-    for name in names + [n for n in order if n not in names]:
+    for name in [*DEFAULT_CHAIN, *(n for n in settings if n not in DEFAULT_CHAIN)]:
         value = settings.get(name)
+        cleaner, origin = resolve(name, base)  # switched off or not, a misspelt name is an error
+        options = _options(cleaner, value)
         if value is False:
             continue
-        cleaner = cleaners.get(name) or resolve(name)
-        # Options tune a default cleaner without widening it: it still runs on its own formats.
+        # Options tune a built-in without widening it: it still runs on its own formats.
         explicit = name in settings and cleaner.default_for is None
-        steps.append(Step(cleaner, _options(cleaner, value), explicit=explicit))
+        steps.append(Step(cleaner, options, explicit=explicit, origin=origin))
     return tuple(steps)
 
 
+def run_step(step: Step, blocks: Iterable[Block], document: Document, removed: dict[str, int]) -> Iterator[Block]:
+    """One cleaner over the stream; whatever it raises fails the document, naming the cleaner."""
+    name = step.cleaner.name
+    try:
+        yield from step.cleaner.run(blocks, CleanContext(document, step.options, removed))
+    except CleanerFailed:
+        raise  # an earlier cleaner's, passing through this one
+    except Exception as exc:
+        raise CleanerFailed(f"cleaner {name!r} failed: {type(exc).__name__}: {exc}",
+                            subject=document.uri, cleaner=name) from exc
+
+
 def clean(blocks: Iterable[Block], document: Document, chain: Iterable[Step]) -> tuple[Iterator[Block], dict[str, dict[str, int]]]:
-    """Run the chain lazily; the returned report fills in as the blocks are consumed."""
+    """Run the chain lazily; the returned report fills in as the blocks are consumed.
+
+    Per cleaner it holds what the cleaner counted itself, and what it removed as ingest measured
+    it: "blocks" and "chars" (net: a cleaner that adds text removes a negative amount) and
+    "share", the characters removed as a share of the document's.
+    """
     report: dict[str, dict[str, int]] = {}
-    stream: Iterable[Block] = blocks
+    tallies = [_Tally()]
+    stream: Iterable[Block] = tallies[0].over(blocks)
+    names = []
     for step in chain:
-        if not (step.explicit or step.cleaner.applies_to(document.mime_type)):
+        if not step.runs_on(document.mime_type):
             continue
-        ctx = CleanContext(document, step.options, report.setdefault(step.cleaner.name, {}))
-        stream = step.cleaner.run(stream, ctx)
-    return iter(stream), report
+        names.append(step.cleaner.name)
+        tally = _Tally()
+        stream = tally.over(run_step(step, stream, document, report.setdefault(step.cleaner.name, {})))
+        tallies.append(tally)
+    return _reported(stream, report, names, tallies), report
+
+
+@dataclass(slots=True)
+class _Tally:
+    blocks: int = 0
+    chars: int = 0
+
+    def over(self, blocks: Iterable[Block]) -> Iterator[Block]:
+        for block in blocks:
+            self.blocks += 1
+            self.chars += len(block.text)
+            yield block
+
+
+def _reported(stream: Iterable[Block], report: dict, names: list[str], tallies: list[_Tally]) -> Iterator[Block]:
+    yield from stream
+    # Each tally counted what left its step; what a cleaner removed is what it took in minus that.
+    total = max(tallies[0].chars, 1)
+    for name, before, after in zip(names, tallies, tallies[1:]):
+        entry = report[name]
+        entry["blocks"] = before.blocks - after.blocks
+        entry["chars"] = before.chars - after.chars
+        entry["share"] = round(entry["chars"] / total, 3)
 
 
 def clean_blocks(loaded: Loaded, steps: tuple[Step, ...] | None = None) -> list[Block]:
@@ -165,13 +245,39 @@ def clean_blocks(loaded: Loaded, steps: tuple[Step, ...] | None = None) -> list[
     return list(blocks)
 
 
-def _options(cleaner: Cleaner, value: Mapping | bool | None) -> BaseModel | None:
-    if cleaner.options is None:
-        if isinstance(value, Mapping) and value:
-            raise CleanerError(f"takes no options, got {sorted(value)}", subject=cleaner.name)
-        return None
+def parse_cleaner_arg(text: str) -> tuple[str, Mapping | bool | None]:
+    """A command line's `NAME`, `NAME:{json options}`, `NAME:false`, `module:attr` or
+    `module:attr:{json}` as a configured item."""
+    import json
+
+    head, sep, tail = text.partition(":{")
+    name, options = (head, "{" + tail) if sep else (text, "")
+    if not sep and name.endswith((":false", ":off")):
+        return name.rsplit(":", 1)[0], False
+    if not options:
+        return name, None
     try:
-        return cleaner.options.model_validate(value if isinstance(value, Mapping) else {})
+        value = json.loads(options)
+    except ValueError as exc:
+        raise CleanerError(f"options are not valid JSON ({exc}); e.g. running_headers:{{\"min_pages\": 3}}",
+                           subject=name) from exc
+    return name, value
+
+
+def _options(cleaner: Cleaner, value: Mapping | bool | None) -> BaseModel | None:
+    given = value if isinstance(value, Mapping) else {}
+    if cleaner.options is None:
+        if given:
+            raise CleanerError(f"takes no options, got {', '.join(map(str, given))}", subject=cleaner.name)
+        return None
+    fields = cleaner.options.model_fields
+    known = {f.alias or n for n, f in fields.items()} | set(fields)
+    unknown = [k for k in given if k not in known]
+    if unknown:  # pydantic ignores extra keys by default: a misspelt option would pass silently
+        raise CleanerError(f"unknown option {unknown[0]!r} (its options: {', '.join(fields) or 'none'})",
+                           subject=cleaner.name)
+    try:
+        return cleaner.options.model_validate(given)
     except ValidationError as exc:
         raise CleanerError(f"bad options: {_first_error(exc)}", subject=cleaner.name) from exc
 

@@ -58,4 +58,4 @@ def _cell(rows: tuple[tuple[str, ...], ...], r: int, c: int) -> str:
     return rows[r][c] if r < len(rows) and c < len(rows[r]) else ""
 
 
-cleaner = Cleaner(name="comments", run=drop_comments, options=CommentsOptions, default_for=frozenset(), order=10)
+cleaner = Cleaner(name="comments", run=drop_comments, options=CommentsOptions, default_for=frozenset())

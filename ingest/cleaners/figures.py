@@ -21,4 +21,4 @@ def drop_figures(blocks: Iterable[Block], ctx: CleanContext) -> Iterator[Block]:
         yield block
 
 
-cleaner = Cleaner(name="figures", run=drop_figures, default_for=frozenset({"application/pdf"}), order=30)
+cleaner = Cleaner(name="figures", run=drop_figures, default_for=frozenset({"application/pdf"}))

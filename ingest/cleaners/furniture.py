@@ -21,4 +21,4 @@ def drop_furniture(blocks: Iterable[Block], ctx: CleanContext) -> Iterator[Block
         yield block
 
 
-cleaner = Cleaner(name="furniture", run=drop_furniture, default_for=frozenset(), order=90)
+cleaner = Cleaner(name="furniture", run=drop_furniture, default_for=frozenset())

@@ -77,5 +77,4 @@ cleaner = Cleaner(
     run=drop_line_numbers,
     options=LineNumberOptions,
     default_for=frozenset({"application/pdf"}),
-    order=30,
 )

@@ -150,5 +150,4 @@ cleaner = Cleaner(
     run=drop_page_numbers,
     options=PageNumberOptions,
     default_for=frozenset({"application/pdf"}),
-    order=30,
 )

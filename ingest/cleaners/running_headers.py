@@ -10,8 +10,9 @@ wherever they sit in a band, since court filings are often too short to show rec
 
 Furniture that appears once (a journal masthead, a DOI or copyright footer, "Downloaded from ... on
 DATE", "Vol. 8 | Issue 3") is judged by the line itself: a band line made mostly of such tokens
-(`ingest.page_furniture`), or a short line in the top band set clearly smaller than the body, is
-dropped. Both only ever apply to lines the loader found apart from the body.
+(`ingest.page_furniture`), an authors' running head ("Smith et al."), a short line set in pieces
+between separators, or (in a document of one or two pages, too short to show recurrence) a short
+line in the top band set in italics or clearly smaller than the body, is dropped. All only ever apply to lines the loader found apart from the body.
 """
 
 from __future__ import annotations
@@ -25,9 +26,11 @@ from typing import Iterable, Iterator
 from pydantic import BaseModel, Field
 
 from ..blocks import Block
-from ..page_furniture import furniture_like, is_page_number
+from ..page_furniture import CAPTION, furniture_like, is_page_number
 from . import CleanContext, Cleaner, drop_lines
 
+_ET_AL = re.compile(r"\bet al\b\.?")
+_SEPARATED = re.compile(r"\s[|\u2022\u00b7\u2219]\s")
 PACER = r"(?i)^case:?\s+\S+.*\bdoc(ument)?\b.*\bpage\b"
 PAGE_OF = r"(?i)^page\s+\d+\s+of\s+\d+$"
 
@@ -65,7 +68,7 @@ def drop_running_headers(blocks: Iterable[Block], ctx: CleanContext) -> Iterator
         if any(p.search(s) for p in patterns for s in _pieces(block)):
             drop.add(i)
             continue
-        if opts.one_off and _one_off(block, band, body):
+        if opts.one_off and _one_off(block, band, body, short=len(pages) <= 2):
             drop.add(i)
             continue
         key = _key(block.text)
@@ -82,13 +85,22 @@ def drop_running_headers(blocks: Iterable[Block], ctx: CleanContext) -> Iterator
     yield from drop_lines(blocks, drop, ctx)
 
 
-def _one_off(block: Block, band: str, body: float) -> bool:
+def _one_off(block: Block, band: str, body: float, short: bool) -> bool:
+    if CAPTION.match(block.text):
+        return False  # a figure's caption set at the page's edge
     pieces = block.meta.get("segments") or (block.text,)
     if furniture_like(block.text) or all(furniture_like(p) or is_page_number(p) for p in pieces):
         return True
+    words = len(block.text.split())
+    if words <= 15 and (_ET_AL.search(block.text) or len(_SEPARATED.split(block.text)) >= 3):
+        return True  # an authors' running head, or "Journal | Vol. 8 | Page 3" set in pieces
+    if band != "top" or words > 20 or not short:
+        # A footnote may sit low, in small type or in italics; and in a longer document a running
+        # header shows by recurring, while a table's column heads may open a page in small type.
+        return False
     size = block.meta.get("font_size") or 0.0
-    # A masthead or running title in small type above the body; a footnote may sit low in small type.
-    return band == "top" and body > 0 and 0 < size <= body - 1.0 and len(block.text.split()) <= 20
+    # A masthead or running title above the body, in small type or in italics.
+    return (body > 0 and 0 < size <= body - 1.0) or bool(block.meta.get("italic"))
 
 
 def _body_size(blocks: list[Block]) -> float:
@@ -122,5 +134,4 @@ cleaner = Cleaner(
     run=drop_running_headers,
     options=RunningHeaderOptions,
     default_for=frozenset({"application/pdf"}),
-    order=30,
 )

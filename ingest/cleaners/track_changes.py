@@ -232,4 +232,4 @@ def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return out
 
 
-cleaner = Cleaner(name="track_changes", run=resolve_track_changes, options=TrackChangesOptions, default_for=frozenset(), order=20)
+cleaner = Cleaner(name="track_changes", run=resolve_track_changes, options=TrackChangesOptions, default_for=frozenset())

@@ -9,14 +9,28 @@ from __future__ import annotations
 import hashlib
 import importlib
 import mimetypes
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
+from .. import registry
 from ..blocks import Document, Loaded
-from ..errors import LoaderError, UnsupportedFormat
+from ..errors import IngestError, LoaderError, UnsupportedFormat
 
 Loader = Callable[[bytes, Document], Loaded]
+
+
+@dataclass(frozen=True, slots=True)
+class FormatLoader:
+    """A loader as a plugin gives it (an `ingest.loaders` entry point, or `module:attr`)."""
+
+    name: str
+    load: Loader
+    mime_types: tuple[str, ...]
+    """The MIME types it reads; for these it takes over from a built-in once a config names it."""
+    extensions: tuple[str, ...] = ()
+    """Endings of local file names (".org") that mean its first MIME type."""
 
 MARKDOWN = "text/markdown"
 TEXT = "text/plain"
@@ -44,12 +58,66 @@ def register(mime_type: str, loader: Loader) -> None:
     _LOADERS[mime_type] = loader
 
 
+def use(loader: FormatLoader) -> None:
+    """Read its MIME types (and local files with its extensions) with `loader`, in this process."""
+    for mime_type in loader.mime_types:
+        register(mime_type, loader.load)
+    for ext in loader.extensions:
+        _EXTENSIONS[ext.lower()] = loader.mime_types[0]
+
+
+def resolve(name: str, base: Path | None = None) -> tuple[FormatLoader, str]:
+    """A plugin loader by entry-point name or `module:attr` (importable from `base` too)."""
+    if ":" in name:
+        found = registry.import_attr(name, base)
+    else:
+        ep = registry.entry_point("loader", name)
+        if ep is None:
+            known = ", ".join(sorted(e.name for e in registry.installed("loader"))) or "none installed"
+            raise LoaderError(f"unknown loader ({known}; or name one as module:attr)", subject=name)
+        found = registry.load_entry_point("loader", ep)
+    if not isinstance(found.obj, FormatLoader):
+        raise LoaderError("is not an ingest.loaders.FormatLoader", subject=name)
+    return found.obj, found.origin
+
+
+def available() -> list[tuple[FormatLoader, str]]:
+    """Built-in loaders, then installed ones (loaded), with where each comes from; for listing."""
+    out = []
+    for name, target, mime_types in BUILTIN_LOADERS:
+        extensions = tuple(e for e, m in _EXTENSIONS.items() if m in mime_types)
+        module, _, fn = target.partition(":")
+        load = _lazy(f"{__name__}.{module}:{fn}")
+        out.append((FormatLoader(name, load, mime_types, extensions), registry.BUILT_IN))
+    for ep in registry.installed("loader"):
+        found = registry.load_entry_point("loader", ep)
+        if isinstance(found.obj, FormatLoader):
+            out.append((found.obj, found.origin))
+    return out
+
+
+def _lazy(target: str) -> Loader:
+    def load(data: bytes, document: Document) -> Loaded:
+        return registry.builtin(target)(data, document)
+
+    return load
+
+
 def _loader(mime_type: str) -> Loader | None:
     loader = _LOADERS.get(mime_type)
     if loader is None and mime_type in _BUILTINS:
         module, _, name = _BUILTINS[mime_type].partition(":")
         loader = _LOADERS[mime_type] = getattr(importlib.import_module(f"{__name__}.{module}"), name)
     return loader
+
+
+def loader_module(mime_type: str) -> str | None:
+    """The module holding the loader for `mime_type` (without importing a built-in one)."""
+    if mime_type in _LOADERS:
+        return getattr(_LOADERS[mime_type], "__module__", None)
+    if mime_type in _BUILTINS:
+        return f"{__name__}.{_BUILTINS[mime_type].partition(':')[0]}"
+    return None
 
 
 def mime_type_of(path: str | Path) -> str:
@@ -71,6 +139,8 @@ def load_bytes(data: bytes, document: Document) -> Loaded:
     except LoaderError as exc:
         if exc.subject is None:  # a loader's own check: name the file here, once
             raise LoaderError(str(exc), subject=document.uri) from exc
+        raise
+    except (IngestError, MemoryError):  # a time limit, memory: the machine's, not the format's
         raise
     except Exception as exc:  # a parser's own exception: name the file and the cause
         raise LoaderError(f"could not parse as {document.mime_type}: {exc}", subject=document.uri) from exc
@@ -105,15 +175,15 @@ def content_hash(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-# Built-ins by MIME type, as "module:function" under this package: a loader's parser library
-# (pymupdf, lxml, openpyxl) is imported only when a document of its type arrives.
-_BUILTINS = {
-    MARKDOWN: "markdown:load",
-    TEXT: "plain_text:load",
-    _EXTENSIONS[".docx"]: "docx:load",
-    _EXTENSIONS[".pdf"]: "pdf:load",
-    _EXTENSIONS[".xlsx"]: "spreadsheet:load_workbook",
-    _EXTENSIONS[".xlsm"]: "spreadsheet:load_workbook",
-    _EXTENSIONS[".csv"]: "spreadsheet:load_csv",
-    GOOGLE_DOC: "gdoc:load",  # the Docs API's documents.get JSON, as the Drive source fetches it
-}
+# The built-ins: name, "module:function" under this package, MIME types. A loader's parser
+# library (pymupdf, lxml, openpyxl) is imported only when a document of its type arrives.
+BUILTIN_LOADERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("markdown", "markdown:load", (MARKDOWN,)),
+    ("plain_text", "plain_text:load", (TEXT,)),
+    ("docx", "docx:load", (_EXTENSIONS[".docx"],)),
+    ("pdf", "pdf:load", (_EXTENSIONS[".pdf"],)),
+    ("xlsx", "spreadsheet:load_workbook", (_EXTENSIONS[".xlsx"], _EXTENSIONS[".xlsm"])),
+    ("csv", "spreadsheet:load_csv", (_EXTENSIONS[".csv"],)),
+    ("gdoc", "gdoc:load", (GOOGLE_DOC,)),  # the Docs API's documents.get JSON, as the Drive source fetches it
+)
+_BUILTINS = {mime: target for _, target, mime_types in BUILTIN_LOADERS for mime in mime_types}

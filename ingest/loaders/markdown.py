@@ -12,8 +12,10 @@ installed (`pip install ingest[fast]`).
 
 from __future__ import annotations
 
+import base64
 import re
 from dataclasses import replace
+from datetime import date, datetime
 from itertools import accumulate
 from typing import Callable, Iterable
 
@@ -149,7 +151,27 @@ def _front_matter(content: str) -> tuple[dict, tuple[str, ...]]:
         return {}, (f"front matter is not valid YAML, ignored: {exc}",)
     if not isinstance(meta, dict):
         return {}, ("front matter is not a mapping, ignored",)
-    return meta, ()
+    return _json_data(meta), ()
+
+
+def _json_data(value: object) -> object:
+    """YAML values as JSON data, for the index: a date (`date: 2024-01-05`, in every Jekyll or Hugo
+    post) becomes its ISO text, keys become text, binary becomes base64."""
+    if isinstance(value, dict):
+        return {k if isinstance(k, str) else _scalar_text(k): _json_data(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set)):
+        return [_json_data(v) for v in value]
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    return _scalar_text(value)
+
+
+def _scalar_text(value: object) -> str:
+    if isinstance(value, (date, datetime)):
+        return value.isoformat()
+    if isinstance(value, bytes):
+        return base64.b64encode(value).decode("ascii")
+    return str(value)
 
 
 def _title(meta: dict, h1: str | None, document: Document) -> str:

@@ -1,30 +1,41 @@
-"""PDF loader (pymupdf, AGPL-3.0): pages to headings, paragraphs, list items and tables.
+"""PDF loader (pymupdf, AGPL-3.0): pages to headings, paragraphs, list items, tables, footnotes
+and figures.
 
 Loaders describe, cleaners decide. The catch with PDFs is that paragraphs must be rebuilt from
 lines here, and a running header or a pleading line number glued into a paragraph could never be
-taken out again by a cleaner. So the loader sorts lines by place before it builds anything:
+taken out again by a cleaner. So the loader sorts lines by place before it builds anything, from
+the page's own evidence (geometry, type, repetition, drawings, the PDF's outline and page labels):
 
 - lines in the top or bottom band of a page that do not read on into the body (other size, a gap,
-  a bare page number), rotated text in the side margins and bare small numbers left of the body's
-  left edge (a line-number gutter) never join a paragraph. Each such header line becomes its own
-  block of kind "paragraph" with `meta["band"]` ("top", "bottom", "left", "right"), its
-  `meta["segments"]` (the pieces of the line, left to right, as laid out) and `meta["font_size"]`.
-- everything else is body: read in column order, rebuilt into paragraphs (joined across lines,
-  columns and pages, hyphenation undone, ligatures and soft hyphens normalised), list items
-  (`level` by marker indent) and headings; ruled tables, found from the vector rules read in the
-  same pass as the text (`pdf_tables`, the grids pymupdf's table finder finds), become table
-  blocks and their words are kept out of the paragraphs.
+  a bare page number) or that recur in the band of many pages, rotated text in the side margins
+  and bare small numbers left of the body's left edge (a line-number gutter) never join a
+  paragraph. Each such header line becomes its own block of kind "paragraph" with
+  `meta["band"]` ("top", "bottom", "left", "right"), its `meta["segments"]` (the pieces of the
+  line, left to right, as laid out), `meta["font_size"]` and, where the PDF labels its pages,
+  `meta["page_label"]`. A band line that appears once, in the body's type, and that a chain of
+  close lines links to the body (a column's first lines under a header, a heading low on a page)
+  goes back to the body; so does a heading at a page's top.
+- text inside a figure (a cluster of drawn marks: a chart's axis numbers, tick labels, legend)
+  becomes a "figure" block (`pdf_figures`), dropped by the `figures` cleaner; its caption stays.
+- everything else is body: read in column order (`pdf_paragraphs`; columns inside one pymupdf
+  block are split at their whitespace gutter, `pdf_columns`), rebuilt into paragraphs (joined
+  across lines, columns and pages, hyphenation undone, ligatures, soft hyphens, TeX accents and
+  drop caps mended), list items (`level` by marker indent, the marker kept in `meta["marker"]`
+  and shown once by the chunker) and headings; small type under its column's text in the page's
+  lower half is a footnote, read after the page's body. Ruled tables, found from the vector rules
+  read in the same pass as the text (`pdf_tables`), become table blocks and their words are kept
+  out of the paragraphs.
 
 Whether a margin block is a running header, a page number or a gutter line number is decided by
 the `running_headers`, `page_numbers` and `line_numbers` cleaners, which drop what they recognise
-and leave the rest (a one-off line at a page's top stays text). A block whose `meta["band"]` is
-None is body text.
+(by recurrence, by content such as a DOI or "Downloaded from", by the page number a header
+carries) and leave the rest. A block whose `meta["band"]` is None is body text.
 
-Headings come from the outline (`get_toc`) when it has at least two entries, else from font
-statistics: a short unit in a larger size than the body, or all bold, is a heading (not a clerk's
-stamp such as "FILED", a date or a lone letter); levels rank
-the heading sizes, deepened by section numbers ("2.1"). Blocks carry `page` (1-based, the page
-where they start), `bbox`, and `meta["page_end"]` where a paragraph runs onto a later page.
+Headings (`pdf_headings`) come from the type (larger than the body, or bold; at the body's size a
+section number or capitals set apart) and from the outline (`get_toc`) together: an outline entry
+names a heading and gives its level, and headings the outline lacks keep theirs. Blocks carry
+`page` (1-based, the page where they start), `bbox`, and `meta["page_end"]` where a paragraph
+runs onto a later page.
 
 A PDF without any text layer (a scan) raises `LoaderError`: indexing it would store nothing and
 report success, while an error is recorded in the state DB and says to OCR the file. Pages that hold
@@ -33,7 +44,6 @@ images but no text in an otherwise textual PDF give a `Loaded.warnings` entry in
 
 from __future__ import annotations
 
-import bisect
 import re
 from collections import Counter
 from dataclasses import replace
@@ -45,12 +55,13 @@ from ..blocks import Block, Document, Loaded
 from ..errors import LoaderError
 from ..table_text import render_table
 from .pdf_figures import figure_lines, figure_regions
-from .pdf_headings import heading_levels, heading_like
-from ..page_furniture import furniture_like, is_page_number
-from .pdf_lines import (TEXT_FLAGS, GlyphOrder, Line, PageLines, band_key, extract, mend_drop_caps, recurring,
-                        restore_glyph_order, split_margins)
+from .pdf_headings import heading_levels, mark_units
+from .pdf_rejoin import rejoin
+from .pdf_lines import TEXT_FLAGS, GlyphOrder, Line, extract, mend_drop_caps, restore_glyph_order
+from .pdf_margins import PageLines, recurring, split_margins
 from .pdf_paragraphs import TERMINAL, Unit, box_of, continues, list_marker, page_units
 from .pdf_tables import cell_texts, find_grids
+from .pdf_text_tables import text_tables
 
 pymupdf.TOOLS.mupdf_display_errors(False)
 
@@ -70,8 +81,7 @@ def load(data: bytes, document: Document) -> Loaded:
     elif not document.title:
         document = replace(document, title=document.name)
     body = _body_size(pages, in_tables)  # band lines that rejoin the body below do not change it
-    units = [(placed, _mark(page_units(placed.body, tables, placed.number), tables, placed.body))
-             for placed, tables in _rejoin(pages, body)]
+    units = [(placed, _units(placed, tables)) for placed, tables in rejoin(pages, body)]
     blocks = tuple(_blocks(units, toc, document.title, body))
     return Loaded(document=document, blocks=blocks, warnings=tuple(warnings))
 
@@ -135,34 +145,10 @@ def _read_pages(
     return pages, in_tables, warnings
 
 
-def _mark(units: list[Unit], tables: list[Unit], lines: tuple[Line, ...]) -> list[Unit]:
-    """Mark the short units that can be no heading, whatever their type: those set inside a figure
-    (its title, a legend in bold), and those sharing their row with other text (a row label or a
-    column head of a table drawn without rules: "Total", "At December 31, 2021")."""
-    regions = [t.meta["region"] for t in tables if t.kind == "figure"]
-    rows = sorted(lines, key=lambda l: l.bbox[1])
-    tops = [l.bbox[1] for l in rows]
-    for unit in units:
-        if unit.kind not in ("paragraph", "list_item") or len(unit.lines) > 3:
-            continue
-        x0, y0, x1, y1 = box_of(unit.lines)
-        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-        if any(r[0] <= cx <= r[2] and r[1] <= cy <= r[3] for r in regions):
-            unit.meta["in_figure"] = True
-        own = set(map(id, unit.lines))
-        for line in unit.lines:
-            start = bisect.bisect_left(tops, line.bbox[1] - 3 * line.height)
-            # Cells beside it (a figure, or two more of them), not a line of the next column of prose.
-            cells = [o for o in rows[start:bisect.bisect_right(tops, line.bbox[3])]
-                     if id(o) not in own and len(o.text) <= 30 and _same_row(line, o)]
-            if len(cells) >= 2 or any(any(c.isdigit() for c in o.text) for o in cells):
-                unit.meta["shares_row"] = True
-    return units
-
-
-def _same_row(a: Line, b: Line) -> bool:
-    overlap = min(a.bbox[3], b.bbox[3]) - max(a.bbox[1], b.bbox[1])
-    return overlap > 0.5 * min(a.height, b.height) and min(a.bbox[2], b.bbox[2]) <= max(a.bbox[0], b.bbox[0])
+def _units(placed: PageLines, tables: list[Unit]) -> list[Unit]:
+    aligned, lines = text_tables(placed.body, placed.number)
+    tables = tables + aligned
+    return mark_units(page_units(lines, tables, placed.number), tables, tuple(lines))
 
 
 def _placed(lines: list[Line], number: int, rect: pymupdf.Rect, repeated: frozenset[str], label: str) -> PageLines:
@@ -252,85 +238,6 @@ def _body_size(pages: list[tuple[PageLines, list[Unit]]], in_tables: list[Line])
     return sizes.most_common(1)[0][0] if sizes else 0.0
 
 
-def _rejoin(pages: list[tuple[PageLines, list[Unit]]], body: float) -> list[tuple[PageLines, list[Unit]]]:
-    """Band lines that are the body's own go back to it: a heading that opens a page (a title, a
-    section), and lines in the body's size that read on from the body, such as a column's first
-    lines below a header or a section starting low on the page.
-
-    Only lines that appear on no other page's band (a running header set like a heading must not
-    head sections), that are not page numbers or furniture by their content, and, unless they are a
-    heading at the page's top, that a chain of close lines links to the body.
-    """
-    seen: Counter[str] = Counter()
-    for placed, _ in pages:
-        for key in {_band_key(lines) for band, lines in placed.margin if band in ("top", "bottom")}:
-            seen[key] += 1
-    out = []
-    for placed, tables in pages:
-        keep, back, heads = [], [], []
-        for group in placed.margin:
-            band, lines = group
-            once = band in ("top", "bottom") and seen[_band_key(lines)] == 1
-            if once and band == "top" and heading_like(Unit("paragraph", list(lines), 0), body):
-                heads.append(group)
-            elif once and _body_like(lines, body):
-                back.append(group)
-            else:
-                keep.append(group)
-        # A heading stands further from the text above it than a line does.
-        reach = {id(g): 3.0 if heading_like(Unit("paragraph", list(g[1]), 0), body) else 2.0 for g in back}
-        joined = _linked(back, placed.body + tuple(l for g in heads for l in g[1]), reach)
-        joined.update(id(g) for g in heads)
-        back += heads
-        if joined:
-            rest = tuple(g for g in keep + back if id(g) not in joined)
-            # Each group is an item of its own in the reading order: the rest of its pymupdf block
-            # may lie far below (a page title set in one block with a column's first lines).
-            lines = tuple(replace(l, block=-1 - k) for k, g in enumerate(back) if id(g) in joined for l in g[1])
-            placed = replace(placed, body=placed.body + lines, margin=rest)
-        out.append((placed, tables))
-    return out
-
-
-def _body_like(lines: tuple[Line, ...], body: float) -> bool:
-    text = " ".join(l.text for l in lines)
-    # A line that opens in lower case goes on with a sentence ("found, in the online version, at
-    # http://dx.doi.org/..."): body, even where links make it look like a footer.
-    reads_on = text[:1].islower() and " " in text and not text.startswith("www.")
-    if is_page_number(text) or (furniture_like(text) and not reads_on):
-        return False
-    return all(abs(l.size - body) <= max(0.3, min(0.6, 0.06 * body)) for l in lines)
-
-
-def _linked(groups: list[tuple[str, tuple[Line, ...]]], body: tuple[Line, ...], reach: dict[int, float]) -> set[int]:
-    """id() of the groups a chain of close lines (a gap of at most `reach` line heights, two for
-    text, overlapping across) links to the body."""
-    joined: set[int] = set()
-    anchors = list(body)
-    grew = True
-    while grew:
-        grew = False
-        for group in groups:
-            if id(group) in joined:
-                continue
-            if any(_close(a, l, reach[id(group)]) for l in group[1] for a in anchors):
-                joined.add(id(group))
-                anchors.extend(group[1])
-                grew = True
-    return joined
-
-
-def _close(a: Line, b: Line, reach: float) -> bool:
-    if min(a.bbox[2], b.bbox[2]) <= max(a.bbox[0], b.bbox[0]):
-        return False
-    gap = max(b.bbox[1] - a.bbox[3], a.bbox[1] - b.bbox[3])
-    return gap <= reach * max(a.height, b.height)
-
-
-def _band_key(lines: tuple[Line, ...]) -> str:
-    return band_key(" ".join(l.text for l in lines))
-
-
 # -- blocks -----------------------------------------------------------------------------------
 
 
@@ -403,7 +310,7 @@ def _footnotes(units: list[Unit], placed: PageLines, body: float) -> set[int]:
     """id() of the page's footnotes: text in clearly smaller type in the page's lower half, under
     body text of its column and with none below it. They are read after the page's body, where a
     paragraph running on to the next page would otherwise be cut by them."""
-    small = [u for u in units if u.kind in ("paragraph", "list_item") and u.lines
+    small = [u for u in units if u.kind in ("paragraph", "list_item") and u.lines and len(u.text) >= 20
              and all(l.size <= body - 0.8 for l in u.lines) and _bbox(u)[1] >= 0.5 * placed.height]
     if not small:
         return set()
@@ -461,6 +368,7 @@ def _margin_block(group: tuple[str, tuple[Line, ...]], placed: PageLines, path: 
         "segments": tuple(l.text.replace("\u00ad", "") for l in ordered),
         "font_size": lines[0].size,
         "rotated": any(l.rotated for l in lines),
+        "italic": all(l.italic for l in lines),
         "page_width": placed.width,
         "page_height": placed.height,
         "left_edge": placed.left_edge,

@@ -22,9 +22,10 @@ _MIN_PAIRS = 3
 """Rows set side by side before a block counts as columns rather than a stray label and value."""
 
 
-def split_columns(lines: Sequence[Line]) -> list[list[Line]]:
+def split_columns(lines: Sequence[Line], rtl: bool = False) -> list[list[Line]]:
     """The block's lines as runs to read one after another: the whole block when it holds no
-    columns, else each column's run between lines that cross the gutters."""
+    columns, else each column's run between lines that cross the gutters (right column first on
+    a right-to-left page)."""
     if len(lines) < 2 * _MIN_PAIRS:
         return [list(lines)]
     paired = _side_by_side(lines)
@@ -39,12 +40,12 @@ def split_columns(lines: Sequence[Line]) -> list[list[Line]]:
     for k, line in sorted(enumerate(lines), key=lambda kl: kl[1].bbox[1]):
         column = _column(line, gutters)
         if column is None:  # across the gutter: it closes the columns above it
-            split |= _read_segment(segment, runs)
+            split |= _read_segment(segment, runs, rtl)
             segment = []
             runs.append([line])
         else:
             segment.append((k, column, line))
-    split |= _read_segment(segment, runs)
+    split |= _read_segment(segment, runs, rtl)
     return runs if split else [list(lines)]
 
 
@@ -89,7 +90,7 @@ def _column(line: Line, gutters: list[tuple[float, float]]) -> int | None:
     return column
 
 
-def _read_segment(segment: list[tuple[int, int, Line]], runs: list[list[Line]]) -> bool:
+def _read_segment(segment: list[tuple[int, int, Line]], runs: list[list[Line]], rtl: bool) -> bool:
     """Append the segment's runs: one per column, or the lines as MuPDF ordered them (labels and
     values on rows, not columns of text). True if it was split."""
     if not segment:
@@ -97,7 +98,7 @@ def _read_segment(segment: list[tuple[int, int, Line]], runs: list[list[Line]]) 
     by_column: dict[int, list[Line]] = {}
     for _, column, line in segment:
         by_column.setdefault(column, []).append(line)
-    columns = [by_column[c] for c in sorted(by_column)]
+    columns = [by_column[c] for c in sorted(by_column, reverse=rtl)]
     if len(columns) < 2 or any(len(run) < 2 or _mean_chars(run) < 20 for run in columns):
         runs.append([line for _, _, line in sorted(segment, key=lambda s: s[0])])
         return False

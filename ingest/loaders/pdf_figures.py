@@ -5,20 +5,19 @@ page; read as body they become paragraphs of bare numbers between the sentences 
 figure is found from the page's own drawing: a cluster of vector paths close together (a plot's
 axes, ticks, bars and marks), or a picture that is neither a page background nor a speck. Short
 lines that reach into a figure (or come within a few points of it, where tick labels sit) are its text; a long
-line there (a caption, a sentence in a box) stays body, and so does a title set in bold or larger
-type than the page's text.
+line there (a caption, a sentence in a box) stays body, and so does a title set in larger type
+than the page's text.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Sequence
 
+from ..page_furniture import CAPTION
 from .pdf_lines import Line
 
 Box = tuple[float, float, float, float]
 
-_CAPTION = re.compile(r"(?i)^(?:fig(?:ure)?|table|tab|listing|chart|plate|exhibit|scheme|graph)\.?\s*[A-Z]?\d")
 
 _MIN_PATHS = 8
 """Paths that make a drawing a figure: a frame or an underline is one or two."""
@@ -36,7 +35,9 @@ def figure_regions(vectors: Sequence[Box], images: Sequence[Box], width: float, 
     """Areas of the page held by figures: clusters of vector paths, and pictures."""
     area = width * height
     # Marks and rules, not panels: a filled box behind a paragraph frames text, it draws nothing.
-    paths = [b for b in vectors if (b[2] - b[0]) * (b[3] - b[1]) <= _MARK_AREA and not _inside_any(b, tables)]
+    # A table's own rules (its frame may sit a little outside the grid found) draw no figure.
+    framed = [(t[0] - 3, t[1] - 3, t[2] + 3, t[3] + 3) for t in tables]
+    paths = [b for b in vectors if (b[2] - b[0]) * (b[3] - b[1]) <= _MARK_AREA and not _inside_any(b, framed)]
     regions = []
     if len(paths) >= _MIN_PATHS and sum(1 for b in paths if not _rule(b)) >= _MIN_PATHS // 2:
         for members, box in _clusters(paths):
@@ -64,9 +65,9 @@ def figure_lines(lines: Sequence[Line], regions: Sequence[Box]) -> tuple[list[tu
     held: list[list[Line]] = [[] for _ in regions]
     rest = []
     for line in lines:
-        # A figure's title is set above its labels, in bold or larger: it names the figure.
-        titled = line.bold or line.size >= body + 0.9
-        at = None if titled and sum(c.isalpha() for c in line.text) >= 4 else _region_of(line, regions)
+        at = _region_of(line, regions)
+        if at is not None and _title(line, regions[at], body):
+            at = None
         if at is None:
             rest.append(line)
         else:
@@ -74,10 +75,18 @@ def figure_lines(lines: Sequence[Line], regions: Sequence[Box]) -> tuple[list[tu
     return [(region, h) for region, h in zip(regions, held) if h], rest
 
 
+def _title(line: Line, region: Box, body: float) -> bool:
+    """A figure's title names it: set larger than the page's text, upright, over the figure's upper
+    half. (Bold alone is no title: diagrams set their labels in bold; axis titles run beside or
+    under the plot.)"""
+    return (line.size >= body + 0.9 and not line.rotated and sum(c.isalpha() for c in line.text) >= 4
+            and line.bbox[3] <= (region[1] + region[3]) / 2)
+
+
 def _region_of(line: Line, regions: Sequence[Box]) -> int | None:
     text = line.text
-    if line.mono or _CAPTION.match(text):
-        return None  # code in a framed listing; a caption names the figure
+    if (line.mono and text.isascii()) or CAPTION.match(text):
+        return None  # code in a framed listing (CJK fonts are fixed-width too); a caption names the figure
     if len(text) > 40 or len(text.split()) > 6 or (len(text.split()) > 2 and text.endswith((".", ":"))):
         return None  # a caption or a sentence: body, wherever it sits
     lx0, ly0, lx1, ly1 = line.bbox
@@ -116,17 +125,24 @@ def _clusters(boxes: Sequence[Box]) -> list[tuple[list[int], Box]]:
     cell = 4 * _NEAR
     grid: dict[tuple[int, int], list[int]] = {}
     for i, (x0, y0, x1, y1) in enumerate(boxes):
-        keys = [(gx, gy) for gx in range(int((x0 - _NEAR) // cell), int((x1 + _NEAR) // cell) + 1)
-                for gy in range(int((y0 - _NEAR) // cell), int((y1 + _NEAR) // cell) + 1)]
+        root = find(i)
         seen: set[int] = set()
-        for key in keys:
-            cell_boxes = grid.setdefault(key, [])
-            for j in cell_boxes:
-                if j not in seen:
+        for gx in range(int((x0 - _NEAR) // cell), int((x1 + _NEAR) // cell) + 1):
+            for gy in range(int((y0 - _NEAR) // cell), int((y1 + _NEAR) // cell) + 1):
+                bucket = grid.get((gx, gy))
+                if bucket is None:
+                    grid[(gx, gy)] = [i]
+                    continue
+                for j in bucket:
+                    if j in seen:
+                        continue
                     seen.add(j)
-                    if find(i) != find(j) and _near(boxes[i], boxes[j]):
-                        parent[find(i)] = find(j)
-            cell_boxes.append(i)
+                    other = find(j)
+                    if other != root:
+                        b = boxes[j]
+                        if x0 - _NEAR <= b[2] and b[0] - _NEAR <= x1 and y0 - _NEAR <= b[3] and b[1] - _NEAR <= y1:
+                            parent[other] = root
+                bucket.append(i)
     groups: dict[int, list[int]] = {}
     for i in range(len(boxes)):
         groups.setdefault(find(i), []).append(i)
@@ -136,6 +152,3 @@ def _clusters(boxes: Sequence[Box]) -> list[tuple[list[int], Box]]:
         out.append((members, (min(xs0), min(ys0), max(xs1), max(ys1))))
     return out
 
-
-def _near(a: Box, b: Box) -> bool:
-    return (a[0] - _NEAR <= b[2] and b[0] - _NEAR <= a[2] and a[1] - _NEAR <= b[3] and b[1] - _NEAR <= a[3])

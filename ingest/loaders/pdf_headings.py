@@ -18,11 +18,12 @@ of a line), e-mail addresses and links.
 
 from __future__ import annotations
 
+import bisect
 import re
 from typing import Iterable
 
 from .pdf_lines import Line
-from .pdf_paragraphs import Unit, capitals, section_depth, stamp_like
+from .pdf_paragraphs import Unit, box_of, capitals, section_depth, stamp_like
 
 _NUMBERED = re.compile(
     r"^(?:\d{1,2}(?:\.\d{1,2}){0,4}\.?|[IVXLC]{1,6}\.|[A-H]\.|\(\d{1,2}\)|\([a-h]\))\s+(?P<title>\S.*)$"
@@ -158,3 +159,33 @@ def title_key(text: str) -> str:
     """A heading's words without its number, case or punctuation, to match outline and page."""
     text = _LEAD_NUMBER.sub("", text.strip(), count=1)
     return "".join(c for c in text.lower() if c.isalnum())
+
+
+def mark_units(units: list[Unit], tables: list[Unit], lines: tuple[Line, ...]) -> list[Unit]:
+    """Mark the short units that can be no heading, whatever their type: those set inside a figure
+    (its title, a legend in bold), and those sharing their row with other text (a row label or a
+    column head of a table drawn without rules: "Total", "At December 31, 2021")."""
+    regions = [t.meta["region"] for t in tables if t.kind == "figure"]
+    rows = sorted(lines, key=lambda l: l.bbox[1])
+    tops = [l.bbox[1] for l in rows]
+    for unit in units:
+        if unit.kind not in ("paragraph", "list_item") or len(unit.lines) > 3:
+            continue
+        x0, y0, x1, y1 = box_of(unit.lines)
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        if any(r[0] <= cx <= r[2] and r[1] <= cy <= r[3] for r in regions):
+            unit.meta["in_figure"] = True
+        own = set(map(id, unit.lines))
+        for line in unit.lines:
+            start = bisect.bisect_left(tops, line.bbox[1] - 3 * line.height)
+            # Cells beside it (a figure, or two more of them), not a line of the next column of prose.
+            cells = [o for o in rows[start:bisect.bisect_right(tops, line.bbox[3])]
+                     if id(o) not in own and len(o.text) <= 30 and _same_row(line, o)]
+            if len(cells) >= 2 or any(any(c.isdigit() for c in o.text) for o in cells):
+                unit.meta["shares_row"] = True
+    return units
+
+
+def _same_row(a: Line, b: Line) -> bool:
+    overlap = min(a.bbox[3], b.bbox[3]) - max(a.bbox[1], b.bbox[1])
+    return overlap > 0.5 * min(a.height, b.height) and min(a.bbox[2], b.bbox[2]) <= max(a.bbox[0], b.bbox[0])

@@ -1,33 +1,26 @@
-"""Lines out of a PDF page, and the page geometry a cleaner needs to judge them.
+"""Lines out of a PDF page.
 
 pymupdf gives spans grouped into lines and blocks. Here a line becomes a `Line` (normalised text,
-box, dominant font size, boldness), lines that sit on one baseline inside a block are merged (a
-bullet glyph and its text are two pymupdf lines), and each line learns where it sits: in the top or
-bottom band of the page apart from the body, or as a bare number in the side margin (a pleading
-gutter). Nothing is dropped here; `pdf.py` keeps margin lines out of paragraphs so the cleaners can
-decide about them.
+box, dominant font size, boldness, italics, fixed width), lines that sit on one baseline inside a
+block are merged (a bullet glyph and its text are two pymupdf lines, two columns' lines are not),
+a drop cap goes back to its word, and right-to-left glyph order is mended. Where each line sits
+(body or margin) is `pdf_margins`'s business.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 import pymupdf
-
-from ..page_furniture import is_page_number
 
 # Ligatures expanded by MuPDF itself (no TEXT_PRESERVE_LIGATURES); text clipped to the page.
 # Vector graphics are collected in the same pass (the table rules), lazily: without the flag the
 # rules would cut MuPDF's text lines apart; with it only its blocks split at them.
 TEXT_FLAGS = (pymupdf.TEXT_MEDIABOX_CLIP | pymupdf.TEXT_CID_FOR_UNKNOWN_UNICODE
               | pymupdf.TEXT_COLLECT_VECTORS | pymupdf.TEXT_LAZY_VECTORS)
-
-BAND = 0.13
-"""Share of the page height at top and bottom where headers, footers and page numbers live."""
 
 _LIGATURES = str.maketrans({
     "\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl",
@@ -39,7 +32,6 @@ _TRANSLATED = re.compile("[" + "".join(chr(c) for c in _LIGATURES) + "]")
 _DINGBATS = re.compile(r"(?i)wingdings|webdings|dingbat")
 _LEADER = re.compile(r"(?:\s?[.\u2026\u00b7]){4,}\s?")
 _MONO = re.compile(r"(?i)mono|courier|consol|menlo|CMTT|code")
-_GUTTER_NUMBER = re.compile(r"\d{1,2}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,22 +60,6 @@ class Line:
         return self.bbox[3] - self.bbox[1]
 
 
-@dataclass(frozen=True, slots=True)
-class PageLines:
-    """A page's lines split by place: the body, and the margin lines the cleaners judge."""
-
-    number: int
-    width: float
-    height: float
-    body: tuple[Line, ...]
-    margin: tuple[tuple[str, tuple[Line, ...]], ...]
-    """(band, lines) groups: band is "top", "bottom", "left" or "right"; one group per header line."""
-    left_edge: float | None
-    """Where most body lines start: text left of it is in the left margin."""
-    label: str = ""
-    """The page's own label where the PDF defines labels ("iv", "7-45", "A-3"): its printed number."""
-
-
 def normalise(text: str) -> str:
     if text.isascii():
         return " ".join(text.split())
@@ -98,7 +74,8 @@ def normalise(text: str) -> str:
     return text + "\u00ad" if soft_end and text else text
 
 
-_RIGHT_TO_LEFT = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]")
+RIGHT_TO_LEFT = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]")
+"""Letters of right-to-left scripts: Hebrew, Arabic, Syriac, Thaana and their presentation forms."""
 # TeX's Type 1 fonts set an accent as a glyph of its own before the letter ("J´an Min´aˇc"): the
 # spacing accent becomes the combining one, after its letter ("Ján Mináč").
 _COMBINING = {"\u00b4": "\u0301", "\u02c7": "\u030c", "\u00a8": "\u0308", "\u02dc": "\u0303",
@@ -122,7 +99,7 @@ def restore_glyph_order(page: pymupdf.Page, textpage: pymupdf.TextPage, blocks: 
     found here. Only pages with right-to-left letters pay for the character-level pass.
     """
     spans = (s["text"] for b in blocks for ln in b["lines"] for s in ln["spans"])
-    if not any(not t.isascii() and _RIGHT_TO_LEFT.search(t) for t in spans):
+    if not any(not t.isascii() and RIGHT_TO_LEFT.search(t) for t in spans):
         return None
     raw = [b for b in page.get_text("rawdict", textpage=textpage)["blocks"] if b["type"] == 0]
     lines: dict[tuple[int, int], list[dict]] = {}
@@ -198,7 +175,7 @@ def _run_change(before: dict, here: dict) -> bool:
     a, b = before["c"], here["c"]
     if not (a.isalnum() and b.isalnum()) or (a.isascii() == b.isascii()) or _touch(before, here):
         return False
-    return bool(_RIGHT_TO_LEFT.match(b if a.isascii() else a))
+    return bool(RIGHT_TO_LEFT.match(b if a.isascii() else a))
 
 
 def extract(
@@ -326,7 +303,7 @@ def _same_baseline(a: Line, b: Line) -> bool:
 def _merge(row: list[Line]) -> Line:
     if len(row) == 1:
         return row[0]
-    rtl = any(_RIGHT_TO_LEFT.search(l.text) for l in row)
+    rtl = any(RIGHT_TO_LEFT.search(l.text) for l in row)
     row.sort(key=lambda l: -l.bbox[2] if rtl else l.bbox[0])  # reading order
     text = " ".join(l.text.rstrip("\u00ad") for l in row[:-1]) + " " + row[-1].text
     main = max(row, key=lambda l: len(l.text))
@@ -341,121 +318,3 @@ def _inside(box: tuple[float, float, float, float], rects: Iterable[tuple[float,
     return any(r[0] <= cx <= r[2] and r[1] <= cy <= r[3] for r in rects)
 
 
-def recurring(pages: Sequence[tuple[Sequence[Line], float]]) -> frozenset[str]:
-    """Keys (`band_key`) of lines that sit in the top or bottom band of many pages: a running
-    header is one by recurring, however close it is set to the body.
-
-    Pages are (lines, page height); a key counts once a page, and must recur on a quarter of the
-    pages and at least two.
-    """
-    seen: Counter[str] = Counter()
-    for lines, height in pages:
-        seen.update({band_key(l.text) for l in lines if not l.rotated
-                     and (l.bbox[3] <= BAND * height or l.bbox[1] >= (1 - BAND) * height)})
-    need = max(2, -(-len(pages) // 4))
-    return frozenset(k for k, n in seen.items() if n >= need and any(c.isalpha() for c in k))
-
-
-def band_key(text: str) -> str:
-    """A band line's text with digits and case normalised: "Page 3" and "page 4" are one line."""
-    return " ".join(re.sub(r"\d+", "#", text.lower()).split())
-
-
-def split_margins(lines: list[Line], number: int, width: float, height: float,
-                  repeated: frozenset[str] = frozenset()) -> PageLines:
-    """Sort lines into body and margin: page bands apart from the body or recurring on other pages
-    (`repeated`, from `recurring`), gutter numbers, side stamps."""
-    left_edge = _left_edge(lines)
-    band: dict[int, str] = {}
-    for i, line in enumerate(lines):
-        x0, _, x1, _ = line.bbox
-        if line.rotated:
-            if x1 < 0.15 * width or x0 > 0.85 * width:
-                band[i] = "left" if x1 < width / 2 else "right"
-        elif left_edge is not None and x1 <= left_edge - 2 and _GUTTER_NUMBER.fullmatch(line.text):
-            band[i] = "left"
-    flow = [i for i, l in enumerate(lines) if i not in band and not l.rotated]
-    top = {i for i in flow if lines[i].bbox[3] <= BAND * height}
-    bottom = {i for i in flow if lines[i].bbox[1] >= (1 - BAND) * height}
-    if flow:  # a page number set higher than the band (LaTeX on A4) is still the page's last line
-        last = max(flow, key=lambda i: lines[i].bbox[3])
-        first = min(flow, key=lambda i: lines[i].bbox[1])
-        if is_page_number(lines[last].text):
-            bottom.add(last)
-        if is_page_number(lines[first].text):
-            top.add(first)
-    for zone, where in ((top, "top"), (bottom, "bottom")):
-        for i in zone:
-            if _apart(i, lines, flow, zone) or (repeated and band_key(lines[i].text) in repeated):
-                band[i] = where
-        # A piece set on the row of a page number or a recurring header ("[Ch. XIX." beside "400")
-        # is part of the header, whatever body line it touches below.
-        sure = [j for j in zone if band.get(j) == where
-                and (is_page_number(lines[j].text) or (repeated and band_key(lines[j].text) in repeated))]
-        for i in zone:
-            if i not in band and any(_same_row(lines[i], lines[j]) for j in sure):
-                band[i] = where
-    body = tuple(l for i, l in enumerate(lines) if i not in band)
-    return PageLines(number, width, height, body, _group_margins(lines, band), left_edge)
-
-
-def _same_row(a: Line, b: Line) -> bool:
-    overlap = min(a.bbox[3], b.bbox[3]) - max(a.bbox[1], b.bbox[1])
-    apart = min(a.bbox[2], b.bbox[2]) <= max(a.bbox[0], b.bbox[0])
-    return apart and overlap > 0.6 * min(a.height, b.height)
-
-
-def _left_edge(lines: list[Line]) -> float | None:
-    starts: Counter[int] = Counter()
-    for line in lines:
-        if len(line.text) >= 20 and not line.rotated:
-            starts[round(line.bbox[0])] += len(line.text)
-    return float(starts.most_common(1)[0][0]) if starts else None
-
-
-def _apart(i: int, lines: list[Line], flow: list[int], zone: set[int]) -> bool:
-    """No chain of close lines links line i to text outside its band: it is not body text.
-
-    Close: stacked with a gap of at most 1.3 line heights, overlapping horizontally, in the same
-    font size. A bare page number is apart by itself and links nothing.
-    """
-    if is_page_number(lines[i].text):
-        return True
-    seen, todo = {i}, [i]
-    while todo:
-        a = lines[todo.pop()]
-        for j in flow:
-            if j in seen:
-                continue
-            b = lines[j]
-            if abs(a.size - b.size) > 0.6 or min(a.bbox[2], b.bbox[2]) <= max(a.bbox[0], b.bbox[0]):
-                continue
-            gap = max(b.bbox[1] - a.bbox[3], a.bbox[1] - b.bbox[3])
-            if gap > 1.3 * max(a.height, b.height) or is_page_number(b.text):
-                continue
-            if j not in zone:
-                return False
-            seen.add(j)
-            todo.append(j)
-    return True
-
-
-def _group_margins(lines: list[Line], band: dict[int, str]) -> tuple[tuple[str, tuple[Line, ...]], ...]:
-    """One group per header line (pieces on one baseline) or per run of close lines in one band."""
-    groups: list[tuple[str, list[Line]]] = []
-    for i in sorted(band, key=lambda i: (band[i], lines[i].bbox[1], lines[i].bbox[0])):
-        line, where = lines[i], band[i]
-        if where in ("top", "bottom") and groups and groups[-1][0] == where and _near(groups[-1][1][-1], line):
-            groups[-1][1].append(line)
-        else:
-            groups.append((where, [line]))
-    return tuple((where, tuple(ls)) for where, ls in groups)
-
-
-def _near(a: Line, b: Line) -> bool:
-    # Pieces of one header line share their baseline; a footer stacked half a line off is another.
-    same_row = min(a.bbox[3], b.bbox[3]) - max(a.bbox[1], b.bbox[1]) > 0.8 * min(a.height, b.height)
-    if same_row:
-        return True
-    overlap_x = min(a.bbox[2], b.bbox[2]) - max(a.bbox[0], b.bbox[0]) > 0
-    return overlap_x and 0 <= b.bbox[1] - a.bbox[3] <= 0.6 * a.height and abs(a.size - b.size) <= 0.6

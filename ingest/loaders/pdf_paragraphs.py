@@ -14,8 +14,9 @@ import statistics
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
+from ..page_furniture import CAPTION
 from .pdf_columns import split_columns
-from .pdf_lines import Line
+from .pdf_lines import RIGHT_TO_LEFT, Line
 
 TERMINAL = tuple('.!?:;"\u201d)\u2019')
 _BULLET = re.compile(
@@ -67,9 +68,14 @@ def join_lines(texts: Sequence[str]) -> str:
             # A compound already hyphenated ("state-of-the-") keeps its hyphen.
             word = out.rsplit(" ", 1)[-1]
             out = out + text if "-" in word[:-1] else out[:-1] + text
+        elif _CJK.match(out[-1]) and _CJK.match(text[:1] or " "):
+            out += text  # Chinese and Japanese set no spaces between words: a line break is none
         else:
             out += " " + text
     return out.replace("\u00ad", "")
+
+
+_CJK = re.compile("[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]")
 
 
 def list_marker(text: str) -> tuple[str, str] | None:
@@ -105,7 +111,7 @@ def stamp_like(text: str) -> bool:
     return not any(c.isalpha() for c in rest) or _DATE.fullmatch(rest) is not None
 
 
-def reading_order(items: list[tuple[tuple[float, float, float, float], Any, int]]) -> list[Any]:
+def reading_order(items: list[tuple[tuple[float, float, float, float], Any, int]], rtl: bool = False) -> list[Any]:
     """Items (bbox, payload, lines of text) in reading order: top to bottom, columns left to right.
 
     The page is cut into bands at clear horizontal gaps (no item across them). A band's gutters
@@ -114,7 +120,8 @@ def reading_order(items: list[tuple[tuple[float, float, float, float], Any, int]
     column top to bottom, when two of its columns hold paragraphs of several lines (a caption or
     a form sets single lines apart on shared rows, and reads row by row). So two or three columns
     read in turn, and a title, figure or paragraph across the columns ends one section and the
-    next starts below it. Columns are read left to right, right-to-left pages included.
+    next starts below it. Columns are read left to right, or right to left on a page written
+    mostly in a right-to-left script (`rtl`).
     """
     if not items:
         return []
@@ -136,9 +143,9 @@ def reading_order(items: list[tuple[tuple[float, float, float, float], Any, int]
             section.extend(band)
             gutters = joined
             continue
-        out.extend(_read(section, gutters))
+        out.extend(_read(section, gutters, rtl))
         section, gutters = list(band), own
-    out.extend(_read(section, gutters))
+    out.extend(_read(section, gutters, rtl))
     return out
 
 
@@ -184,7 +191,7 @@ def _narrowed(gutters: list[tuple[float, float]], band: list) -> list[tuple[floa
     return out
 
 
-def _read(section: list, gutters: list[tuple[float, float]]) -> list[Any]:
+def _read(section: list, gutters: list[tuple[float, float]], rtl: bool) -> list[Any]:
     by_place = sorted(section, key=lambda it: (it[0][1], it[0][0]))
     if not gutters:
         return [it[1] for it in by_place]
@@ -196,22 +203,23 @@ def _read(section: list, gutters: list[tuple[float, float]]) -> list[Any]:
     running = {column(it) for it in section if it[2] >= 2}
     if len(running) < 2:
         return [it[1] for it in by_place]
-    return [it[1] for it in sorted(by_place, key=column)]
+    return [it[1] for it in sorted(by_place, key=lambda it: -column(it) if rtl else column(it))]
 
 
 def page_units(lines: Sequence[Line], tables: Sequence[Unit], page: int) -> list[Unit]:
     """Body lines and tables of one page as paragraph, list-item and table units, in reading order."""
+    rtl = right_to_left(lines)
     blocks: dict[int, list[Line]] = {}
     for line in lines:
         blocks.setdefault(line.block, []).append(line)
     items: list[tuple[tuple[float, float, float, float], Any, int]] = [
-        (box_of(run), run, len(run)) for ls in blocks.values() for run in split_columns(ls)
+        (box_of(run), run, len(run)) for ls in blocks.values() for run in split_columns(ls, rtl)
     ]
     items += [(t.bbox, t, len(t.rows or ())) for t in tables if t.bbox is not None]
     ordered: list[Line] = []
     units: list[Unit] = []
     pitch = _usual_pitch(lines)
-    for payload in reading_order(items):
+    for payload in reading_order(items, rtl):
         if isinstance(payload, Unit):
             units.extend(_paragraphs(ordered, page, pitch))
             ordered = []
@@ -219,7 +227,45 @@ def page_units(lines: Sequence[Line], tables: Sequence[Unit], page: int) -> list
         else:
             ordered.extend(payload)
     units.extend(_paragraphs(ordered, page, pitch))
-    return units
+    return _float_past(units)
+
+
+def _float_past(units: list[Unit]) -> list[Unit]:
+    """A paragraph cut by a figure, a table or a caption set between its lines (at the top of the
+    next column, say) reads on after them: its two parts join, the floats follow it."""
+    out: list[Unit] = []
+    i = 0
+    while i < len(units):
+        unit = units[i]
+        j = i + 1
+        while j < len(units) and _floats(units[j]):
+            j += 1
+        after = units[j] if j < len(units) else None
+        if (j > i + 1 and after is not None and unit.kind == "paragraph" and after.kind == "paragraph"
+                and abs(unit.lines[-1].size - after.lines[0].size) <= 0.6
+                and continues(unit.lines[-1].text, after.lines[0].text)):
+            unit.lines.extend(after.lines)
+            out.append(unit)
+            out.extend(units[i + 1:j])
+            i = j + 1
+            continue
+        out.append(unit)
+        i += 1
+    return out
+
+
+def _floats(unit: Unit) -> bool:
+    return unit.kind in ("figure", "table") or (unit.kind == "paragraph" and CAPTION.match(unit.text) is not None)
+
+
+def right_to_left(lines: Sequence[Line]) -> bool:
+    """Most of the page's text is in a right-to-left script (Arabic, Hebrew, Persian...)."""
+    total = rtl = 0
+    for line in lines:
+        total += len(line.text)
+        if not line.text.isascii():
+            rtl += len(RIGHT_TO_LEFT.findall(line.text))
+    return rtl * 2 > total - sum(line.text.count(" ") for line in lines)
 
 
 def box_of(lines: Sequence[Line]) -> tuple[float, float, float, float]:
@@ -266,6 +312,9 @@ def _breaks(unit: Unit, b: Line, pitch: float) -> bool:
         return True
     if a.bold != b.bold and not a.mixed:  # a bold lead-in that runs on is its paragraph's start
         return True
+    overlap = min(a.bbox[3], b.bbox[3]) - max(a.bbox[1], b.bbox[1])
+    if overlap > 0.5 * min(a.height, b.height) and -1 <= b.bbox[0] - a.bbox[2] < 2 * a.size:
+        return False  # the rest of the same visual line, set as another pymupdf block
     if b.bbox[1] < a.bbox[1] - 2 or b.bbox[0] > a.bbox[2]:  # up the page or beside: a new column
         return not continues(a.text, b.text)
     step = b.bbox[3] - a.bbox[3]

@@ -28,6 +28,20 @@ class Sink(Protocol):
         """Release the sink; closing twice is harmless."""
         ...
 
+    def identity(self) -> str:
+        """An id made when the index was created and kept in it: the state records it, so a
+        deleted or swapped index is noticed (and rebuilt) instead of trusted."""
+        ...
+
+    def stored(self) -> dict[str, str]:
+        """The documents the index holds, id to name (to reconcile it with a source)."""
+        ...
+
+    def sync(self) -> None:
+        """Make every write so far durable (on disk, not only in a cache): the state records a
+        document only after this."""
+        ...
+
     def __enter__(self) -> Sink:
         return self
 

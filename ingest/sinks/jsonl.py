@@ -14,6 +14,7 @@ import os
 import re
 import tempfile
 import unicodedata
+import uuid
 from pathlib import Path
 from typing import Sequence
 
@@ -71,6 +72,40 @@ class JsonlSink(Sink):
 
     def close(self) -> None:
         pass  # every write is complete when it returns
+
+    def identity(self) -> str:
+        marker = self.directory / ".ingest-index-id"
+        try:
+            return marker.read_text(encoding="ascii").strip()
+        except FileNotFoundError:
+            _atomic_write(marker, uuid.uuid4().hex)
+            return marker.read_text(encoding="ascii").strip()
+        except OSError as exc:
+            raise SinkError(f"cannot read the dump's id ({exc.strerror})", marker) from exc
+
+    def stored(self) -> dict[str, str]:
+        """Ids from each file's first chunk; a document stored with no chunks cannot be named and stays."""
+        out = {}
+        for path in self.directory.glob("*.jsonl"):
+            try:
+                with path.open(encoding="utf-8") as handle:
+                    first = json.loads(handle.readline() or "null")
+            except (OSError, ValueError):
+                continue
+            if isinstance(first, dict) and isinstance(first.get("doc_id"), str):
+                out[first["doc_id"]] = (first.get("source") or {}).get("name", first["doc_id"])
+        return out
+
+    def sync(self) -> None:
+        # Each file was fsynced before its rename; the renames are durable once the folder is.
+        try:
+            fd = os.open(self.directory, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        except OSError as exc:
+            raise SinkError(f"cannot make the dump durable ({exc.strerror})", self.directory) from exc
 
     def _files(self, doc_id: str) -> list[Path]:
         return sorted(self.directory.glob(f"*.{doc_hash(doc_id)}.jsonl"))

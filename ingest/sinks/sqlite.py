@@ -14,13 +14,15 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import uuid
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 from ..blocks import Chunk, Document, Source
 from ..errors import SinkError
-from ..sqlite_files import FileKind, check_schema, transaction
+from .. import sqlite_files
+from ..sqlite_files import FileKind, check_integrity, check_schema, damaged, is_damage, open_error, transaction
 from . import Sink
 
 SCHEMA_VERSION = 1
@@ -76,6 +78,9 @@ CREATE TRIGGER chunks_fts_update AFTER UPDATE ON chunks BEGIN
 END;
 """
 
+_META = "CREATE TABLE IF NOT EXISTS ingest_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
+"""What the index says about itself: its `index_id`, when it was last checked for damage."""
+
 CHUNK_COLUMNS = """
 c.id, c.doc_id, c.chunk_index, c.text, c.heading_path, c.kinds, c.token_count, c.overlap_tokens,
 c."start", c."end", c.page_start, c.page_end, c.meta, d.uri, d.name, d.mime_type, d.modified, d.version
@@ -126,6 +131,8 @@ class SqliteSink(Sink):
                     "its previous chunks are kept. This is a chunker bug: please report it",
                     self.path,
                 ) from exc
+            if isinstance(exc, sqlite3.Error) and is_damage(exc):
+                raise damaged(self.path, _INDEX, str(exc)) from exc
             if isinstance(exc, sqlite3.Error):
                 raise SinkError(
                     f"could not write document {document.id!r} ({exc}); its previous chunks are kept",
@@ -140,12 +147,39 @@ class SqliteSink(Sink):
                 conn.execute("DELETE FROM chunks WHERE doc_id = ?", (doc_id,))
                 conn.execute("DELETE FROM documents WHERE id = ?", (doc_id,))
         except sqlite3.Error as exc:
+            if is_damage(exc):
+                raise damaged(self.path, _INDEX, str(exc)) from exc
             raise SinkError(f"could not delete document {doc_id!r} ({exc})", self.path) from exc
 
     def close(self) -> None:
         if self._conn is not None:
             self._conn.close()
             self._conn = None
+
+    def identity(self) -> str:
+        conn = self._live()
+        try:
+            with transaction(conn):
+                row = conn.execute("SELECT value FROM ingest_meta WHERE key = 'index_id'").fetchone()
+                if row is None:
+                    row = (uuid.uuid4().hex,)
+                    conn.execute("INSERT INTO ingest_meta (key, value) VALUES ('index_id', ?)", row)
+            return row[0]
+        except sqlite3.Error as exc:
+            raise SinkError(f"cannot read the index's id ({exc})", self.path) from exc
+
+    def stored(self) -> dict[str, str]:
+        try:
+            return dict(self._live().execute("SELECT id, name FROM documents"))
+        except sqlite3.Error as exc:
+            raise SinkError(f"cannot list the index's documents ({exc})", self.path) from exc
+
+    def sync(self) -> None:
+        # synchronous=NORMAL leaves commits in the WAL unsynced; a checkpoint syncs the WAL first.
+        try:
+            self._live().execute("PRAGMA wal_checkpoint(PASSIVE)")
+        except sqlite3.Error as exc:
+            raise SinkError(f"cannot make the index durable ({exc})", self.path) from exc
 
     def _live(self) -> sqlite3.Connection:
         if self._conn is None:
@@ -164,20 +198,26 @@ def connect_index(path: Path, *, create: bool) -> sqlite3.Connection:
     try:
         if create:
             path.parent.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(path, isolation_level=None, timeout=30.0)
+            conn = sqlite3.connect(path, isolation_level=None, timeout=sqlite_files.BUSY_TIMEOUT_S)
         else:
-            conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None, timeout=30.0)
-    except (OSError, sqlite3.Error) as exc:
+            conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None,
+                                   timeout=sqlite_files.BUSY_TIMEOUT_S)
+    except OSError as exc:
         raise SinkError(f"cannot open the index ({exc}); check the path and its permissions", path) from exc
+    except sqlite3.Error as exc:
+        raise open_error(exc, path, _INDEX) from exc
     try:
         if create:
             conn.execute("PRAGMA synchronous = NORMAL")  # durable at checkpoints; safe with WAL
             conn.execute("PRAGMA foreign_keys = ON")
         check_schema(conn, path, _INDEX, _create if create else None)
+        if create:  # added after schema 1 shipped: created on open, so older indexes gain it too
+            conn.execute(_META)
+            check_integrity(conn, path, _INDEX, "ingest_meta")
     except BaseException as exc:
         conn.close()
         if isinstance(exc, sqlite3.Error):
-            raise SinkError(f"cannot be read as an ingest index ({exc}); check it is the index file", path) from exc
+            raise open_error(exc, path, _INDEX) from exc
         raise
     return conn
 
@@ -191,6 +231,8 @@ _INDEX = FileKind(
     newer="upgrade ingest, or build a new index in another file",
     other="is it the state database? Point the index at its own file",
     empty="run `ingest run` first to build it",
+    damaged="Restore it from a backup, or move it (with its -wal and -shm files) away and run again: the index is "
+            "rebuilt from the source",
 )
 
 

@@ -17,6 +17,9 @@ class Item:
     mime_type: str
     fingerprint: str
     """Cheap change signal (size and mtime locally; Drive's version): equal means unchanged."""
+    skip: str = ""
+    """Why the source lists this entry but will not read it (a symlink out of the folder, a loop);
+    it is reported as skipped and is not a document of the source."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,160 @@
+"""Where a PDF page's lines sit: the body, or a margin band the cleaners judge.
+
+A line is in the top or bottom band of the page when it sits there apart from the body (no chain
+of close lines in its type links it to text outside the band; a bare page number is apart by
+itself) or when it recurs in the band of many pages (a running header set close to the body);
+rotated text in the side margins and bare small numbers left of the body's left edge (a pleading
+gutter) are margin too. Nothing is dropped here: `pdf.py` keeps margin lines out of paragraphs so
+the cleaners can decide about them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import Sequence
+
+from ..page_furniture import is_page_number
+from .pdf_lines import Line
+
+BAND = 0.13
+"""Share of the page height at top and bottom where headers, footers and page numbers live."""
+
+_GUTTER_NUMBER = re.compile(r"\d{1,2}")
+
+
+@dataclass(frozen=True, slots=True)
+class PageLines:
+    """A page's lines split by place: the body, and the margin lines the cleaners judge."""
+
+    number: int
+    width: float
+    height: float
+    body: tuple[Line, ...]
+    margin: tuple[tuple[str, tuple[Line, ...]], ...]
+    """(band, lines) groups: band is "top", "bottom", "left" or "right"; one group per header line."""
+    left_edge: float | None
+    """Where most body lines start: text left of it is in the left margin."""
+    label: str = ""
+    """The page's own label where the PDF defines labels ("iv", "7-45", "A-3"): its printed number."""
+
+
+def recurring(pages: Sequence[tuple[Sequence[Line], float]]) -> frozenset[str]:
+    """Keys (`band_key`) of lines that sit in the top or bottom band of many pages: a running
+    header is one by recurring, however close it is set to the body.
+
+    Pages are (lines, page height); a key counts once a page, and must recur on a quarter of the
+    pages and at least two.
+    """
+    seen: Counter[str] = Counter()
+    for lines, height in pages:
+        seen.update({band_key(l.text) for l in lines if not l.rotated
+                     and (l.bbox[3] <= BAND * height or l.bbox[1] >= (1 - BAND) * height)})
+    need = max(2, -(-len(pages) // 4))
+    return frozenset(k for k, n in seen.items() if n >= need and any(c.isalpha() for c in k))
+
+
+def band_key(text: str) -> str:
+    """A band line's text with digits and case normalised: "Page 3" and "page 4" are one line."""
+    return " ".join(re.sub(r"\d+", "#", text.lower()).split())
+
+
+def split_margins(lines: list[Line], number: int, width: float, height: float,
+                  repeated: frozenset[str] = frozenset()) -> PageLines:
+    """Sort lines into body and margin: page bands apart from the body or recurring on other pages
+    (`repeated`, from `recurring`), gutter numbers, side stamps."""
+    left_edge = _left_edge(lines)
+    band: dict[int, str] = {}
+    for i, line in enumerate(lines):
+        x0, _, x1, _ = line.bbox
+        if line.rotated:
+            if x1 < 0.15 * width or x0 > 0.85 * width:
+                band[i] = "left" if x1 < width / 2 else "right"
+        elif left_edge is not None and x1 <= left_edge - 2 and _GUTTER_NUMBER.fullmatch(line.text):
+            band[i] = "left"
+    flow = [i for i, l in enumerate(lines) if i not in band and not l.rotated]
+    top = {i for i in flow if lines[i].bbox[3] <= BAND * height}
+    bottom = {i for i in flow if lines[i].bbox[1] >= (1 - BAND) * height}
+    if flow:  # a page number set higher than the band (LaTeX on A4) is still the page's last line
+        last = max(flow, key=lambda i: lines[i].bbox[3])
+        first = min(flow, key=lambda i: lines[i].bbox[1])
+        if is_page_number(lines[last].text):
+            bottom.add(last)
+        if is_page_number(lines[first].text):
+            top.add(first)
+    for zone, where in ((top, "top"), (bottom, "bottom")):
+        for i in zone:
+            if _apart(i, lines, flow, zone) or (repeated and band_key(lines[i].text) in repeated):
+                band[i] = where
+        # A piece set on the row of a page number or a recurring header ("[Ch. XIX." beside "400")
+        # is part of the header, whatever body line it touches below.
+        sure = [j for j in zone if band.get(j) == where
+                and (is_page_number(lines[j].text) or (repeated and band_key(lines[j].text) in repeated))]
+        for i in zone:
+            if i not in band and any(_same_row(lines[i], lines[j]) for j in sure):
+                band[i] = where
+    body = tuple(l for i, l in enumerate(lines) if i not in band)
+    return PageLines(number, width, height, body, _group_margins(lines, band), left_edge)
+
+
+def _same_row(a: Line, b: Line) -> bool:
+    overlap = min(a.bbox[3], b.bbox[3]) - max(a.bbox[1], b.bbox[1])
+    apart = min(a.bbox[2], b.bbox[2]) <= max(a.bbox[0], b.bbox[0])
+    return apart and overlap > 0.6 * min(a.height, b.height)
+
+
+def _left_edge(lines: list[Line]) -> float | None:
+    starts: Counter[int] = Counter()
+    for line in lines:
+        if len(line.text) >= 20 and not line.rotated:
+            starts[round(line.bbox[0])] += len(line.text)
+    return float(starts.most_common(1)[0][0]) if starts else None
+
+
+def _apart(i: int, lines: list[Line], flow: list[int], zone: set[int]) -> bool:
+    """No chain of close lines links line i to text outside its band: it is not body text.
+
+    Close: stacked with a gap of at most 1.3 line heights, overlapping horizontally, in the same
+    font size. A bare page number is apart by itself and links nothing.
+    """
+    if is_page_number(lines[i].text):
+        return True
+    seen, todo = {i}, [i]
+    while todo:
+        a = lines[todo.pop()]
+        for j in flow:
+            if j in seen:
+                continue
+            b = lines[j]
+            if abs(a.size - b.size) > 0.6 or min(a.bbox[2], b.bbox[2]) <= max(a.bbox[0], b.bbox[0]):
+                continue
+            gap = max(b.bbox[1] - a.bbox[3], a.bbox[1] - b.bbox[3])
+            if gap > 1.3 * max(a.height, b.height) or is_page_number(b.text):
+                continue
+            if j not in zone:
+                return False
+            seen.add(j)
+            todo.append(j)
+    return True
+
+
+def _group_margins(lines: list[Line], band: dict[int, str]) -> tuple[tuple[str, tuple[Line, ...]], ...]:
+    """One group per header line (pieces on one baseline) or per run of close lines in one band."""
+    groups: list[tuple[str, list[Line]]] = []
+    for i in sorted(band, key=lambda i: (band[i], lines[i].bbox[1], lines[i].bbox[0])):
+        line, where = lines[i], band[i]
+        if where in ("top", "bottom") and groups and groups[-1][0] == where and _near(groups[-1][1][-1], line):
+            groups[-1][1].append(line)
+        else:
+            groups.append((where, [line]))
+    return tuple((where, tuple(ls)) for where, ls in groups)
+
+
+def _near(a: Line, b: Line) -> bool:
+    # Pieces of one header line share their baseline; a footer stacked half a line off is another.
+    same_row = min(a.bbox[3], b.bbox[3]) - max(a.bbox[1], b.bbox[1]) > 0.8 * min(a.height, b.height)
+    if same_row:
+        return True
+    overlap_x = min(a.bbox[2], b.bbox[2]) - max(a.bbox[0], b.bbox[0]) > 0
+    return overlap_x and 0 <= b.bbox[1] - a.bbox[3] <= 0.6 * a.height and abs(a.size - b.size) <= 0.6

@@ -1,0 +1,100 @@
+"""Band lines that are the body's own, back to the body.
+
+The split into body and bands (`pdf_margins.split_margins`) is made page by page, line by line; some
+lines it sets apart are body text: a heading that opens a page, the first lines of a column just
+under a running header, a section starting low on a page. Once the whole document is read, a band
+line that appears on no other page's band, is set in the body's type (or opens a caption) and is
+neither a page number nor furniture by its content, and that a chain of close lines links to the
+body, goes back.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+
+from ..page_furniture import CAPTION, furniture_like, is_page_number
+from .pdf_headings import heading_like
+from .pdf_lines import Line
+from .pdf_margins import PageLines, band_key
+from .pdf_paragraphs import Unit
+
+
+def rejoin(pages: list[tuple[PageLines, list[Unit]]], body: float) -> list[tuple[PageLines, list[Unit]]]:
+    """Band lines that are the body's own go back to it: a heading that opens a page (a title, a
+    section), and lines in the body's size that read on from the body, such as a column's first
+    lines below a header or a section starting low on the page.
+
+    Only lines that appear on no other page's band (a running header set like a heading must not
+    head sections), that are not page numbers or furniture by their content, and, unless they are a
+    heading at the page's top, that a chain of close lines links to the body.
+    """
+    seen: Counter[str] = Counter()
+    for placed, _ in pages:
+        for key in {_band_key(lines) for band, lines in placed.margin if band in ("top", "bottom")}:
+            seen[key] += 1
+    out = []
+    for placed, tables in pages:
+        keep, back, heads = [], [], []
+        for group in placed.margin:
+            band, lines = group
+            once = band in ("top", "bottom") and seen[_band_key(lines)] == 1
+            if once and band == "top" and heading_like(Unit("paragraph", list(lines), 0), body):
+                heads.append(group)
+            elif once and (_body_like(lines, body) or CAPTION.match(lines[0].text)):
+                back.append(group)
+            else:
+                keep.append(group)
+        # A heading or a caption stands further from the text beside it than a line does.
+        reach = {id(g): 3.0 if heading_like(Unit("paragraph", list(g[1]), 0), body) or CAPTION.match(g[1][0].text)
+                 else 2.0 for g in back}
+        joined = _linked(back, placed.body + tuple(l for g in heads for l in g[1]), reach)
+        joined.update(id(g) for g in heads)
+        back += heads
+        if joined:
+            rest = tuple(g for g in keep + back if id(g) not in joined)
+            # Each group is an item of its own in the reading order: the rest of its pymupdf block
+            # may lie far below (a page title set in one block with a column's first lines).
+            lines = tuple(replace(l, block=-1 - k) for k, g in enumerate(back) if id(g) in joined for l in g[1])
+            placed = replace(placed, body=placed.body + lines, margin=rest)
+        out.append((placed, tables))
+    return out
+
+
+def _body_like(lines: tuple[Line, ...], body: float) -> bool:
+    text = " ".join(l.text for l in lines)
+    # A line that opens in lower case goes on with a sentence ("found, in the online version, at
+    # http://dx.doi.org/..."): body, even where links make it look like a footer.
+    reads_on = text[:1].islower() and " " in text and not text.startswith("www.")
+    if is_page_number(text) or (furniture_like(text) and not reads_on):
+        return False
+    return all(abs(l.size - body) <= max(0.3, min(0.6, 0.06 * body)) for l in lines)
+
+
+def _linked(groups: list[tuple[str, tuple[Line, ...]]], body: tuple[Line, ...], reach: dict[int, float]) -> set[int]:
+    """id() of the groups a chain of close lines (a gap of at most `reach` line heights, two for
+    text, overlapping across) links to the body."""
+    joined: set[int] = set()
+    anchors = list(body)
+    grew = True
+    while grew:
+        grew = False
+        for group in groups:
+            if id(group) in joined:
+                continue
+            if any(_close(a, l, reach[id(group)]) for l in group[1] for a in anchors):
+                joined.add(id(group))
+                anchors.extend(group[1])
+                grew = True
+    return joined
+
+
+def _close(a: Line, b: Line, reach: float) -> bool:
+    if min(a.bbox[2], b.bbox[2]) <= max(a.bbox[0], b.bbox[0]):
+        return False
+    gap = max(b.bbox[1] - a.bbox[3], a.bbox[1] - b.bbox[3])
+    return gap <= reach * max(a.height, b.height)
+
+
+def _band_key(lines: tuple[Line, ...]) -> str:
+    return band_key(" ".join(l.text for l in lines))

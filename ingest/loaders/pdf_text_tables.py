@@ -1,0 +1,141 @@
+"""Tables set without rules: rows of short pieces whose columns line up down the page.
+
+A financial statement or a booktabs table in a paper draws no grid for `pdf_tables` to find; its
+cells come out of MuPDF as separate short lines, and read as paragraphs they put a row's label and
+its figures in different blocks, one number a line. The evidence is the alignment itself: several
+consecutive visual rows, each split by gaps into short pieces, whose pieces fall into the same
+columns (x-ranges that overlap from row to row), with figures in the cells. Prose in two columns
+has long pieces; a list has one piece a row; a label and its value on a few rows is too short a run.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from .pdf_lines import Line
+from .pdf_paragraphs import Unit, box_of
+
+_BEFORE = ("$", "\u20ac", "\u00a3", "\u00a5", "US$")
+_AFTER = ("%", ")", "%)", "pts", "bps")
+"""A currency sign set apart before its amount, a sign set apart after it: one cell with it."""
+_MIN_ROWS = 3
+_MAX_CELL = 40
+"""Longest piece (characters) a cell holds; a row's first piece, its label, may be twice as long."""
+
+
+def text_tables(lines: Sequence[Line], page: int) -> tuple[list[Unit], list[Line]]:
+    """The tables found among a page's body lines, and the lines left for paragraphs."""
+    parts: dict[int, list[Line]] = {}  # id() of a joined piece: the lines it was made of
+    rows = _rows(lines, parts)
+    tables: list[Unit] = []
+    taken: set[int] = set()
+    run: list[list[Line]] = []
+    for row in rows + [[]]:
+        if row and _cell_row(row) and (not run or _follows(run[-1], row)):
+            run.append(row)
+            continue
+        if len(run) >= _MIN_ROWS:
+            table = _table(run, page)
+            if table is not None:
+                tables.append(table)
+                taken.update(id(o) for r in run for l in r for o in parts.get(id(l), (l,)))
+        run = [row] if row and _cell_row(row) else []
+    if not tables:
+        return [], list(lines)
+    return tables, [l for l in lines if id(l) not in taken]
+
+
+def _rows(lines: Sequence[Line], parts: dict[int, list[Line]]) -> list[list[Line]]:
+    """Lines grouped into visual rows (they overlap vertically by half a line), top to bottom, each
+    row left to right."""
+    rows: list[list[Line]] = []
+    for line in sorted((l for l in lines if not l.rotated), key=lambda l: (l.bbox[1] + l.bbox[3]) / 2):
+        if rows:
+            last = rows[-1]
+            top, bottom = min(l.bbox[1] for l in last), max(l.bbox[3] for l in last)
+            overlap = min(bottom, line.bbox[3]) - max(top, line.bbox[1])
+            if overlap > 0.5 * min(line.height, bottom - top):
+                last.append(line)
+                continue
+        rows.append([line])
+    return [_pieces(sorted(row, key=lambda l: l.bbox[0]), parts) for row in rows]
+
+
+def _pieces(row: list[Line], parts: dict[int, list[Line]]) -> list[Line]:
+    """A row's lines with those set a word space apart joined (a phrase whose words MuPDF split is
+    one cell; cells stand an em or more apart), and a currency sign or a "%" with its amount."""
+    out = [row[0]]
+    for line in row[1:]:
+        last = out[-1]
+        close = line.bbox[0] - last.bbox[2] < 0.8 * max(line.size, last.size)
+        if line.text not in _BEFORE and (close or last.text in _BEFORE or line.text in _AFTER):
+            box = (last.bbox[0], min(last.bbox[1], line.bbox[1]), line.bbox[2], max(last.bbox[3], line.bbox[3]))
+            joined = Line(f"{last.text} {line.text}", box, last.size, last.bold, last.block, italic=last.italic)
+            parts[id(joined)] = parts.pop(id(last), [last]) + [line]
+            out[-1] = joined
+        else:
+            out.append(line)
+    return out
+
+
+def _cell_row(row: list[Line]) -> bool:
+    if len(row) < 2:
+        return False
+    if any(b.bbox[0] < a.bbox[2] - 1 for a, b in zip(row, row[1:])):
+        return False  # pieces overlap: not cells side by side
+    first, *rest = row
+    return len(first.text) <= 2 * _MAX_CELL and all(len(l.text) <= _MAX_CELL for l in rest)
+
+
+def _follows(above: list[Line], row: list[Line]) -> bool:
+    """The next row of the same table: close below, in the same type."""
+    gap = min(l.bbox[1] for l in row) - max(l.bbox[3] for l in above)
+    height = max(l.height for l in above + row)
+    return -1 <= gap <= 1.5 * height and abs(above[0].size - row[0].size) <= 1.0
+
+
+def _table(run: list[list[Line]], page: int) -> Unit | None:
+    data = [row for row in run if any(_figure(l.text) for l in row[1:])]
+    if len(data) < max(_MIN_ROWS, len(run) // 2):
+        return None  # a grid of words is as likely a layout as a table; figures make it one
+    columns = _columns(data)  # heads may span columns: the figures' rows set them
+    if len(columns) < 2:
+        return None
+    grid = [[""] * len(columns) for _ in run]
+    for r, row in enumerate(run):
+        for line in row:
+            c = _column_of(line, columns)
+            grid[r][c] = f"{grid[r][c]} {line.text}".strip()
+    filled = sum(1 for row in grid for cell in row if cell)
+    if filled < 0.5 * len(grid) * len(columns):
+        return None  # labels scattered over a chart, not rows of a table
+    # The column heads: a first row without figures, or without a row label ("", "2023", "2022").
+    header = 1 if run[0] not in data or not grid[0][0] else 0
+    lines = [l for row in run for l in row]
+    return Unit("table", [], page, rows=tuple(tuple(r) for r in grid), header_rows=header, bbox=box_of(lines))
+
+
+def _columns(rows: list[list[Line]]) -> list[tuple[float, float]]:
+    """x-ranges of the rows' columns: the pieces' ranges merged where they overlap."""
+    spans = sorted((l.bbox[0], l.bbox[2]) for row in rows for l in row)
+    columns: list[list[float]] = []
+    for x0, x1 in spans:
+        if columns and x0 <= columns[-1][1]:
+            columns[-1][1] = max(columns[-1][1], x1)
+        else:
+            columns.append([x0, x1])
+    return [(a, b) for a, b in columns]
+
+
+def _column_of(line: Line, columns: list[tuple[float, float]]) -> int:
+    """The column holding the piece's centre, or the nearest one."""
+    centre = (line.bbox[0] + line.bbox[2]) / 2
+    return min(range(len(columns)), key=lambda i: 0 if columns[i][0] <= centre <= columns[i][1]
+               else min(abs(centre - columns[i][0]), abs(centre - columns[i][1])))
+
+
+def _figure(text: str) -> bool:
+    """A cell that holds a figure: digits with the signs and marks of amounts and dates."""
+    stripped = text.strip().replace(",", "").replace(".", "").replace("%", "").replace("$", "")
+    stripped = stripped.strip("()+-\u2013\u2014 *")
+    return bool(stripped) and (stripped.isdigit() or text.strip() in ("\u2014", "\u2013", "-", "n/a", "N/A"))

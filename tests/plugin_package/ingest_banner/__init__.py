@@ -1,0 +1,1 @@
+"""An example ingest plugin: a cleaner and a loader."""
