@@ -13,7 +13,8 @@ Per dataset and run it prints:
   the previous piece; the share of read tokens that are the heading path (embed_text - text),
   and of overlap;
 - budget: at the 1,000-token budget, where the read tokens go (table, table piece repeating its
-  header, prose, chunks under 64 tokens) and the mean evidence share each kind of chunk brings;
+  header, prose, chunks under 64 tokens), the mean evidence share each kind of chunk brings
+  (FinanceBench) and how often it lies on an evidence page;
 - evidence (FinanceBench): budget recall on questions whose evidence is tabular (over a quarter of
   its words are numbers) and on the rest; for rows of a statement in the evidence (a label line
   followed by a figure line), the share whose label and first figure share one chunk.
@@ -128,11 +129,16 @@ def budget(RE, docs: dict[str, list[dict]], questions: list[dict], limit: int = 
             n = min(left, len(enc.encode_ordinary(reads[i])))
             left -= n
             share = sum(RE.covered(e, [RE.grams(RE.words(reads[i]), 3)], 3) for e in ev) / total if ev else 0.0
-            a = agg.setdefault(cats[i], [0, 0, 0.0])
-            a[0], a[1], a[2] = a[0] + n, a[1] + 1, a[2] + share
+            a = agg.setdefault(cats[i], [0, 0, 0.0, 0])
+            a[0], a[1], a[2], a[3] = a[0] + n, a[1] + 1, a[2] + share, a[3] + on_page(rows[i], q["pages"])
     spent = sum(a[0] for a in agg.values())
-    return "; ".join(f"{k} {a[0] / spent:.3f} of tokens ({a[1]} chunks, evidence {a[2] / a[1]:.3f} each)"
-                     for k, a in sorted(agg.items()))
+    return "; ".join(f"{k} {a[0] / spent:.3f} of tokens ({a[1]} chunks, evidence {a[2] / a[1]:.3f} each, "
+                     f"{a[3] / a[1]:.3f} on an evidence page)" for k, a in sorted(agg.items()))
+
+
+def on_page(chunk: dict, pages: list[int]) -> bool:
+    start = chunk.get("page_start")
+    return start is not None and any(start <= p <= (chunk.get("page_end") or start) for p in pages)
 
 
 def is_tabular(RE, q: dict) -> bool:
