@@ -18,6 +18,7 @@ from .blocks import Chunk, Document
 from .chunker import ChunkOptions, chunk
 from .cleaners import Step, build_chain, clean
 from .errors import IngestError, WorkerCrash
+from .links import ChunkLinks
 from .loaders import load_bytes, load_file
 
 T = TypeVar("T")
@@ -103,7 +104,8 @@ class Done:
 def process(job: Job) -> Done:
     loaded = load_bytes(job.data, job.document)
     blocks, cleaned = clean(loaded.blocks, loaded.document, job.steps)
-    chunks = tuple(chunk(loaded, job.options, blocks))
+    links = ChunkLinks(loaded.document)
+    chunks = tuple(links.link(c) for c in chunk(loaded, job.options, links.watch(blocks)))
     return Done(loaded.document, chunks, cleaned)
 
 

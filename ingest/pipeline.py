@@ -21,6 +21,7 @@ from .config import Config
 from .errors import IngestError, SourceError
 from .loaders import content_hash, supports
 from .parallel import Done, Job, ordered_map, process, worker_count
+from .read_ahead import read_ahead
 from .sinks import Sink
 from .sinks.jsonl import JsonlSink
 from .sinks.sqlite import SqliteSink
@@ -89,13 +90,22 @@ def run(
     with StateStore(config.state) as state, sink:
         stamp = _settings_hash(steps, options)[:16]
         known = state.known(source.key)
-        sync = source.sync(state.get_cursor(source.key))
+        cursor = state.get_cursor(source.key)
+        resettled = cursor is not None and _settings_changed(known, stamp)
+        # A change feed would only show what changed in the source: new settings list everything.
+        sync = source.sync(None if resettled else cursor)
         seen: set[str] = set()
 
-        def plans() -> Iterator[DocResult | _Planned]:
+        def decided() -> Iterator[tuple[Item, DocResult | None]]:
             for item in sync.items:
                 seen.add(item.doc_id)
-                yield _plan(item, source, state, steps, options, stamp)
+                yield item, _decide(item, source, state, stamp)
+
+        def plans() -> Iterator[DocResult | _Planned]:
+            # Reads run `concurrency` at a time ahead of this loop; results come back in order.
+            for (item, early), data in read_ahead(decided(), lambda entry: source.read(entry[0]),
+                                                  lambda entry: entry[1] is None, getattr(source, "concurrency", 1)):
+                yield early if early is not None else _plan(item, data, source, state, steps, options, stamp)
 
         for plan, future in ordered_map(_execute, plans(), worker_count(config.workers)):
             if isinstance(plan, DocResult):
@@ -121,6 +131,9 @@ def run(
         if sync.cursor is not None and not source.errors and not any(r.retry for r in results):
             state.set_cursor(source.key, sync.cursor)
     notes = (sync.note,) if sync.note else ()
+    if resettled:
+        notes += ("the chunker or cleaner settings changed since the last run: every document was listed "
+                  "and processed again",)
     return _summary(results, time.perf_counter() - started, notes)
 
 
@@ -142,9 +155,14 @@ class _Planned:
     job: Job
 
 
-def _plan(
-    item: Item, source: Source, state: StateStore, steps: tuple[Step, ...], options: ChunkOptions, stamp: str
-) -> DocResult | _Planned:
+def _settings_changed(known: dict, stamp: str) -> bool:
+    """A document was last seen under other chunker or cleaner settings (one fetched with no
+    verdict has no fingerprint, and says nothing)."""
+    return any(d.fingerprint and not d.fingerprint.endswith(f"#{stamp}") for d in known.values())
+
+
+def _decide(item: Item, source: Source, state: StateStore, stamp: str) -> DocResult | None:
+    """What can be said without reading the document; None: it must be read."""
     if not supports(item.mime_type):
         return DocResult(item.doc_id, item.name, "skipped", error=f"no loader for {item.mime_type}")
     # Fingerprints and hashes are stored stamped with the settings they were processed under,
@@ -154,11 +172,21 @@ def _plan(
     if previous is not None and previous.failed and previous.fingerprint == fingerprint:
         # Still the same bad file: report it again without parsing it again.
         return DocResult(item.doc_id, item.name, "failed", error=previous.last_error)
-    current = previous is not None and not previous.failed
-    if current and previous.fingerprint == fingerprint:
+    if previous is not None and not previous.failed and previous.fingerprint == fingerprint:
         return DocResult(item.doc_id, item.name, "unchanged")
+    return None
+
+
+def _plan(
+    item: Item, read: Future, source: Source, state: StateStore, steps: tuple[Step, ...], options: ChunkOptions,
+    stamp: str,
+) -> DocResult | _Planned:
+    """The document `_decide` could not settle, once `read` has its bytes."""
+    fingerprint = f"{item.fingerprint}#{stamp}"
+    previous = state.get(source.key, item.doc_id)
+    current = previous is not None and not previous.failed
     try:
-        data = source.read(item)
+        data = read.result()
     except SourceError as exc:  # not fetched: no verdict on the document, so try it again next run
         state.record_failure(source.key, item.doc_id, error=str(exc), fingerprint="", name=item.name, uri=item.doc_id)
         return DocResult(item.doc_id, item.name, "failed", error=str(exc), retry=True)
@@ -168,7 +196,9 @@ def _plan(
         document = source.document(item, data)
     except IngestError as exc:
         return _failed(item, fingerprint, item.doc_id, str(exc), state, source.key)
-    digest = f"{content_hash(data)}#{stamp}"
+    # Who may read it is part of what is stored: a sharing change alone is a change.
+    readers = "" if document.readers is None else ":" + content_hash("\n".join(document.readers).encode())[:12]
+    digest = f"{content_hash(data)}{readers}#{stamp}"
     # Same bytes under the same name: touched, not changed. A new name or place is a change even
     # with the same bytes: the title roots the heading paths, and the index names the document.
     if current and previous.content_hash == digest and (previous.name, previous.uri) == (item.name, document.uri):
