@@ -62,8 +62,9 @@ class DriveSource:
     def __init__(self, config: DriveSourceConfig) -> None:
         self.config = config
         self.roots = config.roots()
-        first = config.shared_drive_id or "my-drive"
-        self.key = f"drive:{first}:{self.roots[0]}" if len(self.roots) == 1 else "drive:" + ",".join(self.roots)
+        # Named by its first folder, so adding or removing others keeps its documents (and deletes
+        # what a removed folder held) rather than starting a new source beside the old one.
+        self.key = f"drive:{config.shared_drive_id or 'my-drive'}:{self.roots[0]}"
         self.concurrency = config.concurrency
         """How many files the pipeline may read at once (each in its own thread and client)."""
         self.errors: list[SourceError] = []
