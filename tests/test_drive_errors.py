@@ -105,7 +105,7 @@ def test_a_rate_limit_closes_the_gate_for_every_thread(tmp_path, tree, sleeps):
     g.fail(r"/files/" + ids["leave"], 429, retry_after="60")
 
     def get(file_id: str) -> None:
-        calls.call(calls.drive().files().get(fileId=file_id, fields="id"), file_id)
+        calls.call(calls.files().get(fileId=file_id, fields="id"), file_id)
 
     first = threading.Thread(target=get, args=(ids["leave"],), name="first")
     first.start(), first.join()

@@ -164,7 +164,7 @@ class DriveSource:
         starts: list[tuple[str, str]] = []
         for root_id in self.roots:
             try:
-                root = self.calls.call(self.calls.drive().files().get(
+                root = self.calls.call(self.calls.files().get(
                     fileId=root_id, supportsAllDrives=True, fields="id,name,mimeType,trashed,driveId"),
                     f"folder {root_id}")
                 if root.get("mimeType") != FOLDER or root.get("trashed"):
@@ -218,7 +218,7 @@ class DriveSource:
         if not is_folder:
             tree.targets[target_id] = folder_path  # remembered even if unreachable now: it may be shared later
         key = {"id": target_id, "resourceKey": details.get("targetResourceKey")}
-        request = self.calls.drive().files().get(fileId=target_id, supportsAllDrives=True, fields=_FIELDS)
+        request = self.calls.files().get(fileId=target_id, supportsAllDrives=True, fields=_FIELDS)
         request.headers.update(resource_key_header(key))
         try:
             target = self.calls.call(request, f"shortcut {path}")
@@ -244,7 +244,7 @@ class DriveSource:
         page = None
         while True:
             try:
-                listing = self.calls.call(self.calls.drive().files().list(
+                listing = self.calls.call(self.calls.files().list(
                     q=query, fields=f"nextPageToken,files({_FIELDS})", pageSize=1000, pageToken=page,
                     orderBy="folder,name", **_list_scope(drive)), f"folder {path or '/'}")
             except (SourceError, LoaderError) as exc:  # the folder's other files are unknown: delete nothing
@@ -271,7 +271,7 @@ class DriveSource:
         page = token
         scope = {"driveId": drive, "supportsAllDrives": True, "includeItemsFromAllDrives": True} if drive else {}
         while True:
-            request = self.calls.drive().changes().list(
+            request = self.calls.changes().list(
                 pageToken=page, pageSize=1000, includeRemoved=True, spaces="drive",
                 fields=f"nextPageToken,newStartPageToken,changes(fileId,removed,changeType,file({_FIELDS}))", **scope)
             try:
@@ -294,7 +294,7 @@ class DriveSource:
         """Start following `drive`'s change log ("" the user's) from now, if not yet followed."""
         if drive not in tree.tokens:
             kwargs = {"driveId": drive, "supportsAllDrives": True} if drive else {}
-            tree.tokens[drive] = self.calls.call(self.calls.drive().changes().getStartPageToken(**kwargs),
+            tree.tokens[drive] = self.calls.call(self.calls.changes().getStartPageToken(**kwargs),
                                                  "the Drive changes feed")["startPageToken"]
 
     def scope_key(self) -> str:

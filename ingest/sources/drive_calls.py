@@ -96,14 +96,31 @@ class GoogleCalls:
             self._local.services = services
         return services
 
-    def drive(self):
-        return self._services().drive
+    def files(self):
+        return self._resource("files", lambda s: s.drive.files())
 
-    def docs(self):
-        return self._services().docs
+    def changes(self):
+        return self._resource("changes", lambda s: s.drive.changes())
 
-    def sheets(self):
-        return self._services().sheets
+    def comments(self):
+        return self._resource("comments", lambda s: s.drive.comments())
+
+    def permissions(self):
+        return self._resource("permissions", lambda s: s.drive.permissions())
+
+    def documents(self):
+        return self._resource("documents", lambda s: s.docs.documents())
+
+    def spreadsheets(self):
+        return self._resource("spreadsheets", lambda s: s.sheets.spreadsheets())
+
+    def _resource(self, name: str, make: Callable[[_Services], Any]):
+        # Kept per thread: the client builds a resource's every method (docstrings included) on
+        # each `drive.files()`, which costs more than the request on a fast link.
+        resources = self._local.__dict__.setdefault("resources", {})
+        if name not in resources:
+            resources[name] = make(self._services())
+        return resources[name]
 
     def call(self, request, subject: str):
         """`request.execute()` (or anything with `execute(num_retries)`), retried on rate limits,

@@ -39,12 +39,12 @@ def read_content(calls: GoogleCalls, meta: dict, name: str) -> bytes:
     mime = meta.get("mimeType", "")
     file_id = meta["id"]
     if mime == GOOGLE_DOC:
-        doc = calls.call(_keyed(calls.docs().documents().get(
+        doc = calls.call(_keyed(calls.documents().get(
             documentId=file_id, suggestionsViewMode="SUGGESTIONS_INLINE", includeTabsContent=True), meta), name)
         doc["comments"] = _comments(calls, meta, name)  # the Docs API has none; the loader places them
         return json.dumps(doc, ensure_ascii=False, sort_keys=True).encode("utf-8")
     if mime in EXPORTS:
-        return calls.call(_keyed(calls.drive().files().export_media(fileId=file_id, mimeType=EXPORTS[mime]), meta), name)
+        return calls.call(_keyed(calls.files().export_media(fileId=file_id, mimeType=EXPORTS[mime]), meta), name)
     return _download(calls, meta, name)
 
 
@@ -52,7 +52,7 @@ def _comments(calls: GoogleCalls, meta: dict, name: str) -> list[dict]:
     comments: list[dict] = []
     page = None
     while True:
-        listing = calls.call(_keyed(calls.drive().comments().list(
+        listing = calls.call(_keyed(calls.comments().list(
             fileId=meta["id"], fields=f"nextPageToken,comments({_COMMENT_FIELDS})", pageSize=100,
             pageToken=page, includeDeleted=False), meta), f"{name} (comments)")
         comments += listing.get("comments", ())
@@ -65,7 +65,7 @@ def _download(calls: GoogleCalls, meta: dict, name: str) -> bytes:
     from googleapiclient.http import MediaIoBaseDownload
 
     buffer = io.BytesIO()
-    request = _keyed(calls.drive().files().get_media(fileId=meta["id"], supportsAllDrives=True), meta)
+    request = _keyed(calls.files().get_media(fileId=meta["id"], supportsAllDrives=True), meta)
     download = MediaIoBaseDownload(buffer, request, chunksize=CHUNK_BYTES)
     done = False
     while not done:  # piece by piece: a failure costs one piece, not the whole file

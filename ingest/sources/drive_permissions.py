@@ -49,7 +49,7 @@ def fetch_readers(calls: GoogleCalls, meta: dict, name: str) -> tuple[str, ...]:
     permissions: list[dict] = []
     page = None
     while True:
-        request = calls.drive().permissions().list(
+        request = calls.permissions().list(
             fileId=meta["id"], supportsAllDrives=True, pageSize=100, pageToken=page,
             fields=f"nextPageToken,permissions({PERMISSION_FIELDS})")
         try:
