@@ -11,7 +11,7 @@ from .drive_fetch import resource_key_header
 def sheet_tabs(calls: GoogleCalls, meta: dict, name: str) -> dict[str, int]:
     """Tab title -> tab id (the `gid` of its URL); {} when the Sheets API will not say, which
     costs the links their tab, not the document."""
-    request = calls.spreadsheets().get(spreadsheetId=meta["id"], fields="sheets.properties(sheetId,title)")
+    request = calls.spreadsheets().get(spreadsheetId=meta["id"], fields="sheets(properties(sheetId,title))")
     request.headers.update(resource_key_header(meta))
     try:
         answer = calls.call(request, f"{name} (tabs)")
