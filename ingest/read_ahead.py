@@ -2,7 +2,7 @@
 hand them over strictly in order, so whatever is written after (sink, state, cursor) is written
 in the order the source listed, as if read one at a time.
 
-Threads, not processes: fetching waits on the network. At most `2 * workers` reads are ahead of
+Threads, not processes: fetching waits on the network. At most `4 * workers` reads are ahead of
 the one handed over, which bounds the bytes held in memory.
 """
 
@@ -22,7 +22,7 @@ def read_ahead(entries: Iterable[E], read: Callable[[E], bytes], wanted: Callabl
         for entry in entries:
             yield entry, (_here(read, entry) if wanted(entry) else None)
         return
-    window = 2 * workers
+    window = 4 * workers  # enough to ride out a slow document at the front; bounds memory
     pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="fetch")
     pending: deque[tuple[E, Future | None]] = deque()
     reading = 0

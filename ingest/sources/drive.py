@@ -22,10 +22,9 @@ changes feed.
 from __future__ import annotations
 
 import json
-from collections import deque
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
-from typing import Iterator
 
 from ..blocks import Document
 from ..config import DriveSourceConfig
@@ -186,22 +185,34 @@ class DriveSource:
 
     def _walk(self, starts: list[tuple[str, str]], tree: _Tree) -> None:
         """Every wanted file below `starts` ((folder, change log) pairs whose paths `tree.folders`
-        holds) into `tree.items`; `tree` gains every folder, shortcut and target on the way."""
-        queue = deque(starts)  # breadth first: a folder's path is known before its children
-        while queue:
-            folder, drive = queue.popleft()
-            for meta in self._children(folder, tree.folders[folder], drive):
-                if meta.get("mimeType") == FOLDER:
-                    path = _join(tree.folders[folder], meta["name"])
-                    # An excluded folder is not listed at all; one seen already (through a shortcut) not twice.
-                    if not self.globs.excludes_folder(path) and meta["id"] not in tree.folders:
-                        tree.folders[meta["id"]] = path
-                        queue.append((meta["id"], meta.get("driveId") or drive))
-                elif meta.get("mimeType") == SHORTCUT:
-                    queue.extend(self._follow(meta, tree.folders[folder], tree))
-                elif (item := self._item(meta, tree.folders[folder])) is not None:
-                    tree.items[meta["id"]] = item
-                    tree.targets.pop(meta["id"], None)  # where it lives beats where a shortcut points from
+        holds) into `tree.items`; `tree` gains every folder, shortcut and target on the way.
+
+        Breadth first, a level at a time: the folders of one level are listed `concurrency` at
+        once, then their children taken in order, so the result is what a serial walk finds."""
+        level = list(starts)
+        while level:
+            listings = self._pool_map(lambda entry: self._children(entry[0], tree.folders[entry[0]], entry[1]), level)
+            next_level: list[tuple[str, str]] = []
+            for (folder, drive), children in zip(level, listings):
+                for meta in children:
+                    if meta.get("mimeType") == FOLDER:
+                        path = _join(tree.folders[folder], meta["name"])
+                        # An excluded folder is not listed at all; one seen already (through a shortcut) not twice.
+                        if not self.globs.excludes_folder(path) and meta["id"] not in tree.folders:
+                            tree.folders[meta["id"]] = path
+                            next_level.append((meta["id"], meta.get("driveId") or drive))
+                    elif meta.get("mimeType") == SHORTCUT:
+                        next_level.extend(self._follow(meta, tree.folders[folder], tree))
+                    elif (item := self._item(meta, tree.folders[folder])) is not None:
+                        tree.items[meta["id"]] = item
+                        tree.targets.pop(meta["id"], None)  # where it lives beats where a shortcut points from
+            level = next_level
+
+    def _pool_map(self, fn, entries: list) -> list:
+        if self.concurrency <= 1 or len(entries) <= 1:
+            return [fn(e) for e in entries]
+        with ThreadPoolExecutor(max_workers=min(self.concurrency, len(entries)), thread_name_prefix="list") as pool:
+            return list(pool.map(fn, entries))
 
     def _follow(self, shortcut: dict, folder_path: str, tree: _Tree) -> list[tuple[str, str]]:
         """Follow `shortcut` (in the tree at `folder_path`): a file target becomes an item, a
@@ -239,8 +250,11 @@ class DriveSource:
             tree.items[target_id] = item
         return []
 
-    def _children(self, folder: str, path: str, drive: str) -> Iterator[dict]:
+    def _children(self, folder: str, path: str, drive: str) -> list[dict]:
+        """Every child of `folder`, all pages; what was listed before a page failed (the failure
+        is in `errors`, so nothing is deleted on its account)."""
         query = f"'{folder}' in parents and trashed = false"
+        children: list[dict] = []
         page = None
         while True:
             try:
@@ -249,11 +263,11 @@ class DriveSource:
                     orderBy="folder,name", **_list_scope(drive)), f"folder {path or '/'}")
             except (SourceError, LoaderError) as exc:  # the folder's other files are unknown: delete nothing
                 self.errors.append(exc if isinstance(exc, SourceError) else SourceError(str(exc)))
-                return
-            yield from listing.get("files", ())
+                return children
+            children += listing.get("files", ())
             page = listing.get("nextPageToken")
             if not page:
-                return
+                return children
 
     def _changes(self, tokens: dict[str, str]) -> tuple[dict[str, dict], dict[str, str]]:
         """The last change of each file since `tokens` in every log, and the tokens for next time."""
