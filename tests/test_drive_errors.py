@@ -144,3 +144,11 @@ def test_a_dns_failure_at_sign_in_says_dns_not_refused_credentials(tmp_path, tre
     (failure,) = summary.failures
     assert "DNS lookup failed" in failure.error and "refused" not in failure.error
     assert "sign-in" in failure.error and failure.retry
+
+
+def test_an_unresolvable_endpoint_is_said_to_be_a_dns_failure(tmp_path, tree, sleeps):
+    g, ids = tree
+    offline = drive_config(tmp_path, g, ids["top"], retries=0, drive_endpoint="http://drive.invalid/drive/v3/")
+    summary = run(*offline)
+    (failure,) = summary.failures
+    assert "DNS lookup failed" in failure.error and "drive.invalid" in failure.error and failure.retry
