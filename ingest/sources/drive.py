@@ -15,8 +15,9 @@ changes feed.
   change to a folder of the tree (renamed, moved, trashed) lists the whole tree again, since
   every path below it may have changed. An expired token does the same, and says so.
 - Tokens are taken before a full listing, so whatever changes while the tree is listed is seen by
-  the next run. Content is read by `drive_fetch` (thread-safe: the pipeline reads `concurrency`
-  files at once), requests retried by `drive_calls`, readers by `drive_permissions`.
+  the next run. The feed is read by `drive_changes`, content by `drive_fetch` (thread-safe: the
+  pipeline reads `concurrency` files at once), readers by `drive_permissions`, a sheet's tabs by
+  `drive_links`; every request goes through `drive_calls` (retries, the shared rate gate).
 """
 
 from __future__ import annotations
@@ -33,7 +34,9 @@ from ..loaders import mime_type_of, supports
 from . import Item, Sync
 from .drive_auth import credentials
 from .drive_calls import GoogleCalls
+from .drive_changes import Expired, read_changes, start_token
 from .drive_cursor import DriveCursor
+from .drive_errors import status_of
 from .drive_fetch import EXPORTS, GOOGLE_SHEET, read_content, resource_key_header
 from .drive_links import sheet_tabs
 from .drive_permissions import PERMISSION_FIELDS, fetch_readers, listed_readers, readers_tag
@@ -85,8 +88,8 @@ class DriveSource:
             return self._full("the folders, include, exclude, follow_shortcuts or max_file_mb changed since "
                               "the last run; the whole tree was listed again")
         try:
-            changes, tokens = self._changes(saved.tokens)
-        except _Expired:
+            changes, tokens = read_changes(self.calls, saved.tokens, _FIELDS)
+        except Expired:
             return self._full("the Drive change cursor had expired; the whole folder was listed again")
         except SourceError as exc:
             self.errors.append(exc)
@@ -234,7 +237,7 @@ class DriveSource:
         try:
             target = self.calls.call(request, f"shortcut {path}")
         except (SourceError, LoaderError) as exc:
-            if "404" not in str(exc):  # 404: deleted or not shared with us: nothing to index
+            if status_of(exc) != 404:  # 404: deleted or not shared with us: nothing to index
                 self.errors.append(exc if isinstance(exc, SourceError) else SourceError(str(exc)))
             return []
         if target.get("trashed"):
@@ -269,47 +272,10 @@ class DriveSource:
             if not page:
                 return children
 
-    def _changes(self, tokens: dict[str, str]) -> tuple[dict[str, dict], dict[str, str]]:
-        """The last change of each file since `tokens` in every log, and the tokens for next time."""
-        latest: dict[str, dict] = {}
-        new_tokens: dict[str, str] = {}
-        for drive, token in tokens.items():
-            changes, new_tokens[drive] = self._log_changes(drive, token)
-            for file_id, change in changes.items():
-                latest.pop(file_id, None)
-                latest[file_id] = change
-        return latest, new_tokens
-
-    def _log_changes(self, drive: str, token: str) -> tuple[dict[str, dict], str]:
-        latest: dict[str, dict] = {}
-        page = token
-        scope = {"driveId": drive, "supportsAllDrives": True, "includeItemsFromAllDrives": True} if drive else {}
-        while True:
-            request = self.calls.changes().list(
-                pageToken=page, pageSize=1000, includeRemoved=True, spaces="drive",
-                fields=f"nextPageToken,newStartPageToken,changes(fileId,removed,changeType,file({_FIELDS}))", **scope)
-            try:
-                listing = self.calls.call(request, "the Drive changes feed")
-            except SourceError as exc:
-                if any(f"answered {code}" in str(exc) for code in (400, 404, 410)):
-                    raise _Expired from exc  # Drive's answers to a token it no longer accepts
-                raise
-            for change in listing.get("changes", ()):
-                if change.get("changeType", "file") == "file" and change.get("fileId"):
-                    latest.pop(change["fileId"], None)
-                    latest[change["fileId"]] = change
-            if listing.get("newStartPageToken"):
-                return latest, listing["newStartPageToken"]
-            page = listing.get("nextPageToken")
-            if not page:
-                raise SourceError("the changes feed ended without a new start token", subject="the Drive changes feed")
-
     def _follow_log(self, drive: str, tree: _Tree) -> None:
         """Start following `drive`'s change log ("" the user's) from now, if not yet followed."""
         if drive not in tree.tokens:
-            kwargs = {"driveId": drive, "supportsAllDrives": True} if drive else {}
-            tree.tokens[drive] = self.calls.call(self.calls.changes().getStartPageToken(**kwargs),
-                                                 "the Drive changes feed")["startPageToken"]
+            tree.tokens[drive] = start_token(self.calls, drive)
 
     def scope_key(self) -> str:
         """The settings that decide which files are read; a change lists the tree again."""
@@ -374,10 +340,6 @@ class DriveSource:
             meta=facts,
             readers=extras.get("readers", ()),
         )
-
-
-class _Expired(Exception):
-    """A stored changes token is no longer accepted."""
 
 
 def _gone(change: dict) -> bool:

@@ -85,6 +85,12 @@ def read_refusal(exc) -> Refusal:
                    retry_after(exc.resp.get("retry-after")))
 
 
+def status_of(exc: BaseException) -> int | None:
+    """The HTTP status of the answer behind one of our errors (None: there was no answer)."""
+    resp = getattr(exc.__cause__, "resp", None)
+    return int(resp.status) if resp is not None else None
+
+
 def retry_after(value: str | None) -> float | None:
     """A Retry-After header (seconds, or an HTTP date) as seconds from now."""
     if not value:
