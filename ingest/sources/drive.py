@@ -193,29 +193,31 @@ class DriveSource:
         Breadth first, a level at a time: the folders of one level are listed `concurrency` at
         once, then their children taken in order, so the result is what a serial walk finds."""
         level = list(starts)
-        while level:
-            listings = self._pool_map(lambda entry: self._children(entry[0], tree.folders[entry[0]], entry[1]), level)
-            next_level: list[tuple[str, str]] = []
-            for (folder, drive), children in zip(level, listings):
-                for meta in children:
-                    if meta.get("mimeType") == FOLDER:
-                        path = _join(tree.folders[folder], meta["name"])
-                        # An excluded folder is not listed at all; one seen already (through a shortcut) not twice.
-                        if not self.globs.excludes_folder(path) and meta["id"] not in tree.folders:
-                            tree.folders[meta["id"]] = path
-                            next_level.append((meta["id"], meta.get("driveId") or drive))
-                    elif meta.get("mimeType") == SHORTCUT:
-                        next_level.extend(self._follow(meta, tree.folders[folder], tree))
-                    elif (item := self._item(meta, tree.folders[folder])) is not None:
-                        tree.items[meta["id"]] = item
-                        tree.targets.pop(meta["id"], None)  # where it lives beats where a shortcut points from
-            level = next_level
+        with ThreadPoolExecutor(max_workers=self.concurrency, thread_name_prefix="list") as pool:
+            while level:
+                level = self._walk_level(level, tree, pool)
 
-    def _pool_map(self, fn, entries: list) -> list:
-        if self.concurrency <= 1 or len(entries) <= 1:
-            return [fn(e) for e in entries]
-        with ThreadPoolExecutor(max_workers=min(self.concurrency, len(entries)), thread_name_prefix="list") as pool:
-            return list(pool.map(fn, entries))
+    def _walk_level(self, level: list[tuple[str, str]], tree: _Tree, pool: ThreadPoolExecutor) -> list[tuple[str, str]]:
+        """List the folders of `level` (at once), take their children in order; the next level."""
+        if len(level) > 1 and self.concurrency > 1:
+            listings = list(pool.map(lambda entry: self._children(entry[0], tree.folders[entry[0]], entry[1]), level))
+        else:
+            listings = [self._children(folder, tree.folders[folder], drive) for folder, drive in level]
+        next_level: list[tuple[str, str]] = []
+        for (folder, drive), children in zip(level, listings):
+            for meta in children:
+                if meta.get("mimeType") == FOLDER:
+                    path = _join(tree.folders[folder], meta["name"])
+                    # An excluded folder is not listed at all; one seen already (through a shortcut) not twice.
+                    if not self.globs.excludes_folder(path) and meta["id"] not in tree.folders:
+                        tree.folders[meta["id"]] = path
+                        next_level.append((meta["id"], meta.get("driveId") or drive))
+                elif meta.get("mimeType") == SHORTCUT:
+                    next_level.extend(self._follow(meta, tree.folders[folder], tree))
+                elif (item := self._item(meta, tree.folders[folder])) is not None:
+                    tree.items[meta["id"]] = item
+                    tree.targets.pop(meta["id"], None)  # where it lives beats where a shortcut points from
+        return next_level
 
     def _follow(self, shortcut: dict, folder_path: str, tree: _Tree) -> list[tuple[str, str]]:
         """Follow `shortcut` (in the tree at `folder_path`): a file target becomes an item, a

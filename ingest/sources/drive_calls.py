@@ -12,7 +12,6 @@ from __future__ import annotations
 import random
 import threading
 import time
-from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..config import DriveSourceConfig
@@ -58,16 +57,15 @@ def backoff(attempt: int, retry_after: float | None) -> float:
     return base * (1 + random.random() / 4)
 
 
-@dataclass(frozen=True, slots=True)
-class _Services:
-    drive: Any
-    docs: Any
-    sheets: Any
+_APIS = {"drive": ("drive", "v3", "drive_endpoint"), "docs": ("docs", "v1", "docs_endpoint"),
+         "sheets": ("sheets", "v4", "sheets_endpoint")}
+_RESOURCES = {"files": "drive", "changes": "drive", "comments": "drive", "permissions": "drive",
+              "documents": "docs", "spreadsheets": "sheets"}
 
 
 class GoogleCalls:
-    """This thread's Drive, Docs and Sheets services, and `call`, which runs a request with
-    retries. `calls` counts the requests sent (retries included)."""
+    """This thread's Drive, Docs and Sheets resources (`files()`, `documents()`...), and `call`,
+    which runs a request with retries. `calls` counts the requests sent (retries included)."""
 
     def __init__(self, config: DriveSourceConfig, credentials) -> None:
         self.config = config
@@ -77,50 +75,51 @@ class GoogleCalls:
         self._lock = threading.Lock()
         self.calls = 0
 
-    def _services(self) -> _Services:
-        services = getattr(self._local, "services", None)
-        if services is None:
-            import google_auth_httplib2
-            import httplib2
-            from googleapiclient.discovery import build
-
-            http = google_auth_httplib2.AuthorizedHttp(self.credentials, http=httplib2.Http(timeout=self.config.timeout_s))
-
-            def service(name: str, version: str, endpoint: str):
-                return build(name, version, http=http, static_discovery=True, cache_discovery=False,
-                             client_options={"api_endpoint": endpoint})
-
-            services = _Services(service("drive", "v3", self.config.drive_endpoint),
-                                 service("docs", "v1", self.config.docs_endpoint),
-                                 service("sheets", "v4", self.config.sheets_endpoint))
-            self._local.services = services
-        return services
-
     def files(self):
-        return self._resource("files", lambda s: s.drive.files())
+        return self._resource("files")
 
     def changes(self):
-        return self._resource("changes", lambda s: s.drive.changes())
+        return self._resource("changes")
 
     def comments(self):
-        return self._resource("comments", lambda s: s.drive.comments())
+        return self._resource("comments")
 
     def permissions(self):
-        return self._resource("permissions", lambda s: s.drive.permissions())
+        return self._resource("permissions")
 
     def documents(self):
-        return self._resource("documents", lambda s: s.docs.documents())
+        return self._resource("documents")
 
     def spreadsheets(self):
-        return self._resource("spreadsheets", lambda s: s.sheets.spreadsheets())
+        return self._resource("spreadsheets")
 
-    def _resource(self, name: str, make: Callable[[_Services], Any]):
-        # Kept per thread: the client builds a resource's every method (docstrings included) on
-        # each `drive.files()`, which costs more than the request on a fast link.
+    def _resource(self, name: str):
+        # Kept per thread, built when first wanted: the client builds a resource's every method
+        # (docstrings included) on each `drive.files()`, which costs more than a fast round trip.
         resources = self._local.__dict__.setdefault("resources", {})
         if name not in resources:
-            resources[name] = make(self._services())
+            resources[name] = getattr(self._api(_RESOURCES[name]), name)()
         return resources[name]
+
+    def _api(self, name: str):
+        apis = self._local.__dict__.setdefault("apis", {})
+        if name not in apis:
+            from googleapiclient.discovery import build
+
+            api, version, endpoint = _APIS[name]
+            apis[name] = build(api, version, http=self._http(), static_discovery=True, cache_discovery=False,
+                               client_options={"api_endpoint": getattr(self.config, endpoint)})
+        return apis[name]
+
+    def _http(self):
+        """This thread's connection, shared by its services (httplib2 objects are not thread-safe)."""
+        if not hasattr(self._local, "http"):
+            import google_auth_httplib2
+            import httplib2
+
+            self._local.http = google_auth_httplib2.AuthorizedHttp(
+                self.credentials, http=httplib2.Http(timeout=self.config.timeout_s))
+        return self._local.http
 
     def call(self, request, subject: str):
         """`request.execute()` (or anything with `execute(num_retries)`), retried on rate limits,
