@@ -104,7 +104,7 @@ def run(
         def plans() -> Iterator[DocResult | _Planned]:
             # Reads run `concurrency` at a time ahead of this loop; results come back in order.
             for (item, early), data in read_ahead(decided(), lambda entry: source.read(entry[0]),
-                                                  lambda entry: entry[1] is None, getattr(source, "concurrency", 1)):
+                                                  lambda entry: entry[1] is None, source.concurrency):
                 yield early if early is not None else _plan(item, data, source, state, steps, options, stamp)
 
         for plan, future in ordered_map(_execute, plans(), worker_count(config.workers)):

@@ -152,3 +152,15 @@ def test_an_unresolvable_endpoint_is_said_to_be_a_dns_failure(tmp_path, tree, sl
     summary = run(*offline)
     (failure,) = summary.failures
     assert "DNS lookup failed" in failure.error and "drive.invalid" in failure.error and failure.retry
+
+
+def test_retry_after_in_seconds_or_as_an_http_date():
+    from email.utils import format_datetime
+    from datetime import datetime, timedelta, timezone
+
+    from ingest.sources.drive_errors import retry_after
+
+    assert retry_after("30") == 30.0 and retry_after(None) is None and retry_after("soon") is None
+    later = format_datetime(datetime.now(timezone.utc) + timedelta(seconds=120), usegmt=True)
+    assert 100 < retry_after(later) <= 120
+    assert retry_after(format_datetime(datetime(2000, 1, 1, tzinfo=timezone.utc), usegmt=True)) == 0.0
