@@ -5,7 +5,7 @@ latency on every request.
     .venv/bin/python benchmarks/drive_sync.py --files 100 --latency 0.05 --concurrency 4
 
 The fake Google server of the tests (tests/fake_google/, real google-api-python-client, real
-pipeline and SQLite), every request answered after `--latency` seconds. The tree: `--files` files
+pipeline and SQLite), in a process of its own, every request answered after `--latency` seconds. The tree: `--files` files
 over 10 folders, 80% Markdown, 10% Word (a corpus .docx), 10% Google Docs (a corpus Docs JSON,
 read with its comments: two requests each). For each mode (concurrency 1, then `--concurrency`),
 in its own index and state:
@@ -61,7 +61,7 @@ def build_tree(g: FakeGoogle, files: int) -> tuple[str, list[tuple[str, str]]]:
     return top, made
 
 
-def config(out: Path, g: FakeGoogle, folder: str, concurrency: int) -> tuple:
+def config(out: Path, g: Server, folder: str, concurrency: int) -> tuple:
     return parse_config({
         "source": {"drive": {"folder_id": folder, "token": g.token, "drive_endpoint": g.drive_endpoint,
                              "docs_endpoint": g.docs_endpoint, "sheets_endpoint": g.docs_endpoint,
@@ -70,14 +70,57 @@ def config(out: Path, g: FakeGoogle, folder: str, concurrency: int) -> tuple:
     })
 
 
-def timed(g: FakeGoogle, cfg: tuple) -> tuple[float, int, Counter, object]:
-    before = len(g.requests)
+class Server:
+    """The fake in a process of its own, as Google is: its work (JSON, fields, paging) is not
+    charged to the sync it answers. Driven over a pipe: the tree is built there, edits are sent."""
+
+    def __init__(self, files: int, latency: float) -> None:
+        import multiprocessing
+
+        self.conn, child = multiprocessing.Pipe()
+        self.process = multiprocessing.get_context("spawn").Process(target=_serve, args=(child, files, latency))
+        self.process.start()
+        self.top, self.made, self.token, self.drive_endpoint, self.docs_endpoint = self.conn.recv()
+
+    def ask(self, *command):
+        self.conn.send(command)
+        return self.conn.recv()
+
+    def stop(self) -> None:
+        self.ask("stop")
+        self.process.join()
+
+
+def _serve(conn, files: int, latency: float) -> None:
+    g = FakeGoogle(latency=latency).start()
+    top, made = build_tree(g, files)
+    conn.send((top, made, g.token, g.drive_endpoint, g.docs_endpoint))
+    docx = (CORPUS / "python_docx" / "blk-paras-and-tables.docx").read_bytes()
+    while True:
+        command, *args = conn.recv()
+        if command == "stop":
+            g.stop()
+            conn.send(None)
+            return
+        if command == "edit":  # every mode reads the same changes from its own cursor
+            for n, (file_id, kind) in enumerate(args[0]):
+                g.update(file_id, content=docx if kind == "docx" else f"# Edited {n}\n\nChanged text {n}.\n".encode())
+            conn.send(None)
+        elif command == "requests":
+            conn.send([p for _, p in g.requests[args[0]:]])
+        elif command == "count":
+            conn.send(len(g.requests))
+
+
+def timed(server: Server, cfg: tuple) -> tuple[float, int, Counter, object]:
+    before = server.ask("count")
     started = time.perf_counter()
     summary = run(*cfg)
     seconds = time.perf_counter() - started
     assert summary.ok, summary.failures
-    made = Counter(urlsplit(p).path.split("/")[-1] if "/files/" in p else urlsplit(p).path for _, p in g.requests[before:])
-    return seconds, len(g.requests) - before, made, summary
+    sent = server.ask("requests", before)
+    made = Counter(urlsplit(p).path.split("/")[-1] if "/files/" in p else urlsplit(p).path for p in sent)
+    return seconds, len(sent), made, summary
 
 
 def index_rows(out: Path) -> list[tuple]:
@@ -94,25 +137,21 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=8)
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="drive-bench-"))
-    g = FakeGoogle(latency=args.latency).start()
+    server = Server(args.files, args.latency)
     try:
-        top, made = build_tree(g, args.files)
         modes = (1, args.concurrency)
         outs = {c: work / f"c{c}" for c in modes}
         full, incremental, rows = {}, {}, {}
         for c in modes:
             outs[c].mkdir()
-            full[c] = timed(g, config(outs[c], g, top, c))
-        edited = [file_id for file_id, kind in made if kind != "gdoc"][: args.changes]
-        docx = (CORPUS / "python_docx" / "blk-paras-and-tables.docx").read_bytes()
-        for n, file_id in enumerate(edited):  # every mode reads the same changes from its own cursor
-            kind = dict(made)[file_id]
-            g.update(file_id, content=docx if kind == "docx" else f"# Edited {n}\n\nChanged text {n}.\n".encode())
+            full[c] = timed(server, config(outs[c], server, server.top, c))
+        edited = [(file_id, kind) for file_id, kind in server.made if kind != "gdoc"][: args.changes]
+        server.ask("edit", edited)
         for c in modes:
-            incremental[c] = timed(g, config(outs[c], g, top, c))
+            incremental[c] = timed(server, config(outs[c], server, server.top, c))
             rows[c] = index_rows(outs[c])
     finally:
-        g.stop()
+        server.stop()
         shutil.rmtree(work, ignore_errors=True)
 
     serial, fast = modes

@@ -45,6 +45,7 @@ class ChunkLinks:
 
 def chunk_url(document: Document, drive_type: str, c: Chunk, anchors: Mapping[tuple[str, ...], str],
               tabs: Mapping[str, int]) -> str:
+    """The link for chunk `c` of a Drive document of type `drive_type` (its MIME type in Drive)."""
     if drive_type == GOOGLE_DOC:
         base = f"https://docs.google.com/document/d/{document.id}/edit"
         heading = _deepest(anchors, c.heading_path)

@@ -66,6 +66,7 @@ def _download(calls: GoogleCalls, meta: dict, name: str) -> bytes:
 
     buffer = io.BytesIO()
     request = _keyed(calls.files().get_media(fileId=meta["id"], supportsAllDrives=True), meta)
+    request.http = calls.http()  # the download keeps the request's connection: this thread's
     download = MediaIoBaseDownload(buffer, request, chunksize=CHUNK_BYTES)
     done = False
     while not done:  # piece by piece: a failure costs one piece, not the whole file
