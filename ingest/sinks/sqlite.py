@@ -25,7 +25,7 @@ from . import Sink
 
 SCHEMA_VERSION = 2
 """Stored in `PRAGMA user_version`; bump it (and say how to migrate) when the tables change.
-2: chunks.url and the readers table (an index of schema 1 is rebuilt: delete it and run)."""
+2: chunks.url and the readers table (an index of schema 1 is rebuilt: delete it and its state, and run)."""
 APPLICATION_ID = 0x696E6458  # "inDX": tells an ingest index from the state DB or a stranger's DB
 HEADING_SEPARATOR = " > "
 
@@ -197,7 +197,7 @@ _INDEX = FileKind(
     application_id=APPLICATION_ID,
     version=SCHEMA_VERSION,
     error=SinkError,
-    older="delete the file and run `ingest run` to rebuild it",
+    older="delete it and the state database (which would call every document unchanged), then run `ingest run`",
     newer="upgrade ingest, or build a new index in another file",
     other="is it the state database? Point the index at its own file",
     empty="run `ingest run` first to build it",
