@@ -139,3 +139,16 @@ def test_search_as_on_the_command_line(tmp_path, shared):
     assert {json.loads(line)["chunk"]["doc_id"] for line in out.output.splitlines()} == {ids["roadmap"], ids["launch"]}
     bad = CliRunner().invoke(cli, ["search", "policy", "--index", index, "--groups", "eng@example.com"])
     assert bad.exit_code == 2 and "--as" in bad.output
+
+
+def test_a_shared_drive_file_unshared_between_runs_disappears_for_that_person(tmp_path, fake_google):
+    g = fake_google
+    drive = g.add_shared_drive("Finance")
+    budget = g.add_file("budget.md", drive, md("Budget", "Ten million."), MD)
+    g.share(budget, "auditor@example.com")
+    config = drive_config(tmp_path, g, drive)
+    assert run(*config).ok and visible(tmp_path, "million", "auditor@example.com") == {budget}
+    g.unshare(budget, "auditor@example.com")  # the drive's own change log reports it
+    summary = run(*config)
+    assert summary.ok and summary.changed == 1
+    assert visible(tmp_path, "million", "auditor@example.com") == set()
