@@ -68,8 +68,7 @@ _RESOURCES = {"files": "drive", "changes": "drive", "comments": "drive", "permis
 
 class GoogleCalls:
     """The Drive, Docs and Sheets resources (`files()`, `documents()`..., shared by all threads),
-    each thread's connection, and `call`, which runs a request on it with retries. `calls` counts
-    the requests sent (retries included)."""
+    each thread's connection, and `call`, which runs a request on it with retries."""
 
     def __init__(self, config: DriveSourceConfig, credentials) -> None:
         self.config = config
@@ -79,7 +78,6 @@ class GoogleCalls:
         self._lock = threading.Lock()
         self._resources: dict[str, Any] = {}
         self._apis: dict[str, Any] = {}
-        self.calls = 0
 
     def files(self):
         return self._resource("files")
@@ -135,8 +133,6 @@ class GoogleCalls:
         attempt = 0
         while True:
             self.gate.wait()
-            with self._lock:
-                self.calls += 1
             if hasattr(request, "http"):  # an HttpRequest: sent on this thread's connection
                 request.http = self.http()
             try:
