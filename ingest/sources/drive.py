@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from ..blocks import Document
-from ..config import DriveSourceConfig
+from .drive_options import DriveSourceConfig
 from ..errors import LoaderError, SourceError
 from ..loaders import mime_type_of, supports
 from . import Item, Sync

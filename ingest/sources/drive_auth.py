@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from ..config import DriveSourceConfig
+from .drive_options import DriveSourceConfig
 from ..errors import ConfigError
 
 SCOPES = (

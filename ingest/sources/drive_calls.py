@@ -17,7 +17,7 @@ import threading
 import time
 from typing import Any, Callable
 
-from ..config import DriveSourceConfig
+from .drive_options import DriveSourceConfig
 from ..errors import SourceError
 from .drive_errors import read_refusal, unreachable
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Iterator
 
 from ..blocks import Document
-from ..config import LocalSourceConfig
+from .local_options import LocalSourceConfig
 from ..errors import LoaderError, SourceError
 from ..loaders import local_document, mime_type_of
 from . import Item, Sync
