@@ -95,6 +95,9 @@ class Document:
     title: str = ""
     """Document title (front matter, metadata or file name); root of every heading path."""
     meta: Mapping[str, Any] = field(default_factory=dict)
+    readers: tuple[str, ...] | None = None
+    """Who may open it (`user:a@x`, `group:g@x`, `domain:x`, `anyone`), for search to filter on;
+    None where the source has no such notion (local files: no filter applies)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +154,9 @@ class Chunk:
     page_start: int | None = None
     page_end: int | None = None
     meta: Mapping[str, Any] = field(default_factory=dict)
+    url: str = ""
+    """A link that opens the place the chunk came from (a Google Doc at its heading, a PDF at its
+    page, a sheet at its tab); "" where the source has none."""
 
     @property
     def embed_text(self) -> str:

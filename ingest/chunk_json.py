@@ -32,6 +32,7 @@ def chunk_to_dict(chunk: Chunk) -> dict[str, Any]:
         "page_end": chunk.page_end,
         "source": {name: getattr(chunk.source, name) for name in _SOURCE_FIELDS},
         "meta": dict(chunk.meta),
+        "url": chunk.url,
     }
 
 
@@ -55,6 +56,7 @@ def chunk_from_dict(d: Mapping[str, Any]) -> Chunk:
             page_start=_opt_int(d.get("page_start")),
             page_end=_opt_int(d.get("page_end")),
             meta=dict(d.get("meta") or {}),
+            url=str(d.get("url") or ""),
         )
     except KeyError as exc:
         raise SinkError(f"chunk record lacks the field {exc.args[0]!r}; was it written by chunk_to_dict?", subject) from exc

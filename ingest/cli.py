@@ -23,9 +23,9 @@ from .errors import ConfigError, IngestError, LockHeld, Stopped
 from .loaders import load_file
 from .pipeline import RunFlags, RunSummary, run as run_pipeline
 from .run_report import RunReport, write_summary_json
+from .search import principals, search as search_index
 from .stopping import StopRequest
 from .terminal_text import shown
-from .search import search as search_index
 
 err = Console(stderr=True, soft_wrap=True)
 
@@ -265,16 +265,23 @@ def _measure(docs: list[tuple[Loaded, list]], options: ChunkOptions) -> dict:
 @click.option("-k", default=5, show_default=True, type=click.IntRange(1, 100))
 @click.option("--window", default=1, show_default=True, type=click.IntRange(0, 20), help="Neighbouring chunks to add on each side.")
 @click.option("--json", "as_json", is_flag=True)
-def search_cmd(query: str, index: Path, k: int, window: int, as_json: bool) -> None:
+@click.option("--as", "as_user", metavar="EMAIL", help="Only what this person may open (Drive readers).")
+@click.option("--groups", default="", metavar="A@X,B@X", help="With --as: the groups the person is in.")
+def search_cmd(query: str, index: Path, k: int, window: int, as_json: bool, as_user: str | None, groups: str) -> None:
     """Best chunks for QUERY (BM25, heading path weighted above the body), with their citation."""
-    hits = search_index(index, query, k=k, window=window)
+    if groups and not as_user:
+        raise click.BadParameter("needs --as (whose groups they are)", param_hint="--groups")
+    readers = principals(as_user, tuple(groups.split(","))) if as_user else None
+    hits = search_index(index, query, k=k, window=window, readers=readers)
     out = Console()
     for rank, hit in enumerate(hits, 1):
         if as_json:
-            click.echo(json.dumps({"rank": rank, "score": hit.score, "citation": hit.citation,
+            click.echo(json.dumps({"rank": rank, "score": hit.score, "citation": hit.citation, "url": hit.chunk.url,
                                    "context": hit.context, "chunk": chunk_to_dict(hit.chunk)}, ensure_ascii=False))
             continue
         out.rule(f"{rank}. {hit.citation}  [dim](score {hit.score:.2f})[/dim]")
+        if hit.chunk.url:
+            out.print(hit.chunk.url, highlight=False, markup=False, soft_wrap=True)
         out.print(hit.context, highlight=False, markup=False)
     if not hits and not as_json:
         err.print("no matches")

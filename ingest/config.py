@@ -9,10 +9,10 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import Annotated, Any, Mapping
+from typing import Any, Mapping
 
 import yaml
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import ConfigDict, Field, ValidationError, model_validator
 
 from .chunker import ChunkOptions
 from .chunker.tokens import get_tokenizer
@@ -20,73 +20,14 @@ from .cleaners import Step, build_chain
 from .errors import ConfigError, IngestError
 from .loaders import resolve as resolve_loader, use as use_loader
 from .plugin_stages import plugin_options
-from .sources.globs import rule
+from .options import StrictOptions
+from .sources.drive_options import DriveSourceConfig
+from .sources.local_options import LocalSourceConfig
 
 _ENV = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-def _globs(patterns: list[str]) -> list[str]:
-    for pattern in patterns:
-        rule(pattern)  # a malformed glob is a config error now, not a traceback mid-run
-    return patterns
-
-
-GlobList = Annotated[list[str], AfterValidator(_globs)]
-
-
-class LocalSourceConfig(_Strict):
-    path: Path
-    include: GlobList = Field(default_factory=lambda: ["**/*"])
-    """Globs over paths relative to `path`, as in .gitignore (see `sources/globs.py`): `*` within
-    a folder, `**` across folders, a pattern without a slash (`*.md`) at any depth, `!` negates."""
-    exclude: GlobList = Field(default_factory=list)
-    include_hidden: bool = False
-    """Dot-files and dot-folders (.git, .DS_Store) are skipped unless this is on."""
-    follow_symlinks: bool = False
-    """Off: a link to a file or folder outside `path` is skipped and said (anyone who can write in
-    the folder could otherwise pull any file the sync user can read into the index); links inside
-    `path` to files are read. On: links are followed wherever they point (loops are skipped)."""
-    max_file_mb: float = Field(200, gt=0)
-    """Larger files are reported and not read."""
-
-
-class DriveSourceConfig(_Strict):
-    folder_id: str = Field(min_length=1)
-    """The folder whose tree is synced (the id in its URL), or "root" for all of My Drive."""
-    credentials: Path | None = None
-    """A service-account or authorized-user JSON key file; unset: Application Default Credentials."""
-    subject: str | None = None
-    """With a service account and domain-wide delegation: the user to act as."""
-    token: str | None = None
-    """A ready OAuth access token instead of a key file (e.g. `${DRIVE_TOKEN}`); short-lived."""
-    include: GlobList = Field(default_factory=lambda: ["**/*"])
-    """Globs over paths inside the folder (folder names joined by "/"), as for local sources."""
-    exclude: GlobList = Field(default_factory=list)
-    shared_drive_id: str | None = None
-    """The shared drive the folder lives in; unset, it is read from the folder itself."""
-    max_file_mb: float = Field(100, gt=0)
-    """Larger files are reported and skipped rather than downloaded."""
-    retries: int = Field(5, ge=0, le=10)
-    """Retries, with exponential back-off, of a request that meets a rate limit, a 5xx or a dropped connection."""
-    timeout_s: float = Field(60, gt=0)
-    drive_endpoint: str = "https://www.googleapis.com/drive/v3/"
-    docs_endpoint: str = "https://docs.googleapis.com/"
-    """Endpoints to talk to: Google's by default (a proxy or a test server otherwise)."""
-
-    @model_validator(mode="after")
-    def _one_credential(self) -> DriveSourceConfig:
-        if self.credentials is not None and self.token is not None:
-            raise ValueError("give credentials (a key file) or token, not both")
-        if self.credentials is not None and not self.credentials.is_file():
-            raise ValueError(f"credentials file {self.credentials} does not exist")
-        return self
-
-
-class SourceConfig(_Strict):
+class SourceConfig(StrictOptions):
     # Any other key names a plugin source (see plugin_stages.py), checked by its own options model.
     model_config = ConfigDict(extra="allow", frozen=True)
     local: LocalSourceConfig | None = None
@@ -99,7 +40,7 @@ class SourceConfig(_Strict):
         return self
 
 
-class SinkConfig(_Strict):
+class SinkConfig(StrictOptions):
     model_config = ConfigDict(extra="allow", frozen=True)  # a plugin sink, as for sources
     sqlite: Path | None = None
     jsonl: Path | None = None
@@ -111,7 +52,7 @@ class SinkConfig(_Strict):
         return self
 
 
-class ChunkerConfig(_Strict):
+class ChunkerConfig(StrictOptions):
     max_tokens: int = Field(512, ge=1)
     min_tokens: int = Field(64, ge=0)
     overlap_tokens: int = Field(48, ge=0)
@@ -122,7 +63,7 @@ class ChunkerConfig(_Strict):
         return ChunkOptions(self.max_tokens, self.min_tokens, self.overlap_tokens, self.tokenizer)
 
 
-class LimitsConfig(_Strict):
+class LimitsConfig(StrictOptions):
     """What one document may cost before a parser sees it (see `input_limits.py`)."""
 
     max_text_mb: float = Field(20, gt=0)
@@ -131,7 +72,7 @@ class LimitsConfig(_Strict):
     """A .docx or .xlsx whose parts unzip past it fails (a zip bomb)."""
 
 
-class MaxDeleteConfig(_Strict):
+class MaxDeleteConfig(StrictOptions):
     """A run refuses to delete more than `share` of the documents it knows when that is also more
     than `count` documents: an unmounted share or a renamed folder looks like an empty source."""
 
@@ -142,7 +83,7 @@ class MaxDeleteConfig(_Strict):
         return deleting > self.count and deleting > self.share * known
 
 
-class Config(_Strict):
+class Config(StrictOptions):
     source: SourceConfig
     sink: SinkConfig = SinkConfig(sqlite=Path("out/index.sqlite"))
     state: Path = Path("out/state.sqlite")

@@ -19,6 +19,7 @@ from .cleaners import Step, build_chain, clean
 from .config import LimitsConfig
 from .errors import IngestError
 from .input_limits import check_input
+from .links import ChunkLinks
 from .loaders import load_bytes, load_file
 from .stopping import StopRequest
 from .worker_pool import pool_map, run_here
@@ -86,7 +87,8 @@ def process(job: Job) -> Done:
     check_input(job.data, job.document.mime_type, job.limits)  # in the worker: the archive check inflates
     loaded = load_bytes(job.data, job.document)
     blocks, cleaned = clean(loaded.blocks, loaded.document, job.steps)
-    chunks = tuple(chunk(loaded, job.options, blocks))
+    links = ChunkLinks(loaded.document)
+    chunks = tuple(links.link(c) for c in chunk(loaded, job.options, links.watch(blocks)))
     return Done(loaded.document, chunks, cleaned, loaded.warnings, time.perf_counter() - began)
 
 

@@ -20,6 +20,7 @@ from .loaders import content_hash, supports
 from .machine_faults import machine_fault
 from .parallel import Done, Job, is_heavy, ordered_map, process, worker_count
 from .plugin_stages import plugin_options
+from .read_ahead import read_ahead
 from .run_lock import Holder, RunLock
 from .settings_stamp import SettingsStamps
 from .sinks import Sink
@@ -165,20 +166,34 @@ class _Run:
     def _sync(self, source: Source, state: StateStore, sink: Sink, stored: dict[str, str]) -> None:
         stamps = SettingsStamps(self.steps, self.options)
         known = state.known(source.key)
-        sync = source.sync(state.get_cursor(source.key))
+        cursor = state.get_cursor(source.key)
+        resettled = cursor is not None and _settings_changed(known, stamps)
+        # A change feed would only show what changed in the source: new settings list everything.
+        sync = source.sync(None if resettled or self.flags.reprocess else cursor)
         if sync.note:
             self.notes.append(sync.note)
+        if resettled:
+            self.notes.append("the chunker or cleaner settings changed (or ingest itself did) since the last run: "
+                              "every document was listed, and those they change processed again")
         seen: set[str] = set()
 
-        def plans() -> Iterator[DocResult | _Planned]:
+        def decided() -> Iterator[tuple[Item, DocResult | None]]:
             for item in sync.items:
                 self.stop.check()
                 if item.skip:  # not a document of the source: a known one by that id is gone
-                    yield DocResult(item.doc_id, item.name, "skipped", error=item.skip)
+                    yield item, DocResult(item.doc_id, item.name, "skipped", error=item.skip)
                     continue
                 seen.add(item.doc_id)
-                yield _plan(item, source, state, self.steps, self.options, stamps(item.mime_type), self.config.limits,
-                            self.flags.reprocess)
+                yield item, _decide(item, source, state, stamps(item.mime_type), self.flags.reprocess)
+
+        def plans() -> Iterator[DocResult | _Planned]:
+            # Reads run `concurrency` at a time ahead of this loop; results come back in order.
+            for (item, early), data in read_ahead(decided(), lambda entry: source.read(entry[0]),
+                                                  lambda entry: entry[1] is None,
+                                                  getattr(source, "concurrency", 1)):  # a plugin may not say
+                yield early if early is not None else _plan(
+                    item, data, source, state, self.steps, self.options, stamps(item.mime_type), self.config.limits,
+                    self.flags.reprocess)
 
         workers = worker_count(self.config.workers)
         committed = time.monotonic()
@@ -288,10 +303,15 @@ class _Planned:
     job: Job
 
 
-def _plan(
-    item: Item, source: Source, state: StateStore, steps: tuple[Step, ...], options: ChunkOptions, stamp: str,
-    limits: LimitsConfig, reprocess: bool,
-) -> DocResult | _Planned:
+def _settings_changed(known: dict[str, DocState], stamps: SettingsStamps) -> bool:
+    """A document was last seen under other settings than any type's today (one fetched with no
+    verdict has no fingerprint, and says nothing)."""
+    today = stamps.all()
+    return any(d.fingerprint and d.fingerprint.rpartition("#")[2] not in today for d in known.values())
+
+
+def _decide(item: Item, source: Source, state: StateStore, stamp: str, reprocess: bool) -> DocResult | None:
+    """What can be said without reading the document; None: it must be read."""
     if not supports(item.mime_type):
         return DocResult(item.doc_id, item.name, "skipped", error=f"no loader for {item.mime_type}")
     # Fingerprints and hashes are stored stamped with the settings they were processed under,
@@ -303,11 +323,22 @@ def _plan(
     if previous is not None and previous.failed and previous.fingerprint == fingerprint:
         # Still the same bad file: report it again without parsing it again.
         return DocResult(item.doc_id, item.name, "failed", error=previous.last_error)
-    current = previous is not None and not previous.failed
-    if current and previous.fingerprint == fingerprint:
+    if previous is not None and not previous.failed and previous.fingerprint == fingerprint:
         return DocResult(item.doc_id, item.name, "unchanged")
+    return None
+
+
+def _plan(
+    item: Item, read: Future, source: Source, state: StateStore, steps: tuple[Step, ...], options: ChunkOptions,
+    stamp: str, limits: LimitsConfig, reprocess: bool,
+) -> DocResult | _Planned:
+    """The document `_decide` could not settle, once `read` has its bytes (with `reprocess`, no
+    version stored before counts)."""
+    fingerprint = f"{item.fingerprint}#{stamp}"
+    previous = state.get(source.key, item.doc_id)
+    current = not reprocess and previous is not None and not previous.failed
     try:
-        data = source.read(item)
+        data = read.result()
     except SourceError as exc:  # not fetched: no verdict on the document, so try it again next run
         state.record_failure(source.key, item.doc_id, error=str(exc), fingerprint="", name=item.name, uri=item.doc_id)
         return DocResult(item.doc_id, item.name, "failed", error=str(exc), retry=True)
@@ -317,7 +348,9 @@ def _plan(
         document = source.document(item, data)
     except IngestError as exc:
         return _failed(item, fingerprint, item.doc_id, str(exc), state, source.key)
-    digest = f"{content_hash(data)}#{stamp}"
+    # Who may read it is part of what is stored: a sharing change alone is a change.
+    readers = "" if document.readers is None else ":" + content_hash("\n".join(document.readers).encode())[:12]
+    digest = f"{content_hash(data)}{readers}#{stamp}"
     # Same bytes under the same name: touched, not changed. A new name or place is a change even
     # with the same bytes: the title roots the heading paths, and the index names the document.
     if current and previous.content_hash == digest and (previous.name, previous.uri) == (item.name, document.uri):

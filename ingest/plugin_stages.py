@@ -36,8 +36,8 @@ class SinkType:
 
 
 BUILTIN_SOURCES = (  # name, opener, options model
-    ("local", "ingest.sources.local:LocalSource", "ingest.config:LocalSourceConfig"),
-    ("drive", "ingest.sources.drive:DriveSource", "ingest.config:DriveSourceConfig"),
+    ("local", "ingest.sources.local:LocalSource", "ingest.sources.local_options:LocalSourceConfig"),
+    ("drive", "ingest.sources.drive:DriveSource", "ingest.sources.drive_options:DriveSourceConfig"),
 )
 BUILTIN_SINKS = (  # name, opener (called with a path)
     ("sqlite", "ingest.sinks.sqlite:SqliteSink"),

@@ -4,6 +4,7 @@ widened with its neighbouring chunks so an answer cut at a chunk border is read 
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 import unicodedata
@@ -38,8 +39,20 @@ class Hit:
     """"name > heading > path (uri)"."""
 
 
-def search(index: Path, query: str, k: int = 5, window: int = 1) -> list[Hit]:
-    """The `k` best chunks for the free-text `query`; [] when it holds no searchable word."""
+def principals(email: str, groups: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """The readers a person matches: themselves, their groups, their e-mail domain, and anyone."""
+    email = email.strip().casefold()
+    found = [f"user:{email}", *(f"group:{g.strip().casefold()}" for g in groups if g.strip()), "anyone"]
+    if "@" in email:
+        found.append(f"domain:{email.rsplit('@', 1)[1]}")
+    return tuple(dict.fromkeys(found))
+
+
+def search(index: Path, query: str, k: int = 5, window: int = 1, readers: tuple[str, ...] | None = None) -> list[Hit]:
+    """The `k` best chunks for the free-text `query`; [] when it holds no searchable word.
+
+    With `readers` (what one person matches: `principals`), only
+    chunks of documents one of them may open, or that have no readers recorded (local files)."""
     if k < 1 or window < 0:
         raise SearchError(f"k must be at least 1 and window at least 0 (got k={k}, window={window})", index)
     match = fts_query(query)
@@ -48,7 +61,8 @@ def search(index: Path, query: str, k: int = 5, window: int = 1) -> list[Hit]:
     conn = connect_index(Path(index), create=False)
     try:
         with transaction(conn, immediate=False):  # hits and their neighbours from one snapshot
-            rows = conn.execute(_RANKED, (match, HEADING_WEIGHT, k)).fetchall()
+            allowed = None if readers is None else json.dumps(list(readers))
+            rows = conn.execute(_RANKED, (match, HEADING_WEIGHT, k, allowed)).fetchall()
             return [_hit(conn, chunk_from_row(row), -row[-1], window) for row in rows]
     except sqlite3.Error as exc:
         raise SearchError(f"search for {query!r} failed ({exc})", index) from exc
@@ -62,6 +76,10 @@ FROM chunks_fts
 JOIN chunks AS c ON c.seq = chunks_fts.rowid
 JOIN documents AS d ON d.id = c.doc_id
 WHERE chunks_fts MATCH ?1
+  AND (?4 IS NULL
+       OR NOT EXISTS (SELECT 1 FROM readers AS r WHERE r.doc_id = c.doc_id)
+       OR EXISTS (SELECT 1 FROM readers AS r WHERE r.doc_id = c.doc_id
+                  AND r.reader IN (SELECT value FROM json_each(?4))))
 ORDER BY rank, c.doc_id, c.chunk_index
 LIMIT ?3
 """

@@ -12,7 +12,7 @@ from pathlib import Path
 from . import __version__, code_stamp
 from .chunker import ChunkOptions
 from .cleaners import Step, code_version
-from .loaders import loader_module
+from .loaders import loader_module, supported
 
 
 class SettingsStamps:
@@ -28,6 +28,10 @@ class SettingsStamps:
         if mime_type not in self._cache:
             self._cache[mime_type] = self._stamp(mime_type)
         return self._cache[mime_type]
+
+    def all(self) -> set[str]:
+        """Today's stamp of every type a loader takes: a stored stamp outside it is out of date."""
+        return {self(m) for m in supported()}
 
     def _stamp(self, mime_type: str) -> str:
         steps = [s for s in self.steps if s.explicit or s.cleaner.applies_to(mime_type)]

@@ -753,3 +753,118 @@ def test_a_shared_drive_has_its_own_change_log(fake_google):
     g.expire_page_tokens()  # every log's tokens
     with pytest.raises(HttpError):
         drive.changes().list(pageToken=team_next, driveId=team, **ALL_DRIVES).execute()
+
+
+# ---------------------------------------------------------------- AIP-193, Retry-After, latency
+
+def test_an_aip_193_rate_limit_with_retry_after(fake_google, corpus):
+    doc = fake_google.add_google_doc("Fixture", fake_google.add_folder("Top"), json.loads((corpus / GDOC).read_text()))
+    fake_google.fail(r"^/v1/documents/", 403, error_info="RATE_LIMIT_EXCEEDED", retry_after="12")
+    with pytest.raises(HttpError) as exc:
+        docs_client(fake_google).documents().get(documentId=doc).execute()
+    error = error_of(exc.value)
+    assert error["code"] == 403 and error["status"] == "PERMISSION_DENIED" and "errors" not in error
+    assert error["message"].startswith("Quota exceeded for quota metric")
+    (detail,) = error["details"]
+    assert detail["@type"] == "type.googleapis.com/google.rpc.ErrorInfo" and detail["reason"] == "RATE_LIMIT_EXCEEDED"
+    assert exc.value.resp["retry-after"] == "12"
+    fake_google.fail(r"^/drive/v3/files\?", 429, error_info="RATE_LIMIT_EXCEEDED")  # the same shape on Drive
+    with pytest.raises(HttpError) as exc:
+        drive_client(fake_google).files().list().execute()
+    assert error_of(exc.value)["status"] == "RESOURCE_EXHAUSTED"
+
+
+def test_latency_is_waited_before_every_answer(monkeypatch):
+    import time
+
+    waited: list[float] = []
+    real_sleep = time.sleep
+    monkeypatch.setattr(time, "sleep", lambda s: waited.append(s) if s == 0.25 else real_sleep(s))
+    with FakeGoogle(latency=0.25) as g:
+        drive = drive_client(g)
+        drive.files().list().execute()
+        drive.changes().getStartPageToken().execute()
+    assert waited == [0.25, 0.25]
+
+
+# ---------------------------------------------------------------- sharing, access, resource keys, tabs
+
+def test_permissions_in_the_file_and_from_permissions_list(fake_google):
+    g = fake_google
+    folder = g.add_folder("Team")
+    f = g.add_file("a.txt", folder, b"a", "text/plain")
+    version = g.file(f)["version"]
+    g.share(folder, "bob@example.com")
+    g.share(f, "eng@example.com", type="group", role="writer")
+    g.share(f, type="anyone")
+    assert g.file(f)["version"] == str(int(version) + 2)  # sharing the file is a change of the file
+    drive = drive_client(g)
+    meta = drive.files().get(fileId=f, fields="permissions(type,role,emailAddress),permissionIds").execute()
+    assert sorted((p["type"], p["role"], p.get("emailAddress")) for p in meta["permissions"]) == [
+        ("anyone", "reader", None), ("group", "writer", "eng@example.com"),
+        ("user", "owner", "me@example.com"), ("user", "reader", "bob@example.com")]  # bob inherits from the folder
+    listed = drive.permissions().list(fileId=f, fields="nextPageToken,permissions(id,type)", pageSize=2).execute()
+    assert len(listed["permissions"]) == 2 and "nextPageToken" in listed
+    g.unshare(f, "eng@example.com")
+    assert len(drive.permissions().list(fileId=f, fields="permissions(id)").execute()["permissions"]) == 3
+
+    team = g.add_shared_drive("Team")
+    g.share(team, "members@example.com", type="group", role="organizer")
+    inside = g.add_file("b.txt", team, b"b", "text/plain")
+    meta = drive.files().get(fileId=inside, supportsAllDrives=True, fields="permissionIds,permissions").execute()
+    assert "permissions" not in meta and meta["permissionIds"]
+    with pytest.raises(HttpError):
+        drive.permissions().list(fileId=inside).execute()  # without supportsAllDrives: 404
+    (member,) = drive.permissions().list(fileId=inside, supportsAllDrives=True, fields="*").execute()["permissions"]
+    assert member["emailAddress"] == "members@example.com" and member["permissionDetails"][0]["inherited"]
+
+
+def test_lost_access_is_404_unlisted_and_removed_in_changes(fake_google):
+    g = fake_google
+    drive = drive_client(g)
+    top = g.add_folder("Top")
+    f = g.add_file("a.txt", top, b"a", "text/plain")
+    token = drive.changes().getStartPageToken().execute()["startPageToken"]
+    g.revoke_access(f)
+    with pytest.raises(HttpError) as exc:
+        drive.files().get(fileId=f).execute()
+    assert exc.value.status_code == 404
+    assert drive.files().list(q=f"'{top}' in parents").execute()["files"] == []
+    changes, _, token = all_changes(drive, token)
+    assert [(c["fileId"], c["removed"], "file" in c) for c in changes] == [(f, True, False)]
+    g.grant_access(f)
+    changes, _, _ = all_changes(drive, token)
+    assert [(c["fileId"], c["removed"]) for c in changes] == [(f, False)]
+
+
+def test_a_resource_key_is_needed_and_shortcuts_carry_it(fake_google):
+    g = fake_google
+    target = g.add_file("t.txt", g.add_folder("Far"), b"far", "text/plain")
+    g.set_resource_key(target, "0-Key")
+    cut = g.add_shortcut("Link", g.add_folder("Top"), target)
+    drive = drive_client(g)
+    details = drive.files().get(fileId=cut, fields="shortcutDetails").execute()["shortcutDetails"]
+    assert details["targetResourceKey"] == "0-Key"
+    with pytest.raises(HttpError) as exc:
+        drive.files().get(fileId=target).execute()
+    assert exc.value.status_code == 404
+    request = drive.files().get(fileId=target, fields="id,resourceKey")
+    request.headers["X-Goog-Drive-Resource-Keys"] = f"{target}/0-Key"
+    assert request.execute() == {"id": target, "resourceKey": "0-Key"}
+
+
+def test_sheets_api_tabs(fake_google, corpus):
+    from googleapiclient.discovery import build
+
+    g = fake_google
+    top = g.add_folder("Top")
+    xlsx = (corpus / "docling" / "xlsx" / "sources" / "xlsx_01.xlsx").read_bytes()
+    named = g.add_google_sheet("Given", top, xlsx, tabs={"Sheet1": 0, "Data": 42})
+    derived = g.add_google_sheet("Derived", top, xlsx)
+    sheets = build("sheets", "v4", credentials=Credentials(token=g.token), static_discovery=True,
+                   client_options={"api_endpoint": g.docs_endpoint})
+    got = sheets.spreadsheets().get(spreadsheetId=named, fields="sheets(properties(sheetId,title))").execute()
+    assert got == {"sheets": [{"properties": {"sheetId": 0, "title": "Sheet1"}},
+                              {"properties": {"sheetId": 42, "title": "Data"}}]}
+    titles = [s["properties"]["title"] for s in sheets.spreadsheets().get(spreadsheetId=derived).execute()["sheets"]]
+    assert titles == ["Sheet1", "Sheet2", "Sheet3", "Sheet4"]

@@ -52,6 +52,16 @@ class CleanContext:
 CleanFn = Callable[[Iterable[Block], CleanContext], Iterator[Block]]
 
 
+def drop_kind(blocks: Iterable[Block], kind: str, ctx: CleanContext) -> Iterator[Block]:
+    """The blocks not of `kind`, each dropped one reported as a block and its chars."""
+    for block in blocks:
+        if block.kind == kind:
+            ctx.count("blocks")
+            ctx.count("chars", len(block.text))
+        else:
+            yield block
+
+
 def drop_lines(blocks: Sequence[Block], drop: Collection[int], ctx: CleanContext) -> Iterator[Block]:
     """The blocks whose index is not in `drop`, each dropped one reported as a line and its chars."""
     for i, block in enumerate(blocks):

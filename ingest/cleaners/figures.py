@@ -9,16 +9,11 @@ from __future__ import annotations
 from typing import Iterable, Iterator
 
 from ..blocks import Block
-from . import CleanContext, Cleaner
+from . import CleanContext, Cleaner, drop_kind
 
 
 def drop_figures(blocks: Iterable[Block], ctx: CleanContext) -> Iterator[Block]:
-    for block in blocks:
-        if block.kind == "figure":
-            ctx.count("blocks")
-            ctx.count("chars", len(block.text))
-            continue
-        yield block
+    return drop_kind(blocks, "figure", ctx)
 
 
 cleaner = Cleaner(name="figures", run=drop_figures, default_for=frozenset({"application/pdf"}))

@@ -9,16 +9,11 @@ from __future__ import annotations
 from typing import Iterable, Iterator
 
 from ..blocks import Block
-from . import CleanContext, Cleaner
+from . import CleanContext, Cleaner, drop_kind
 
 
 def drop_furniture(blocks: Iterable[Block], ctx: CleanContext) -> Iterator[Block]:
-    for block in blocks:
-        if block.kind == "furniture":
-            ctx.count("blocks")
-            ctx.count("chars", len(block.text))
-            continue
-        yield block
+    return drop_kind(blocks, "furniture", ctx)
 
 
 cleaner = Cleaner(name="furniture", run=drop_furniture, default_for=frozenset())

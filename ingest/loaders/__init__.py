@@ -129,6 +129,11 @@ def supports(mime_type: str) -> bool:
     return mime_type in _LOADERS or mime_type in _BUILTINS
 
 
+def supported() -> list[str]:
+    """Every MIME type a loader is registered for."""
+    return list(dict.fromkeys([*_BUILTINS, *_LOADERS]))
+
+
 def load_bytes(data: bytes, document: Document) -> Loaded:
     """Parse `data` with the loader registered for `document.mime_type`."""
     loader = _loader(document.mime_type)

@@ -140,7 +140,9 @@ class _Reader:
             if marker and marker[0].isalnum():  # a numbered heading keeps its number
                 prefix = marker + " "
                 text, marks = prefix + text, [_shift(m, len(prefix)) for m in marks]
-            return Item("heading", text, marks, rank=rank, level=max(rank, 1), meta={"style": style}), notes
+            heading_id = para.get("paragraphStyle", {}).get("headingId")  # what a #heading= link opens
+            meta = {"style": style, **({"heading_id": heading_id} if heading_id else {})}
+            return Item("heading", text, marks, rank=rank, level=max(rank, 1), meta=meta), notes
         meta = {"style": style} if style != "NORMAL_TEXT" else {}
         if bullet is not None:
             meta.update(marker=marker, list_id=bullet.get("listId", ""))

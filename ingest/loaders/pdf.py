@@ -310,8 +310,9 @@ def _footnotes(units: list[Unit], placed: PageLines, body: float) -> set[int]:
     """id() of the page's footnotes: text in clearly smaller type in the page's lower half, under
     body text of its column and with none below it. They are read after the page's body, where a
     paragraph running on to the next page would otherwise be cut by them."""
-    small = [u for u in units if u.kind in ("paragraph", "list_item") and u.lines and len(u.text) >= 20
-             and all(l.size <= body - 0.8 for l in u.lines) and _bbox(u)[1] >= 0.5 * placed.height]
+    small = [u for u in units if u.kind in ("paragraph", "list_item") and u.lines  # cheapest tests first
+             and all(l.size <= body - 0.8 for l in u.lines) and _bbox(u)[1] >= 0.5 * placed.height
+             and sum(len(l.text) for l in u.lines) >= 20]
     if not small:
         return set()
     text = [_bbox(u) for u in units if u.kind in ("paragraph", "list_item")

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..page_furniture import CAPTION
+from .pdf_groups import Groups
 from .pdf_lines import Line
 
 Box = tuple[float, float, float, float]
@@ -114,18 +115,10 @@ def _clusters(boxes: Sequence[Box]) -> list[tuple[list[int], Box]]:
     A grid of cells _NEAR wide finds the neighbours, so a chart of a thousand marks costs about
     as many steps, not a million.
     """
-    parent = list(range(len(boxes)))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
+    groups = Groups(len(boxes))
     cell = 4 * _NEAR
     grid: dict[tuple[int, int], list[int]] = {}
     for i, (x0, y0, x1, y1) in enumerate(boxes):
-        root = find(i)
         seen: set[int] = set()
         for gx in range(int((x0 - _NEAR) // cell), int((x1 + _NEAR) // cell) + 1):
             for gy in range(int((y0 - _NEAR) // cell), int((y1 + _NEAR) // cell) + 1):
@@ -137,17 +130,12 @@ def _clusters(boxes: Sequence[Box]) -> list[tuple[list[int], Box]]:
                     if j in seen:
                         continue
                     seen.add(j)
-                    other = find(j)
-                    if other != root:
-                        b = boxes[j]
-                        if x0 - _NEAR <= b[2] and b[0] - _NEAR <= x1 and y0 - _NEAR <= b[3] and b[1] - _NEAR <= y1:
-                            parent[other] = root
+                    b = boxes[j]
+                    if x0 - _NEAR <= b[2] and b[0] - _NEAR <= x1 and y0 - _NEAR <= b[3] and b[1] - _NEAR <= y1:
+                        groups.join(j, i)
                 bucket.append(i)
-    groups: dict[int, list[int]] = {}
-    for i in range(len(boxes)):
-        groups.setdefault(find(i), []).append(i)
     out = []
-    for members in groups.values():
+    for members in groups.members():
         xs0, ys0, xs1, ys1 = zip(*(boxes[i] for i in members))
         out.append((members, (min(xs0), min(ys0), max(xs1), max(ys1))))
     return out

@@ -9,6 +9,7 @@ a drop cap goes back to its word, and right-to-left glyph order is mended. Where
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -240,7 +241,7 @@ def _line(raw: dict, block: int) -> Line | None:
         size = round(size, 1)
         bold = bool(flags & 16) or "Bold" in font or "Black" in font
         italic = bool(flags & 2) or "Italic" in font or "Oblique" in font
-        mono = bool(flags & 8) or _MONO.search(font) is not None
+        mono = bool(flags & 8) or _fixed_width(font)
         mixed = False
     else:
         sizes: dict[float, int] = {}
@@ -257,7 +258,7 @@ def _line(raw: dict, block: int) -> Line | None:
                 heavy += n
             if span["flags"] & 2 or "Italic" in font or "Oblique" in font:
                 slanted += n
-            if span["flags"] & 8 or _MONO.search(font):
+            if span["flags"] & 8 or _fixed_width(font):
                 fixed += n
         if not chars:
             return None
@@ -277,6 +278,11 @@ def _line(raw: dict, block: int) -> Line | None:
             return None
     dx, dy = raw["dir"]
     return Line(text, raw["bbox"], size, bold, block, abs(dy) > 0.1 or dx < 0, italic, mono, mixed)
+
+
+@functools.lru_cache(maxsize=256)
+def _fixed_width(font: str) -> bool:
+    return _MONO.search(font) is not None  # a page has a few fonts and thousands of lines
 
 
 def _join_spans(spans: list[dict]) -> str:

@@ -88,8 +88,7 @@ def list_marker(text: str) -> tuple[str, str] | None:
 
 def capitals(text: str) -> bool:
     """Set all in capitals: five letters at least (not an acronym), none lower case."""
-    letters = [c for c in text if c.isalpha()]
-    return len(letters) >= 5 and all(c.isupper() for c in letters)
+    return text.isupper() and sum(map(str.isalpha, text)) >= 5
 
 
 def section_depth(text: str) -> int:

@@ -75,7 +75,12 @@ def _linked(groups: list[tuple[str, tuple[Line, ...]]], body: tuple[Line, ...], 
     """id() of the groups a chain of close lines (a gap of at most `reach` line heights, two for
     text, overlapping across) links to the body."""
     joined: set[int] = set()
-    anchors = list(body)
+    if not groups:
+        return joined
+    # Only lines within reach of the groups can link them: a page's top and bottom, not its middle.
+    tallest = max(l.height for g in groups for l in g[1]) * max(reach.values()) + 1
+    spans = [(min(l.bbox[1] for l in g[1]) - tallest, max(l.bbox[3] for l in g[1]) + tallest) for g in groups]
+    anchors = [a for a in body if any(lo <= a.bbox[3] and a.bbox[1] <= hi for lo, hi in spans)]
     grew = True
     while grew:
         grew = False

@@ -27,6 +27,8 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
+from .pdf_groups import Groups
+
 Box = tuple[float, float, float, float]
 _RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")
 
@@ -265,23 +267,13 @@ def _cells(corners: dict[tuple[float, float], tuple[set, set]]) -> list[Box]:
 def _tables(cells: list[Box]) -> list[list[Box]]:
     """Cells that share a corner, transitively, are one table."""
     owner: dict[tuple[float, float], int] = {}
-    parent = list(range(len(cells)))
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
+    groups = Groups(len(cells))
     for i, (x0, y0, x1, y1) in enumerate(cells):
         for corner in ((x0, y0), (x0, y1), (x1, y0), (x1, y1)):
             j = owner.setdefault(corner, i)
             if j != i:
-                parent[root(j)] = root(i)
-    groups: dict[int, list[Box]] = {}
-    for i, cell in enumerate(cells):
-        groups.setdefault(root(i), []).append(cell)
-    return list(groups.values())
+                groups.join(j, i)
+    return [[cells[i] for i in members] for members in groups.members()]
 
 
 def _rows(cells: list[Box]) -> tuple[tuple[Box | None, ...], ...]:

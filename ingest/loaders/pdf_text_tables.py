@@ -25,6 +25,8 @@ _MAX_CELL = 40
 
 def text_tables(lines: Sequence[Line], page: int) -> tuple[list[Unit], list[Line]]:
     """The tables found among a page's body lines, and the lines left for paragraphs."""
+    if sum(1 for l in lines if len(l.text) <= _MAX_CELL) < 2 * _MIN_ROWS:
+        return [], list(lines)  # too few short pieces for rows of cells: most pages hold prose
     parts: dict[int, list[Line]] = {}  # id() of a joined piece: the lines it was made of
     rows = _rows(lines, parts)
     tables: list[Unit] = []

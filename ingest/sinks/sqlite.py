@@ -25,8 +25,9 @@ from .. import sqlite_files
 from ..sqlite_files import FileKind, check_integrity, check_schema, damaged, is_damage, open_error, transaction
 from . import Sink
 
-SCHEMA_VERSION = 1
-"""Stored in `PRAGMA user_version`; bump it (and say how to migrate) when the tables change."""
+SCHEMA_VERSION = 2
+"""Stored in `PRAGMA user_version`; bump it (and say how to migrate) when the tables change.
+2: chunks.url and the readers table (an index of schema 1 is rebuilt: delete it and its state, and run)."""
 APPLICATION_ID = 0x696E6458  # "inDX": tells an ingest index from the state DB or a stranger's DB
 HEADING_SEPARATOR = " > "
 
@@ -59,8 +60,15 @@ CREATE TABLE chunks (
     page_start     INTEGER,
     page_end       INTEGER,
     meta           TEXT NOT NULL,       -- JSON object
+    url            TEXT NOT NULL DEFAULT '', -- opens the place the chunk came from ('' if none)
     UNIQUE (doc_id, chunk_index)
 );
+CREATE TABLE readers (                  -- who may open a document; a document without rows: anyone
+    doc_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+    reader TEXT NOT NULL,               -- user:a@x, group:g@x, domain:x, anyone; '' = none known
+    PRIMARY KEY (doc_id, reader)
+) WITHOUT ROWID;
+CREATE INDEX readers_by_reader ON readers(reader, doc_id);
 CREATE VIRTUAL TABLE chunks_fts USING fts5(
     heading, text,
     content='chunks', content_rowid='seq',
@@ -83,15 +91,15 @@ _META = "CREATE TABLE IF NOT EXISTS ingest_meta (key TEXT PRIMARY KEY, value TEX
 
 CHUNK_COLUMNS = """
 c.id, c.doc_id, c.chunk_index, c.text, c.heading_path, c.kinds, c.token_count, c.overlap_tokens,
-c."start", c."end", c.page_start, c.page_end, c.meta, d.uri, d.name, d.mime_type, d.modified, d.version
+c."start", c."end", c.page_start, c.page_end, c.meta, d.uri, d.name, d.mime_type, d.modified, d.version, c.url
 """
 """The columns `chunk_from_row` turns back into a `Chunk`, from `chunks AS c` and `documents AS d`."""
 CHUNK_SELECT = f"SELECT {CHUNK_COLUMNS} FROM chunks AS c JOIN documents AS d ON d.id = c.doc_id"
 
 _INSERT_CHUNK = """
 INSERT INTO chunks (id, doc_id, chunk_index, text, heading_path, heading, kinds, token_count,
-                    overlap_tokens, "start", "end", page_start, page_end, meta)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    overlap_tokens, "start", "end", page_start, page_end, meta, url)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 """
 _UPSERT_DOCUMENT = """
 INSERT INTO documents (id, uri, name, mime_type, modified, version, title, meta, chunk_count, indexed_at)
@@ -121,6 +129,7 @@ class SqliteSink(Sink):
             conn.execute(_UPSERT_DOCUMENT, _document_row(document, len(chunks)))
             conn.execute("DELETE FROM chunks WHERE doc_id = ?", (document.id,))
             conn.executemany(_INSERT_CHUNK, rows)
+            _write_readers(conn, document)
             conn.execute("COMMIT")
         except BaseException as exc:
             if conn.in_transaction:
@@ -145,6 +154,7 @@ class SqliteSink(Sink):
         try:
             with transaction(conn):
                 conn.execute("DELETE FROM chunks WHERE doc_id = ?", (doc_id,))
+                conn.execute("DELETE FROM readers WHERE doc_id = ?", (doc_id,))
                 conn.execute("DELETE FROM documents WHERE id = ?", (doc_id,))
         except sqlite3.Error as exc:
             if is_damage(exc):
@@ -227,7 +237,7 @@ _INDEX = FileKind(
     application_id=APPLICATION_ID,
     version=SCHEMA_VERSION,
     error=SinkError,
-    older="delete the file and run `ingest run` to rebuild it",
+    older="delete it and the state database (which would call every document unchanged), then run `ingest run`",
     newer="upgrade ingest, or build a new index in another file",
     other="is it the state database? Point the index at its own file",
     empty="run `ingest run` first to build it",
@@ -289,7 +299,17 @@ def _chunk_row(document: Document, chunk: Chunk) -> tuple[Any, ...]:
         chunk.page_start,
         chunk.page_end,
         _json(chunk.meta, f"{where} has meta that is not JSON data", document.uri),
+        chunk.url,
     )
+
+
+def _write_readers(conn: sqlite3.Connection, document: Document) -> None:
+    """The document's readers replace the ones stored; a document with readers but none known
+    gets the row '', which no one matches (hidden from every filtered search)."""
+    conn.execute("DELETE FROM readers WHERE doc_id = ?", (document.id,))
+    if document.readers is not None:
+        conn.executemany("INSERT INTO readers (doc_id, reader) VALUES (?, ?)",
+                         [(document.id, r) for r in (document.readers or ("",))])
 
 
 def _json(value: Any, what: str, subject: str) -> str:
@@ -302,7 +322,7 @@ def _json(value: Any, what: str, subject: str) -> str:
 def chunk_from_row(row: Sequence[Any]) -> Chunk:
     """The `Chunk` of one row that starts with `CHUNK_COLUMNS`."""
     (id_, doc_id, index, text, heading_path, kinds, token_count, overlap, start, end,
-     page_start, page_end, meta, uri, name, mime_type, modified, version) = row[:18]  # fmt: skip
+     page_start, page_end, meta, uri, name, mime_type, modified, version, url) = row[:19]  # fmt: skip
     return Chunk(
         id=id_,
         doc_id=doc_id,
@@ -318,6 +338,7 @@ def chunk_from_row(row: Sequence[Any]) -> Chunk:
         page_start=page_start,
         page_end=page_end,
         meta=json.loads(meta),
+        url=url,
     )
 
 

@@ -42,6 +42,8 @@ class Source(Protocol):
     """Names the source in the state database, so two sources never mix their documents."""
     errors: list
     """What the last listing could not reach (as `SourceError`s); deletions wait until it can."""
+    concurrency: int
+    """How many `read`s the pipeline may run at once, each on its own thread (1: one at a time)."""
 
     def sync(self, cursor: str | None) -> Sync:
         """The items to look at, given the cursor the last complete run stored (None: first run)."""

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Annotated, Sequence
+
+from pydantic import AfterValidator
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,3 +129,13 @@ def _class_end(pattern: str, start: int) -> int:
             return i
         i += 1
     return -1
+
+
+def _valid(patterns: list[str]) -> list[str]:
+    for pattern in patterns:
+        rule(pattern)  # a malformed glob is a config error now, not a traceback mid-run
+    return patterns
+
+
+GlobList = Annotated[list[str], AfterValidator(_valid)]
+"""A config's list of globs, each checked when the config loads."""

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Iterator
 
 from ..blocks import Document
-from ..config import LocalSourceConfig
+from .local_options import LocalSourceConfig
 from ..errors import LoaderError, SourceError
 from ..loaders import local_document, mime_type_of
 from . import Item, Sync
@@ -27,6 +27,8 @@ _MB = 1024 * 1024
 
 
 class LocalSource:
+    concurrency = 1  # a local read is a file read: threads would only add overhead
+
     def __init__(self, config: LocalSourceConfig) -> None:
         self.root = config.path.resolve()
         self.globs = Globs.of(config.include, config.exclude)

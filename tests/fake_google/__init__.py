@@ -59,10 +59,18 @@ against a documented source: `name contains` as a word-prefix match (as remember
 guides/search-files), case-insensitive name order (the Drive UI's), creation order by default.
 
 Comments (`add_comment`, `resolve_comment`, `delete_comment`; comments.list) and the Drive behaviours
-they mirror are described in `comments`.
+they mirror are described in `comments`; sharing (`share`, `unshare`, the `permissions` field and
+permissions.list), lost access (`revoke_access`: 404 and `removed` in changes), resource keys
+(`set_resource_key`, `shortcutDetails.targetResourceKey`) and the Sheets API's tab ids in `sharing`.
+
+Faults: `fail(pattern, status, reason=...)` answers in Drive's v3 shape (the Docs API's status
+shape on /v1/documents); `fail(..., error_info="RATE_LIMIT_EXCEEDED")` in AIP-193's (google.rpc.Status
+with an ErrorInfo detail: 403 PERMISSION_DENIED or 429 RESOURCE_EXHAUSTED, "Quota exceeded for quota
+metric ..."), on any API; `retry_after="5"` adds a Retry-After header. `FakeGoogle(latency=0.1)`
+answers every request after that many seconds (a round trip to Google, for benchmarks).
 
 Layout: `server` (FakeGoogle: lifecycle, request log, fault injection), `store` (files, change log,
-control API), `drive_api` / `docs_api` / `comments` (the endpoints), `handler` (HTTP routing, auth, error answers),
+control API), `drive_api` / `docs_api` / `comments` / `sharing` (the endpoints), `handler` (HTTP routing, auth, error answers),
 `fields` (partial responses), `query` (the `q` grammar), `errors` (Google's error JSON), `mime`.
 """
 

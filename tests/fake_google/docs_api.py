@@ -25,6 +25,7 @@ class DocsEndpoints:
             f = self._files.get(doc_id)
             if f is None:
                 raise ApiError(404, "Requested entity was not found.", status="NOT_FOUND")
+            self._check_access(f)  # type: ignore[attr-defined]
             if f.mime != GOOGLE_DOC:
                 raise ApiError(400, "This operation is not supported for this document", status="FAILED_PRECONDITION")
             doc = json.loads(json.dumps(f.document or {}))

@@ -28,6 +28,8 @@ class DriveEndpoints:
     _drive_of: Callable[[str], str | None]
     _resource: Callable[[StoredFile], dict[str, Any]]
     _view: Callable[[StoredFile], dict[str, Any]]
+    _check_access: Callable[[StoredFile], None]
+    _ancestors: Callable[[str], list[str]]
 
     def _files_list(self, p: dict[str, str]) -> dict[str, Any]:
         size = page_size(p)
@@ -50,7 +52,7 @@ class DriveEndpoints:
             if drive_id:
                 self._drive_or_404(drive_id)
             roots = {self.root_id, *self._shared}
-            hits = [f for f in self._files.values() if f.id not in roots and pred(view := self._view(f))
+            hits = [f for f in self._files.values() if f.id not in roots and not self._hidden(f) and pred(view := self._view(f))
                     and (view["_drive"] == drive_id if drive_id else view["_drive"] is None or shared_too)]
             hits = _order(hits, p.get("orderBy", ""))
             sig = "\x00".join(p.get(k, "") for k in ("q", "orderBy", "corpora", "spaces", "driveId",
@@ -95,7 +97,7 @@ class DriveEndpoints:
                     continue
                 shared = {"driveId": log, "teamDriveId": log} if log else {}
                 f = self._files.get(c.file_id)
-                if c.removed or f is None:
+                if c.removed or f is None or self._hidden(f):
                     if include_removed:
                         changes.append({"kind": "drive#change", "changeType": "file", "type": "file", "time": c.time,
                                         "removed": True, "fileId": c.file_id, **shared})
@@ -148,7 +150,11 @@ class DriveEndpoints:
         f = self._files.get(self.root_id if file_id == "root" else file_id)
         if f is None or (p is not None and self._drive_of(f.id) and not _true(p, "supportsAllDrives")):
             raise ApiError(404, f"File not found: {file_id}.", "notFound", location="fileId")
+        self._check_access(f)
         return f
+
+    def _hidden(self, f: StoredFile) -> bool:
+        return f.hidden or any(self._files[a].hidden for a in self._ancestors(f.id))
 
     def _metadata(self, file_id: str, p: dict[str, str]) -> dict[str, Any]:
         with self._lock:

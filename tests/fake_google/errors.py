@@ -11,12 +11,20 @@ class ApiError(Exception):
     """An error answer in Google's JSON shape (Drive's `errors` list, or the Docs API's `status`)."""
 
     def __init__(self, code: int, message: str, reason: str = "", *, domain: str = "global",
-                 location: str | None = None, status: str | None = None) -> None:
+                 location: str | None = None, status: str | None = None, error_info: str | None = None) -> None:
         super().__init__(message)
         self.code, self.message, self.reason, self.domain = code, message, reason, domain
-        self.location, self.status = location, status
+        self.location, self.status, self.error_info = location, status, error_info
 
     def body(self, docs: bool) -> dict[str, Any]:
+        if self.error_info is not None:  # AIP-193 (google.rpc.Status with an ErrorInfo detail), on any API
+            return {"error": {"code": self.code, "message": self.message, "status": self.status,
+                              "details": [{"@type": "type.googleapis.com/google.rpc.ErrorInfo",
+                                           "reason": self.error_info, "domain": "googleapis.com",
+                                           "metadata": {"quota_metric": "docs.googleapis.com/read_requests",
+                                                        "quota_limit": "ReadRequestsPerMinutePerUser",
+                                                        "service": "docs.googleapis.com",
+                                                        "consumer": "projects/000000000000"}}]}}
         if docs:  # Docs v1 speaks the google.rpc.Status shape: no `errors` list
             return {"error": {"code": self.code, "message": self.message, "status": self.status or _STATUS.get(self.code, "UNKNOWN")}}
         detail: dict[str, Any] = {"message": self.message, "domain": self.domain, "reason": self.reason}
@@ -28,6 +36,10 @@ class ApiError(Exception):
         return {"error": err}
 
 
+_QUOTA_MESSAGE = ("Quota exceeded for quota metric 'Read requests' and limit 'Read requests per minute per user' "
+                  "of service 'docs.googleapis.com' for consumer 'project_number:000000000000'.")
+"""How the Docs API words a per-user rate limit (AIP-193: developers.google.com/workspace/docs/api/limits,
+google.aip.dev/193); the same answer comes as 429 RESOURCE_EXHAUSTED or 403 PERMISSION_DENIED."""
 _STATUS = {400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED", 404: "NOT_FOUND",
            429: "RESOURCE_EXHAUSTED", 500: "INTERNAL", 502: "UNAVAILABLE", 503: "UNAVAILABLE", 504: "DEADLINE_EXCEEDED"}
 _FAULT_DEFAULTS = {  # status -> (reason, domain, message) as Drive words them
@@ -55,10 +67,15 @@ class Fault:
     times: int
     reason: str | None
     drop: bool
+    retry_after: str | None = None
+    error_info: str | None = None   # answer in the AIP-193 shape, with an ErrorInfo of this reason
 
 
 def fault_error(fault: Fault) -> ApiError:
     status = fault.status or 500
+    if fault.error_info is not None:
+        return ApiError(status, _QUOTA_MESSAGE if "RATE" in fault.error_info else fault.error_info,
+                        status=_STATUS.get(status, "UNKNOWN"), error_info=fault.error_info)
     reason = fault.reason
     if reason is None:
         reason, domain, message = _FAULT_DEFAULTS.get(status, _FAULT_DEFAULTS[500] if status >= 500 else _FAULT_DEFAULTS[400])

@@ -15,6 +15,7 @@ from .errors import ApiError, invalid
 _DISCOVERY = Path(googleapiclient.__file__).parent / "discovery_cache" / "documents"
 DRIVE_SCHEMAS = json.loads((_DISCOVERY / "drive.v3.json").read_text())["schemas"]
 DOCS_SCHEMAS = json.loads((_DISCOVERY / "docs.v1.json").read_text())["schemas"]
+SHEETS_SCHEMAS = json.loads((_DISCOVERY / "sheets.v4.json").read_text())["schemas"]
 
 # Drive's default partial response when a request names no `fields` (a shared drive's items carry
 # their driveId and teamDriveId in it too: only they have those fields).

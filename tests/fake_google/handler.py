@@ -6,13 +6,14 @@ from __future__ import annotations
 import json
 import re
 import socket
+import time
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from .errors import ApiError, fault_error
-from .fields import DOCS_SCHEMAS, DRIVE_SCHEMAS, json_response
+from .fields import DOCS_SCHEMAS, DRIVE_SCHEMAS, SHEETS_SCHEMAS, json_response
 
 if TYPE_CHECKING:
     from .server import FakeGoogle
@@ -36,6 +37,9 @@ def make_handler(fake: FakeGoogle) -> type[BaseHTTPRequestHandler]:
 
         def setup(self) -> None:
             super().setup()
+            # Headers and body go out in two writes: without this, Nagle's algorithm and the
+            # client's delayed ACK add ~40 ms to every answer, a latency Google does not have.
+            self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             with fake._lock:
                 fake._connections.add(self.connection)
 
@@ -56,7 +60,10 @@ def make_handler(fake: FakeGoogle) -> type[BaseHTTPRequestHandler]:
                 self.rfile.read(length)
             target = self.path
             headers = {k.lower(): v for k, v in self.headers.items()}
-            docs = urlsplit(target).path.startswith("/v1/documents")
+            docs = urlsplit(target).path.startswith(("/v1/documents", "/v4/spreadsheets"))
+            if fake.latency:
+                time.sleep(fake.latency)
+            fake._headers.value = {k.lower(): v for k, v in self.headers.items()}
             with fake._lock:
                 fake.requests.append((self.command, target))
             fault = fake._take_fault(target)
@@ -65,6 +72,7 @@ def make_handler(fake: FakeGoogle) -> type[BaseHTTPRequestHandler]:
                 self.close_connection = True
                 self.connection.shutdown(socket.SHUT_RDWR)  # no status line, no bytes: the client sees the peer hang up
                 return
+            retry_after = fault.retry_after if fault is not None else None
             try:
                 if fault is not None:
                     raise fault_error(fault)
@@ -78,6 +86,8 @@ def make_handler(fake: FakeGoogle) -> type[BaseHTTPRequestHandler]:
                 out_headers = {"Content-Type": "application/json; charset=UTF-8"}
                 if err.code == 401:
                     out_headers["WWW-Authenticate"] = 'Bearer realm="https://accounts.google.com/"'
+                if retry_after is not None:
+                    out_headers["Retry-After"] = retry_after
             self._record(target, headers, status)
             self.send_response(status)
             for k, v in out_headers.items():
@@ -102,6 +112,10 @@ def make_handler(fake: FakeGoogle) -> type[BaseHTTPRequestHandler]:
                 return json_response(fake._files_list(p), p, "FileList", DRIVE_SCHEMAS, "list")
             if m := re.fullmatch(r"/drive/v3/files/([^/]+)/comments", path):
                 return json_response(fake._comments_list(m.group(1), p), p, "CommentList", DRIVE_SCHEMAS, None)
+            if m := re.fullmatch(r"/v4/spreadsheets/([^/]+)", path):
+                return json_response(fake._spreadsheet(m.group(1)), p, "Spreadsheet", SHEETS_SCHEMAS, None)
+            if m := re.fullmatch(r"/drive/v3/files/([^/]+)/permissions", path):
+                return json_response(fake._permissions_list(m.group(1), p), p, "PermissionList", DRIVE_SCHEMAS, None)
             if m := re.fullmatch(r"/drive/v3/files/([^/]+)/export", path):
                 return fake._export(m.group(1), p)
             if m := re.fullmatch(r"/drive/v3/files/([^/]+)", path):

@@ -14,16 +14,20 @@ from .docs_api import DocsEndpoints
 from .drive_api import DriveEndpoints
 from .errors import Fault
 from .handler import Recorded, make_handler
+from .sharing import Sharing
 from .store import DriveStore
 
 
-class FakeGoogle(DriveStore, DriveEndpoints, DocsEndpoints, Comments):
+class FakeGoogle(DriveStore, DriveEndpoints, DocsEndpoints, Comments, Sharing):
     """The fake's state and control API; `start()` serves it on 127.0.0.1 (a free port)."""
 
     def __init__(self, *, token: str = "test-token", cascade_trash_changes: bool = False,
-                 comment_changes: bool = True) -> None:
+                 comment_changes: bool = True, latency: float = 0.0) -> None:
         super().__init__(cascade_trash_changes=cascade_trash_changes, comment_changes=comment_changes)
         self.token = token
+        self.latency = latency
+        """Seconds every request waits before it is answered (a round trip to Google), for benchmarks."""
+        self._headers = threading.local()  # the request being served, for resource keys
         self.requests: list[tuple[str, str]] = []
         self.log: list[Recorded] = []
         self._faults: list[Fault] = []
@@ -64,11 +68,13 @@ class FakeGoogle(DriveStore, DriveEndpoints, DocsEndpoints, Comments):
     # ------------------------------------------------------------ fault injection
 
     def fail(self, path_pattern: str, status: int | None = 500, *, times: int = 1, reason: str | None = None,
-             drop: bool = False) -> None:
+             drop: bool = False, retry_after: str | None = None, error_info: str | None = None) -> None:
         """The next `times` requests whose `path?query` matches the regex (re.search) get `status` with
-        Google's error JSON, or, with drop=True, a closed connection and no answer at all."""
+        Google's error JSON, or, with drop=True, a closed connection and no answer at all. With
+        `error_info` the answer is AIP-193's shape (`status` word, an ErrorInfo detail with that
+        reason, e.g. RATE_LIMIT_EXCEEDED); `retry_after` adds a Retry-After header."""
         with self._lock:
-            self._faults.append(Fault(re.compile(path_pattern), status, times, reason, drop))
+            self._faults.append(Fault(re.compile(path_pattern), status, times, reason, drop, retry_after, error_info))
 
     def _take_fault(self, target: str) -> Fault | None:
         with self._lock:

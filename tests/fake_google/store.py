@@ -34,6 +34,10 @@ class StoredFile:
     head_revision: int = 1
     doc_revision: int = 1
     comments: list[StoredComment] = field(default_factory=list)
+    permissions: list[dict[str, Any]] = field(default_factory=list)  # shared on this item itself
+    hidden: bool = False                  # the fake user lost access (see sharing)
+    resource_key: str | None = None       # needs X-Goog-Drive-Resource-Keys (see sharing)
+    tabs: dict[str, int] | None = None    # a Google Sheet's tab title -> gid (Sheets API)
 
 
 @dataclass(slots=True)
@@ -113,8 +117,10 @@ class DriveStore:
     def add_google_doc(self, name: str, parent: str, document: dict[str, Any]) -> str:
         return self._add(name, parent, GOOGLE_DOC, document=json.loads(json.dumps(document)))
 
-    def add_google_sheet(self, name: str, parent: str, xlsx: bytes) -> str:
-        return self._add(name, parent, GOOGLE_SHEET, content=bytes(xlsx))
+    def add_google_sheet(self, name: str, parent: str, xlsx: bytes, tabs: dict[str, int] | None = None) -> str:
+        """A spreadsheet exported as `xlsx`; `tabs` (title -> gid) is what the Sheets API reports
+        (by default the workbook's sheet names, the first with gid 0)."""
+        return self._add(name, parent, GOOGLE_SHEET, content=bytes(xlsx), tabs=dict(tabs) if tabs is not None else None)
 
     def add_google_slides(self, name: str, parent: str, pdf: bytes) -> str:
         """A presentation; files.export to application/pdf returns `pdf`."""
@@ -274,7 +280,7 @@ class DriveStore:
             "starred": False, "trashed": self._trashed(f), "explicitlyTrashed": f.explicitly_trashed,
             "parents": [f.parent] if f.parent else [], "spaces": ["drive"], "version": str(f.version),
             "webViewLink": f"https://drive.google.com/file/d/{f.id}/view", "createdTime": f.created,
-            "modifiedTime": f.modified, "shared": False,
+            "modifiedTime": f.modified,
         }
         drive = self._drive_of(f.id)
         if drive:  # a shared drive's items have driveId and no owner (the organisation owns them)
@@ -298,6 +304,15 @@ class DriveStore:
         if f.mime == SHORTCUT and f.target:
             target = self._files.get(f.target)
             r["shortcutDetails"] = {"targetId": f.target, "targetMimeType": target.mime if target else ""}
+            if target is not None and target.resource_key:
+                r["shortcutDetails"]["targetResourceKey"] = target.resource_key
+        if f.resource_key:
+            r["resourceKey"] = f.resource_key
+        perms = self._effective_permissions(f)  # type: ignore[attr-defined]
+        r["permissionIds"] = [p["id"] for p in perms]
+        if not drive:  # not populated for items in shared drives: permissions.list has them
+            r["permissions"] = perms
+        r["shared"] = any(p["role"] != "owner" for p in perms)
         return r
 
     def _view(self, f: StoredFile) -> dict[str, Any]:

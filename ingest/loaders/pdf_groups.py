@@ -1,0 +1,28 @@
+"""Items joined into groups, transitively: table cells that share a corner, a drawing's marks
+that come close. A union-find with path halving, so a page of a thousand marks stays cheap."""
+
+from __future__ import annotations
+
+
+class Groups:
+    def __init__(self, n: int) -> None:
+        self.parent = list(range(n))
+
+    def root(self, i: int) -> int:
+        parent = self.parent
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    def join(self, i: int, j: int) -> None:
+        a, b = self.root(i), self.root(j)
+        if a != b:
+            self.parent[a] = b
+
+    def members(self) -> list[list[int]]:
+        """Each group's items, in the order their first item comes."""
+        groups: dict[int, list[int]] = {}
+        for i in range(len(self.parent)):
+            groups.setdefault(self.root(i), []).append(i)
+        return list(groups.values())
