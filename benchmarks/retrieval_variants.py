@@ -1,0 +1,103 @@
+"""Chunk folders for the issue #12 experiments, scored with `retrieval_real.py --also`.
+
+    .venv/bin/python benchmarks/retrieval_variants.py path noroot out/ragbench/financebench/ingest-256 out/ragbench/financebench/path-noroot
+    .venv/bin/python benchmarks/retrieval_variants.py semchunk ../shared/ragbench/financebench out/ragbench/financebench/semchunk-on-ingest
+    .venv/bin/python benchmarks/retrieval_variants.py cleaners none ../shared/ragbench/financebench out/ragbench/financebench/no-cleaners
+    .venv/bin/python benchmarks/retrieval_real.py --reuse-ingest --also financebench:path-noroot=out/ragbench/financebench/path-noroot
+
+- path MODE SRC DST: ingest's chunks with `embed_text` (what rag_eval indexes and reads) rebuilt
+  from the heading path: `text` (none), `last` (the last heading), `noroot` (without the first
+  element, the document's name or title, which every chunk of a document shares).
+- semchunk DATA DST: ingest's cleaned blocks joined by blank lines and chunked by semchunk at 256
+  cl100k tokens, as rag_eval chunks PyMuPDF's text: ingest's extraction, a plain splitter's cuts.
+- cleaners MODE DATA DST: ingest's chunks at 256 with no cleaners (`none`) or with the empty_cells
+  cleaner run on PDFs too (`empty_cells`; by default it runs on spreadsheets only).
+"""
+
+from __future__ import annotations
+
+import argparse
+import bisect
+import json
+from pathlib import Path
+
+
+def repath(mode: str, src: Path, dst: Path) -> None:
+    dst.mkdir(parents=True, exist_ok=True)
+    for f in sorted(src.glob("*.jsonl")):
+        rows = [json.loads(line) for line in f.read_text().splitlines() if line.strip()]
+        for c in rows:
+            path = c["heading_path"]
+            keep = [] if mode == "text" else path[-1:] if mode == "last" else path[1:]
+            c["embed_text"] = " > ".join(keep) + "\n\n" + c["text"] if keep else c["text"]
+        (dst / f.name).write_text("".join(json.dumps(c) + "\n" for c in rows))
+
+
+def semchunk_on_ingest(data: Path, dst: Path, size: int = 256) -> None:
+    import semchunk
+
+    from ingest import clean_blocks, load_file
+    from ingest.chunker.tokens import encoding
+    from ingest.chunker.units import display_text
+
+    split = semchunk.chunkerify(encoding("cl100k_base"), size)
+    dst.mkdir(parents=True, exist_ok=True)
+    for pdf in sorted((data / "pdfs").glob("*.pdf")):
+        parts, starts, pages, pos = [], [], [], 0
+        for block in clean_blocks(load_file(pdf)):
+            text = display_text(block)
+            if text.strip():
+                parts.append(text)
+                starts.append(pos)
+                pages.append(block.page)
+                pos += len(text) + 2
+        texts, offsets = split("\n\n".join(parts), offsets=True)
+        rows = []
+        for text, (a, z) in zip(texts, offsets):
+            i, j = bisect.bisect_right(starts, a) - 1, bisect.bisect_right(starts, max(a, z - 1)) - 1
+            on = [p for p in pages[max(i, 0) : j + 1] if p is not None]
+            rows.append({"text": text, "page_start": min(on, default=None), "page_end": max(on, default=None)})
+        (dst / f"{pdf.stem}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+
+
+def cleaners(mode: str, data: Path, dst: Path, size: int = 256) -> None:
+    from ingest import ChunkOptions, chunk, clean_blocks, load_file
+    from ingest.chunk_json import chunk_to_dict
+    from ingest.cleaners import CleanContext
+    from ingest.cleaners.empty_cells import drop_empty_cells
+
+    dst.mkdir(parents=True, exist_ok=True)
+    for pdf in sorted((data / "pdfs").glob("*.pdf")):
+        loaded = load_file(pdf)
+        blocks = list(loaded.blocks) if mode == "none" else clean_blocks(loaded)
+        if mode == "empty_cells":
+            blocks = list(drop_empty_cells(blocks, CleanContext(loaded.document, None)))
+        rows = [chunk_to_dict(c) for c in chunk(loaded, ChunkOptions(max_tokens=size), blocks)]
+        (dst / f"{pdf.stem}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("path")
+    p.add_argument("mode", choices=["text", "last", "noroot"])
+    p.add_argument("src", type=Path)
+    p.add_argument("dst", type=Path)
+    p = sub.add_parser("semchunk")
+    p.add_argument("data", type=Path)
+    p.add_argument("dst", type=Path)
+    p = sub.add_parser("cleaners")
+    p.add_argument("mode", choices=["none", "empty_cells"])
+    p.add_argument("data", type=Path)
+    p.add_argument("dst", type=Path)
+    a = ap.parse_args(argv)
+    if a.cmd == "path":
+        repath(a.mode, a.src, a.dst)
+    elif a.cmd == "semchunk":
+        semchunk_on_ingest(a.data, a.dst)
+    else:
+        cleaners(a.mode, a.data, a.dst)
+
+
+if __name__ == "__main__":
+    main()
