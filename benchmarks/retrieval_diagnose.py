@@ -15,6 +15,9 @@ Per dataset and run it prints:
 - budget: at the 1,000-token budget, where the read tokens go (table, table piece repeating its
   header, prose, chunks under 64 tokens), the mean evidence share each kind of chunk brings
   (FinanceBench) and how often it lies on an evidence page;
+- tables: the share of pipe tables whose header row holds a figure, or a cell over 300 characters;
+- statements (FinanceBench): whether the chunk holding most of a statement's evidence names the
+  statement in its heading path or text, and whether it is a table block;
 - evidence (FinanceBench): budget recall on questions whose evidence is tabular (over a quarter of
   its words are numbers) and on the rest; for rows of a statement in the evidence (a label line
   followed by a figure line), the share whose label and first figure share one chunk.
@@ -33,6 +36,8 @@ RAGBENCH = ROOT.parent / "shared" / "ragbench"
 DELIMITER = re.compile(r"^\|(?:\s*:?-{3,}:?\s*\|)+\s*$", re.M)
 FIGURE_LINE = re.compile(r"^[\s$€£(]*[-\d][\d,.]*[)%\s$€£]*$")
 """A line holding one figure, as PyMuPDF reads a statement cell ("1,677.8 $": the "$" opens the next)."""
+YEAR = re.compile(r"^(?:19|20)\d\d$")
+"""A year heads a column; any other figure in a header row is data."""
 TABULAR = 0.25
 """Evidence is tabular when more than this share of its words are numbers."""
 
@@ -172,6 +177,50 @@ def rows_together(RE, docs: dict[str, list[dict]], questions: list[dict]) -> str
     return f"statement rows with label and figure in one chunk: {together}/{total} = {together / max(1, total):.3f}"
 
 
+STATEMENT = re.compile(r"balance sheet|cash flow|statements? of (?:income|operations|earnings|comprehensive|financial "
+                       r"position|equity|shareholders|stockholders)|income statement", re.I)
+
+
+def statement_named(RE, docs: dict[str, list[dict]], questions: list[dict]) -> str:
+    """For tabular evidence that names a financial statement: does the chunk holding most of it
+    name the statement in its heading path, or in its text; is it a table block at all?"""
+    n = in_path = in_text = not_table = 0
+    for q in questions:
+        text = " ".join(e["text"] for e in q["evidence"])
+        if not q["evidence"] or not is_tabular(RE, q) or not STATEMENT.search(text):
+            continue
+        rows = docs.get(q["doc"], [])
+        ev = [RE.words(e["text"]) for e in q["evidence"]]
+        cover = [sum(RE.covered(e, [RE.grams(RE.words(c.get("embed_text") or c["text"]), 3)], 3) for e in ev) for c in rows]
+        best = rows[max(range(len(rows)), key=cover.__getitem__)]
+        n += 1
+        in_path += bool(STATEMENT.search(" > ".join(best.get("heading_path", ()))))
+        in_text += bool(STATEMENT.search(best["text"]))
+        not_table += "table" not in best.get("kinds", ())
+    return f"statement evidence {n}: its best chunk names it in the path {in_path}, in the text {in_text}; not a table block {not_table}"
+
+
+def table_heads(docs: dict[str, list[dict]]) -> str:
+    """Over the first piece of each pipe table: the share whose header row holds a figure (a data
+    row taken as header) and the share with a cell over 300 characters (prose caught in a grid)."""
+    tables = figure_head = long_cell = 0
+    for rows in docs.values():
+        prev = None
+        for c in rows:
+            lines = c["text"].split("\n")
+            if "table" in c.get("kinds", ()) and not repeated_header(prev, c["text"]):
+                for i, line in enumerate(lines[:-1]):
+                    if line.startswith("|") and DELIMITER.match(lines[i + 1]):
+                        cells = [x.strip() for x in line.strip("|").split("|")]
+                        tables += 1
+                        figure_head += any(FIGURE_LINE.match(x) and not YEAR.match(x) for x in cells if x)
+                        long_cell += any(len(x) > 300 for r in lines for x in r.split("|"))
+                        break
+            prev = c["text"]
+    return (f"tables {tables}: header row holds a figure {figure_head / max(1, tables):.3f}; "
+            f"a cell over 300 characters {long_cell / max(1, tables):.3f}")
+
+
 def recall_by_evidence(RE, per_question: Path, questions: list[dict]) -> str:
     tab = {q["qid"]: is_tabular(RE, q) for q in questions if q["evidence"]}
     agg: dict[tuple[str, bool], list[float]] = {}
@@ -204,8 +253,12 @@ def main(argv: list[str] | None = None) -> None:
             print(f"{ds} {run} sizes: {sizes(docs, count)}")
             print(f"{ds} {run} syntax: {syntax(docs, count)}")
             print(f"{ds} {run} budget: {budget(RE, docs, questions)}")
+            if any("table" in c.get("kinds", ()) for rows in docs.values() for c in rows):
+                print(f"{ds} {run} tables: {table_heads(docs)}")
             if ds == "financebench":
                 print(f"{ds} {run} rows: {rows_together(RE, docs, questions)}")
+                if any(c.get("heading_path") for rows in docs.values() for c in rows):
+                    print(f"{ds} {run} statements: {statement_named(RE, docs, questions)}")
         per_q = a.work / ds / "per_question.jsonl"
         if ds == "financebench" and per_q.exists():
             print(f"{ds} budget recall by evidence: {recall_by_evidence(RE, per_q, questions)}")

@@ -34,3 +34,14 @@ def test_statement_rows_pair_a_label_with_the_figure_under_it(rd):
     # a title followed by a label pairs with nothing; "$" alone is no figure, so the figure two
     # lines down still pairs with its label; a line holding a number is no label
     assert rd.statement_rows(RE, evidence) == [(("and", "cash", "equivalents"), "1677"), (("other", "receivables"), "1615")]
+
+
+def test_table_heads_count_a_figure_in_the_header_row_once_per_table(rd):
+    data_head = "| Net income | 5,363 | 4,869 |\n|---|---|---|\n| Taxes | 10 | 12 |"
+    piece = "| Net income | 5,363 | 4,869 |\n|---|---|---|\n| Other | 1 | 2 |"  # the same table, a later piece
+    column_head = "| Assets | 2022 | 2021 |\n|---|---|---|\n| Cash | 1 | 2 |"  # years head columns
+    prose = "| " + "word " * 70 + "|\n|---|\n| x |"
+    docs = {"d": [{"text": data_head, "kinds": ["table"]}, {"text": piece, "kinds": ["table"]},
+                  {"text": "Cash", "kinds": ["paragraph"]}, {"text": prose, "kinds": ["table"]}]}
+    assert rd.table_heads(docs) == "tables 2: header row holds a figure 0.500; a cell over 300 characters 0.500"
+    assert rd.table_heads({"d": [{"text": column_head, "kinds": ["table"]}]}).startswith("tables 1: header row holds a figure 0.000")
