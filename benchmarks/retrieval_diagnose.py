@@ -214,7 +214,7 @@ def table_heads(docs: dict[str, list[dict]]) -> str:
                         cells = [x.strip() for x in line.strip("|").split("|")]
                         tables += 1
                         figure_head += any(FIGURE_LINE.match(x) and not YEAR.match(x) for x in cells if x)
-                        long_cell += any(len(x) > 300 for r in lines for x in r.split("|"))
+                        long_cell += any(len(x) > 300 for r in lines if r.startswith("|") for x in r.split("|"))
                         break
             prev = c["text"]
     return (f"tables {tables}: header row holds a figure {figure_head / max(1, tables):.3f}; "

@@ -42,6 +42,8 @@ def test_table_heads_count_a_figure_in_the_header_row_once_per_table(rd):
     column_head = "| Assets | 2022 | 2021 |\n|---|---|---|\n| Cash | 1 | 2 |"  # years head columns
     prose = "| " + "word " * 70 + "|\n|---|\n| x |"
     docs = {"d": [{"text": data_head, "kinds": ["table"]}, {"text": piece, "kinds": ["table"]},
-                  {"text": "Cash", "kinds": ["paragraph"]}, {"text": prose, "kinds": ["table"]}]}
-    assert rd.table_heads(docs) == "tables 2: header row holds a figure 0.500; a cell over 300 characters 0.500"
+                  {"text": "Cash", "kinds": ["paragraph"]}, {"text": prose, "kinds": ["table"]},
+                  {"text": column_head + "\n\n" + "A long paragraph after the table. " * 12, "kinds": ["table", "paragraph"]}]}
+    # the paragraph after the last table is no cell of it
+    assert rd.table_heads(docs) == "tables 3: header row holds a figure 0.333; a cell over 300 characters 0.333"
     assert rd.table_heads({"d": [{"text": column_head, "kinds": ["table"]}]}).startswith("tables 1: header row holds a figure 0.000")
