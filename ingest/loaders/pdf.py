@@ -65,7 +65,10 @@ from .pdf_text_tables import text_tables
 
 pymupdf.TOOLS.mupdf_display_errors(False)
 
-_JUNK_TITLE = re.compile(r"(?i)^(microsoft \w+ - |untitled\b)|\.(docx?|pdf|rtf|odt)$")
+# A producer's placeholder is no title: "Microsoft Word - x.docx", PowerPoint's "PowerPoint
+# Presentation", "Untitled", "Document1", a file name.
+_JUNK_TITLE = re.compile(
+    r"(?i)^(microsoft \w+ - |untitled\b|(?:powerpoint )?presentation\d*$|document\d*$|slide \d+$)|\.(docx?|pptx?|pdf|rtf|odt)$")
 
 
 def load(data: bytes, document: Document) -> Loaded:
