@@ -333,3 +333,16 @@ def test_words_side_by_side_are_no_table(tmp_path):
     page.para(prose(60, 2))
     _, blocks = load(doc, tmp_path)
     assert not [b for b in blocks if b.kind == "table"]
+
+
+def test_contents_entries_and_captions_are_no_headings(tmp_path):
+    doc = pymupdf.open()
+    page = Page(doc)
+    page.para(prose(150, 2))  # the body's line pitch
+    page.heading("Contents", size=16)
+    for entry in ("1 Getting started 1", "2 Workout monitoring 14", "3 Health management 18"):
+        page.heading(entry, size=11)  # set bold and apart like the headings they point to
+    page.heading("TABLE 1", size=11)
+    page.para(prose(150, 1))
+    _, blocks = load(doc, tmp_path)
+    assert [b.text for b in blocks if b.kind == "heading"] == ["Contents"]

@@ -56,16 +56,19 @@ from ..errors import LoaderError
 from ..table_text import render_table
 from .pdf_figures import figure_lines, figure_regions
 from .pdf_headings import heading_levels, mark_units
-from .pdf_rejoin import rejoin
 from .pdf_lines import TEXT_FLAGS, GlyphOrder, Line, extract, mend_drop_caps, restore_glyph_order
 from .pdf_margins import PageLines, recurring, split_margins
 from .pdf_paragraphs import TERMINAL, Unit, box_of, continues, list_marker, page_units
+from .pdf_rejoin import rejoin
 from .pdf_tables import cell_texts, find_grids
 from .pdf_text_tables import text_tables
 
 pymupdf.TOOLS.mupdf_display_errors(False)
 
-_JUNK_TITLE = re.compile(r"(?i)^(microsoft \w+ - |untitled\b)|\.(docx?|pdf|rtf|odt)$")
+# A producer's placeholder is no title: "Microsoft Word - x.docx", PowerPoint's "PowerPoint
+# Presentation", "Untitled", "Document1", a file name.
+_JUNK_TITLE = re.compile(
+    r"(?i)^(microsoft \w+ - |untitled\b|(?:powerpoint )?presentation\d*$|document\d*$|slide \d+$)|\.(docx?|pptx?|pdf|rtf|odt)$")
 
 
 def load(data: bytes, document: Document) -> Loaded:
@@ -222,9 +225,6 @@ def _cell(value: str | None) -> str:
 
 def _ranges(numbers: list[int]) -> str:
     return ", ".join(str(n) for n in numbers[:20]) + (" ..." if len(numbers) > 20 else "")
-
-
-# -- headings ---------------------------------------------------------------------------------
 
 
 def _body_size(pages: list[tuple[PageLines, list[Unit]]], in_tables: list[Line]) -> float:

@@ -22,6 +22,7 @@ import bisect
 import re
 from typing import Iterable
 
+from ..page_furniture import CAPTION
 from .pdf_lines import Line
 from .pdf_paragraphs import Unit, box_of, capitals, section_depth, stamp_like
 
@@ -31,6 +32,8 @@ _NUMBERED = re.compile(
 _LEAD_NUMBER = re.compile(
     r"(?i)^(?:(?:chapter|section|part|appendix|annex)\s+)?(?:\d{1,3}(?:\.\d{1,3})*|[ivxlc]{1,6}|[a-h])[.):]?\s+"
 )
+_CONTENTS_ENTRY = re.compile(r"\S+\s+\S+\s+\d{1,3}$")
+"""Words, then a page number (up to three digits: a year is four) to end the line."""
 _NOT_A_TITLE = re.compile(r"@|https?://|www\.|\bet al\b|^\d+:")  # addresses, links, algorithm lines
 
 
@@ -87,6 +90,8 @@ def heading_like(unit: Unit, body: float) -> bool:
         return False
     if text.count(",") >= 3 or _NOT_A_TITLE.search(text):
         return False  # an author or affiliation line, an address
+    if CAPTION.match(text) or _CONTENTS_ENTRY.search(text):
+        return False  # a caption names a figure; "2 Workout monitoring 14" is a contents entry
     if unit.kind == "list_item" and not (section_depth(text) or _NUMBERED.match(text)):
         return False
     if text.endswith(".") and words > 8:
