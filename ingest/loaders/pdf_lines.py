@@ -272,7 +272,7 @@ def _line(raw: dict, block: int) -> Line | None:
         italic = slanted * 2 > chars
         mono = fixed * 2 > chars
         mixed = 0 < heavy < chars
-    if "..." in text or ". ." in text or "\u2026" in text:
+    if ". ." in text or "..." in text or (not text.isascii() and "\u2026" in text):
         text = " ".join(_LEADER.sub(" ", text).split())  # a contents page's dot leaders
         if not text:
             return None

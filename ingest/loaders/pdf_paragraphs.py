@@ -259,12 +259,14 @@ def _floats(unit: Unit) -> bool:
 
 def right_to_left(lines: Sequence[Line]) -> bool:
     """Most of the page's text is in a right-to-left script (Arabic, Hebrew, Persian...)."""
+    if all(line.text.isascii() for line in lines):
+        return False
     total = rtl = 0
     for line in lines:
-        total += len(line.text)
+        total += len(line.text) - line.text.count(" ")
         if not line.text.isascii():
             rtl += len(RIGHT_TO_LEFT.findall(line.text))
-    return rtl * 2 > total - sum(line.text.count(" ") for line in lines)
+    return rtl * 2 > total
 
 
 def box_of(lines: Sequence[Line]) -> tuple[float, float, float, float]:
