@@ -132,7 +132,7 @@ def _clusters(boxes: Sequence[Box]) -> list[tuple[list[int], Box]]:
                     seen.add(j)
                     b = boxes[j]
                     if x0 - _NEAR <= b[2] and b[0] - _NEAR <= x1 and y0 - _NEAR <= b[3] and b[1] - _NEAR <= y1:
-                        groups.join(j, i)
+                        groups.attach(j, i)
                 bucket.append(i)
     out = []
     for members in groups.members():

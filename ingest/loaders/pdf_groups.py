@@ -15,10 +15,12 @@ class Groups:
             i = parent[i]
         return i
 
-    def join(self, i: int, j: int) -> None:
-        a, b = self.root(i), self.root(j)
-        if a != b:
-            self.parent[a] = b
+    def attach(self, i: int, root: int) -> None:
+        """Put i's group under `root`, which must be a group's root: the item being placed, which
+        nothing was put under yet but by this call, costs one walk instead of two."""
+        a = self.root(i)
+        if a != root:
+            self.parent[a] = root
 
     def members(self) -> list[list[int]]:
         """Each group's items, in the order their first item comes."""

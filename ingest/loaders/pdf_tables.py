@@ -272,7 +272,7 @@ def _tables(cells: list[Box]) -> list[list[Box]]:
         for corner in ((x0, y0), (x0, y1), (x1, y0), (x1, y1)):
             j = owner.setdefault(corner, i)
             if j != i:
-                groups.join(j, i)
+                groups.attach(j, i)
     return [[cells[i] for i in members] for members in groups.members()]
 
 
