@@ -193,11 +193,20 @@ def build_chain(configured: Iterable[tuple[str, Mapping | bool | None]], base: P
     return tuple(steps)
 
 
-def run_step(step: Step, blocks: Iterable[Block], document: Document, removed: dict[str, int]) -> Iterator[Block]:
-    """One cleaner over the stream; whatever it raises fails the document, naming the cleaner."""
+def run_step(step: Step, blocks: Iterable[Block], document: Document, removed: dict[str, int],
+             tally: _Tally | None = None) -> Iterator[Block]:
+    """One cleaner over the stream, counted into `tally` as it leaves; whatever the cleaner raises
+    fails the document, naming it."""
     name = step.cleaner.name
     try:
-        yield from step.cleaner.run(blocks, CleanContext(document, step.options, removed))
+        out = step.cleaner.run(blocks, CleanContext(document, step.options, removed))
+        if tally is None:
+            yield from out
+            return
+        for block in out:  # counted here, not in a generator of its own: one layer less a block
+            tally.blocks += 1
+            tally.chars += len(block.text)
+            yield block
     except CleanerFailed:
         raise  # an earlier cleaner's, passing through this one
     except Exception as exc:
@@ -221,7 +230,7 @@ def clean(blocks: Iterable[Block], document: Document, chain: Iterable[Step]) ->
             continue
         names.append(step.cleaner.name)
         tally = _Tally()
-        stream = tally.over(run_step(step, stream, document, report.setdefault(step.cleaner.name, {})))
+        stream = run_step(step, stream, document, report.setdefault(step.cleaner.name, {}), tally)
         tallies.append(tally)
     return _reported(stream, report, names, tallies), report
 
