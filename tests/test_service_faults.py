@@ -4,6 +4,7 @@ without an edit. Real SQLite files throughout; the faults are real SQLite and pr
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 
 import pytest
@@ -28,6 +29,18 @@ def plugin_path(tmp_path, monkeypatch):
     monkeypatch.syspath_prepend(str(tmp_path / "plugins"))
     return cfg
 
+
+
+@contextlib.contextmanager
+def locked(path):
+    """Another program holding the SQLite file in an exclusive transaction."""
+    blocker = sqlite3.connect(path, isolation_level=None)
+    blocker.execute("BEGIN EXCLUSIVE")
+    try:
+        yield
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
 
 def test_disk_full_fails_the_documents_and_the_next_run_retries_them(tmp_path, monkeypatch):
     cfg = workspace(tmp_path, 8, slow=False)
@@ -76,14 +89,8 @@ def test_a_locked_index_at_start_names_the_cause(tmp_path, monkeypatch):
     cfg = workspace(tmp_path, 2, slow=False)
     assert sync(cfg)[0].ok
     monkeypatch.setattr(sqlite_files, "BUSY_TIMEOUT_S", 0.2)
-    blocker = sqlite3.connect(tmp_path / "index.sqlite", isolation_level=None)
-    blocker.execute("BEGIN EXCLUSIVE")
-    try:
-        with pytest.raises(SinkError, match="another program holds the database locked") as caught:
-            sync(cfg)
-    finally:
-        blocker.execute("ROLLBACK")
-        blocker.close()
+    with locked(tmp_path / "index.sqlite"), pytest.raises(SinkError, match="another program holds the database locked") as caught:
+        sync(cfg)
     assert "check it is the right file" not in str(caught.value)
 
 
@@ -132,12 +139,6 @@ def test_a_state_locked_by_another_program_names_the_cause(tmp_path, monkeypatch
     assert sync(cfg)[0].ok
     (tmp_path / "docs" / "doc000.md").write_text("# Changed\n\nSomething to record.\n")
     monkeypatch.setattr(sqlite_files, "BUSY_TIMEOUT_S", 0.2)
-    blocker = sqlite3.connect(tmp_path / "state.sqlite", isolation_level=None)
-    blocker.execute("BEGIN EXCLUSIVE")
-    try:
-        with pytest.raises(StateError, match="another program holds the database locked") as caught:
-            sync(cfg)
-    finally:
-        blocker.execute("ROLLBACK")
-        blocker.close()
+    with locked(tmp_path / "state.sqlite"), pytest.raises(StateError, match="another program holds the database locked") as caught:
+        sync(cfg)
     assert "check it is the right file" not in str(caught.value)

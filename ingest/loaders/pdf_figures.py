@@ -15,7 +15,7 @@ from typing import Sequence
 
 from ..page_furniture import CAPTION
 from .pdf_groups import Groups
-from .pdf_lines import Line
+from .pdf_lines import Line, inside
 
 Box = tuple[float, float, float, float]
 
@@ -38,7 +38,7 @@ def figure_regions(vectors: Sequence[Box], images: Sequence[Box], width: float, 
     # Marks and rules, not panels: a filled box behind a paragraph frames text, it draws nothing.
     # A table's own rules (its frame may sit a little outside the grid found) draw no figure.
     framed = [(t[0] - 3, t[1] - 3, t[2] + 3, t[3] + 3) for t in tables]
-    paths = [b for b in vectors if (b[2] - b[0]) * (b[3] - b[1]) <= _MARK_AREA and not _inside_any(b, framed)]
+    paths = [b for b in vectors if (b[2] - b[0]) * (b[3] - b[1]) <= _MARK_AREA and not inside(b, framed)]
     regions = []
     if len(paths) >= _MIN_PATHS and sum(1 for b in paths if not _rule(b)) >= _MIN_PATHS // 2:
         for members, box in _clusters(paths):
@@ -50,7 +50,7 @@ def figure_regions(vectors: Sequence[Box], images: Sequence[Box], width: float, 
                 regions.append(box)
     for box in images:
         share = (box[2] - box[0]) * (box[3] - box[1]) / area if area else 0
-        if 0.01 <= share <= 0.6 and not _inside_any(box, tables):
+        if 0.01 <= share <= 0.6 and not inside(box, tables):
             regions.append(box)
     return regions
 
@@ -102,11 +102,6 @@ def _rule(box: Box) -> bool:
     """A line drawn to divide or frame: thin and long."""
     w, h = box[2] - box[0], box[3] - box[1]
     return min(w, h) <= 3 and max(w, h) >= 30
-
-
-def _inside_any(box: Box, rects: Sequence[Box]) -> bool:
-    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-    return any(r[0] <= cx <= r[2] and r[1] <= cy <= r[3] for r in rects)
 
 
 def _clusters(boxes: Sequence[Box]) -> list[tuple[list[int], Box]]:

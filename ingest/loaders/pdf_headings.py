@@ -23,7 +23,7 @@ import re
 from typing import Iterable
 
 from ..page_furniture import CAPTION
-from .pdf_lines import Line
+from .pdf_lines import Line, side_by_side
 from .pdf_paragraphs import Unit, box_of, capitals, section_depth, stamp_like
 
 _NUMBERED = re.compile(
@@ -185,12 +185,8 @@ def mark_units(units: list[Unit], tables: list[Unit], lines: tuple[Line, ...]) -
             start = bisect.bisect_left(tops, line.bbox[1] - 3 * line.height)
             # Cells beside it (a figure, or two more of them), not a line of the next column of prose.
             cells = [o for o in rows[start:bisect.bisect_right(tops, line.bbox[3])]
-                     if id(o) not in own and len(o.text) <= 30 and _same_row(line, o)]
+                     if id(o) not in own and len(o.text) <= 30 and side_by_side(line, o, 0.5)]
             if len(cells) >= 2 or any(any(c.isdigit() for c in o.text) for o in cells):
                 unit.meta["shares_row"] = True
     return units
 
-
-def _same_row(a: Line, b: Line) -> bool:
-    overlap = min(a.bbox[3], b.bbox[3]) - max(a.bbox[1], b.bbox[1])
-    return overlap > 0.5 * min(a.height, b.height) and min(a.bbox[2], b.bbox[2]) <= max(a.bbox[0], b.bbox[0])

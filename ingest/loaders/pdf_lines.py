@@ -191,7 +191,7 @@ def extract(
             line = _line(raw, block["number"])
             if line is None:
                 continue
-            if skip and _inside(line.bbox, skip):
+            if skip and inside(line.bbox, skip):
                 if skipped is not None:
                     skipped.append(line)
                 continue
@@ -319,8 +319,15 @@ def _merge(row: list[Line]) -> Line:
                 mixed=main.mixed)
 
 
-def _inside(box: tuple[float, float, float, float], rects: Iterable[tuple[float, float, float, float]]) -> bool:
+def inside(box: tuple[float, float, float, float], rects: Iterable[tuple[float, float, float, float]]) -> bool:
+    """The box's centre lies in one of the rects."""
     cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
     return any(r[0] <= cx <= r[2] and r[1] <= cy <= r[3] for r in rects)
+
+
+def side_by_side(a: Line, b: Line, share: float) -> bool:
+    """a and b sit on one row (they overlap by `share` of the lower line's height), apart across."""
+    overlap = min(a.bbox[3], b.bbox[3]) - max(a.bbox[1], b.bbox[1])
+    return overlap > share * min(a.height, b.height) and min(a.bbox[2], b.bbox[2]) <= max(a.bbox[0], b.bbox[0])
 
 

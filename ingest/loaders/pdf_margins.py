@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..page_furniture import is_page_number
-from .pdf_lines import Line
+from .pdf_lines import Line, side_by_side
 
 BAND = 0.13
 """Share of the page height at top and bottom where headers, footers and page numbers live."""
@@ -92,16 +92,10 @@ def split_margins(lines: list[Line], number: int, width: float, height: float,
         sure = [j for j in zone if band.get(j) == where
                 and (is_page_number(lines[j].text) or (repeated and band_key(lines[j].text) in repeated))]
         for i in zone:
-            if i not in band and any(_same_row(lines[i], lines[j]) for j in sure):
+            if i not in band and any(side_by_side(lines[i], lines[j], 0.6) for j in sure):
                 band[i] = where
     body = tuple(l for i, l in enumerate(lines) if i not in band)
     return PageLines(number, width, height, body, _group_margins(lines, band), left_edge)
-
-
-def _same_row(a: Line, b: Line) -> bool:
-    overlap = min(a.bbox[3], b.bbox[3]) - max(a.bbox[1], b.bbox[1])
-    apart = min(a.bbox[2], b.bbox[2]) <= max(a.bbox[0], b.bbox[0])
-    return apart and overlap > 0.6 * min(a.height, b.height)
 
 
 def _left_edge(lines: list[Line]) -> float | None:

@@ -36,18 +36,20 @@ def rejoin(pages: list[tuple[PageLines, list[Unit]]], body: float) -> list[tuple
     out = []
     for placed, tables in pages:
         keep, back, heads = [], [], []
+        headed: set[int] = set()  # id() of the groups set like a heading
         for group in placed.margin:
             band, lines = group
             once = band in ("top", "bottom") and seen[_band_key(lines)] == 1
-            if once and band == "top" and heading_like(Unit("paragraph", list(lines), 0), body):
+            if once and heading_like(Unit("paragraph", list(lines), 0), body):
+                headed.add(id(group))
+            if once and band == "top" and id(group) in headed:
                 heads.append(group)
             elif once and (_body_like(lines, body) or CAPTION.match(lines[0].text)):
                 back.append(group)
             else:
                 keep.append(group)
         # A heading or a caption stands further from the text beside it than a line does.
-        reach = {id(g): 3.0 if heading_like(Unit("paragraph", list(g[1]), 0), body) or CAPTION.match(g[1][0].text)
-                 else 2.0 for g in back}
+        reach = {id(g): 3.0 if id(g) in headed or CAPTION.match(g[1][0].text) else 2.0 for g in back}
         joined = _linked(back, placed.body + tuple(l for g in heads for l in g[1]), reach)
         joined.update(id(g) for g in heads)
         back += heads
