@@ -43,6 +43,11 @@ class SinkError(IngestError):
     """The index or dump could not be written."""
 
 
+class SinkUnreachable(SinkError):
+    """A database server the sink writes to refused or dropped the connection, retries included:
+    the machine's fault, not the document's, so the next run tries the document again."""
+
+
 class WorkerCrash(IngestError):
     """A worker process died while processing a document; the document is named by the caller."""
 

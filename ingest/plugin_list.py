@@ -47,7 +47,7 @@ def listing() -> Iterator[Listed]:
             except IngestError as exc:
                 yield Listed(kind, ep.name, registry.origin_of(ep), error=str(exc))
     for sink in builtin_sinks():
-        yield Listed("sink", sink.name, registry.BUILT_IN, {"options": "a path"})
+        yield _stage("sink", sink, registry.BUILT_IN)
     for source in builtin_sources():
         yield _stage("source", source, registry.BUILT_IN)
 

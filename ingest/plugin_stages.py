@@ -43,6 +43,9 @@ BUILTIN_SINKS = (  # name, opener (called with a path)
     ("sqlite", "ingest.sinks.sqlite:SqliteSink"),
     ("jsonl", "ingest.sinks.jsonl:JsonlSink"),
 )
+BUILTIN_OPTION_SINKS = (  # name, opener, options model: configured as `sink: {name: {options}}`
+    ("pgvector", "ingest.sinks.pgvector:open_sink", "ingest.sinks.pgvector_options:PgvectorOptions"),
+)
 
 
 def builtin_sources() -> list[SourceType]:
@@ -50,18 +53,21 @@ def builtin_sources() -> list[SourceType]:
 
 
 def builtin_sinks() -> list[SinkType]:
-    return [SinkType(n, _lazy(opener)) for n, opener in BUILTIN_SINKS]
+    return [SinkType(n, _lazy(opener)) for n, opener in BUILTIN_SINKS] + [
+        SinkType(n, _lazy(opener), registry.builtin(model)) for n, opener, model in BUILTIN_OPTION_SINKS]
 
 
 def resolve(kind: str, name: str, base: Path | None = None) -> tuple[SourceType | SinkType, str]:
     """A plugin source or sink by entry-point name or `module:attr` (importable from `base` too)."""
     wanted = SourceType if kind == "source" else SinkType
+    if kind == "sink" and name in {n for n, *_ in BUILTIN_OPTION_SINKS}:
+        return next(s for s in builtin_sinks() if s.name == name), registry.BUILT_IN
     if ":" in name:
         found = registry.import_attr(name, base)
     else:
         ep = registry.entry_point(kind, name)
         if ep is None:
-            builtins = [n for n, *_ in (BUILTIN_SOURCES if kind == "source" else BUILTIN_SINKS)]
+            builtins = [n for n, *_ in (BUILTIN_SOURCES if kind == "source" else BUILTIN_SINKS + BUILTIN_OPTION_SINKS)]
             known = ", ".join(builtins + sorted(e.name for e in registry.installed(kind)))
             raise ConfigError(f"unknown {kind} (there are: {known}; or name one as module:attr)", subject=f"{kind}.{name}")
         found = registry.load_entry_point(kind, ep)
