@@ -131,7 +131,8 @@ class Chunk:
     """A retrievable unit: whole blocks (or whole sentences of one block) under one heading path."""
 
     id: str
-    """Deterministic: derived from the document id, chunk index and text."""
+    """Content-addressed: from the document id, heading path and text (and which repeat of them it
+    is), not from `chunk_index`, so inserting a chunk leaves the other chunks' ids alone."""
     doc_id: str
     chunk_index: int
     text: str

@@ -39,6 +39,10 @@ class TokenizerError(ChunkerError):
     """The tokenizer could not be loaded offline."""
 
 
+class EmbedderError(IngestError):
+    """An embedder could not be loaded or could not embed; `subject` is the embedder or setting."""
+
+
 class SinkError(IngestError):
     """The index or dump could not be written."""
 
