@@ -267,12 +267,22 @@ def _measure(docs: list[tuple[Loaded, list]], options: ChunkOptions) -> dict:
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--as", "as_user", metavar="EMAIL", help="Only what this person may open (Drive readers).")
 @click.option("--groups", default="", metavar="A@X,B@X", help="With --as: the groups the person is in.")
-def search_cmd(query: str, index: Path, k: int, window: int, as_json: bool, as_user: str | None, groups: str) -> None:
+@click.option("--config", "config_path", type=click.Path(path_type=Path, dir_okay=False),
+              help="Search the index this job writes (its pgvector sink) instead of --index.")
+@click.option("--pg-mode", type=click.Choice(["hybrid", "vector", "text"]), default="hybrid", show_default=True,
+              help="With a pgvector sink: by vector, by full text, or both fused.")
+def search_cmd(query: str, index: Path, k: int, window: int, as_json: bool, as_user: str | None, groups: str,
+               config_path: Path | None, pg_mode: str) -> None:
     """Best chunks for QUERY (BM25, heading path weighted above the body), with their citation."""
     if groups and not as_user:
         raise click.BadParameter("needs --as (whose groups they are)", param_hint="--groups")
     readers = principals(as_user, tuple(groups.split(","))) if as_user else None
-    hits = search_index(index, query, k=k, window=window, readers=readers)
+    if config_path is not None:
+        from .cli_pgvector import search_job
+
+        hits = search_job(config_path, query, k=k, window=window, readers=readers, mode=pg_mode)
+    else:
+        hits = search_index(index, query, k=k, window=window, readers=readers)
     out = Console()
     for rank, hit in enumerate(hits, 1):
         if as_json:

@@ -19,7 +19,7 @@ from .errors import IngestError, RunError, SourceError, Stopped
 from .loaders import content_hash, supports
 from .machine_faults import machine_fault
 from .parallel import Done, Job, is_heavy, ordered_map, process, worker_count
-from .plugin_stages import plugin_options
+from .plugin_stages import plugin_options, with_job_embedder
 from .read_ahead import read_ahead
 from .run_lock import Holder, RunLock
 from .settings_stamp import SettingsStamps
@@ -407,7 +407,7 @@ def _failed(item: Item, fingerprint: str, uri: str, error: str, state: StateStor
 def _open_sink(config: Config) -> Sink:
     plugin = plugin_options("sink", config.sink.model_extra)
     if plugin is not None:
-        return plugin[0].open(plugin[1])
+        return plugin[0].open(with_job_embedder(plugin[1], config.embedder))
     if config.sink.sqlite is not None:
         return SqliteSink(config.sink.sqlite)
     return JsonlSink(config.sink.jsonl)

@@ -100,6 +100,15 @@ def plugin_options(
         raise ConfigError(f"{key}: {err['msg']}", subject=f"{kind}.{name}") from None
 
 
+def with_job_embedder(options: Any, embedder: Any) -> Any:
+    """A sink's options with the job's `embedder:` where the sink takes one and names none itself,
+    so one `embedder:` serves the sink's vectors and the queries made against them."""
+    takes = isinstance(options, BaseModel) and "embedder" in type(options).model_fields
+    if takes and embedder is not None and options.embedder is None:
+        return options.model_copy(update={"embedder": embedder})
+    return options
+
+
 def _lazy(target: str) -> Callable[[Any], Any]:
     def open_(options: Any) -> Any:
         return registry.builtin(target)(options)

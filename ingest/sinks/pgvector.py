@@ -22,13 +22,12 @@ machine fault (`SinkUnreachable`), tried again on the next run, and what the tab
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import os
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..blocks import Chunk, Document, Source
@@ -103,15 +102,14 @@ class PgvectorSink(Sink):
         self._retrying("open the index", lambda conn: create_tables(conn, self.tables, options, embedder))
 
     def write(self, document: Document, chunks: Sequence[Chunk]) -> None:
+        from ..embedders import embed_chunks
+
         chunks = list(chunks)
-        texts = [chunk.embed_text for chunk in chunks]
-        hashes = [content_hash(text) for text in texts]
-        rows_without_vectors = [_chunk_row(document, chunk, h) for chunk, h in zip(chunks, hashes)]
         doc_row = _document_row(document, len(chunks))
-        known = self._retrying(f"read the stored vectors of {document.id!r}",
-                               lambda conn: stored_vectors(conn, self.tables, hashes))
-        vectors = self._vectors(document, texts, hashes, known)
-        rows = [(*row, vector) for row, vector in zip(rows_without_vectors, vectors)]
+        rows = [_chunk_row(document, chunk) for chunk in chunks]  # a bad chunk fails before anything is read
+        vectors = embed_chunks(self.embedder, chunks, self._stored_vectors)
+        self.embedded += vectors.embedded
+        rows = [(*row, digest, vector) for row, digest, vector in zip(rows, vectors.hashes, vectors.matrix)]
         self._retrying(f"write document {document.id!r}", lambda conn: replace_document(conn, self.tables, doc_row, rows))
 
     def delete(self, doc_id: str) -> None:
@@ -134,20 +132,10 @@ class PgvectorSink(Sink):
     def sync(self) -> None:
         pass  # every write committed with synchronous_commit on (set per session): already durable
 
-    def _vectors(self, document: Document, texts: list[str], hashes: list[str], known: dict[str, Any]) -> list[Any]:
-        import numpy as np
-
-        missing = list(dict.fromkeys(h for h in hashes if h not in known))
-        if missing:
-            first = {h: text for h, text in zip(reversed(hashes), reversed(texts))}
-            made = np.asarray(self.embedder.embed([first[h] for h in missing]), dtype=np.float32)
-            if made.shape != (len(missing), self.embedder.dimensions):
-                raise SinkError(f"the embedder {self.embedder.name!r} returned vectors of shape {made.shape} for "
-                                f"{len(missing)} texts of {document.id!r}, not ({len(missing)}, "
-                                f"{self.embedder.dimensions}); its previous chunks are kept", self.where)
-            known = {**known, **dict(zip(missing, made))}
-            self.embedded += len(missing)
-        return [known[h] for h in hashes]
+    def _stored_vectors(self, embedder: str, hashes: Collection[str]) -> dict[str, Any]:
+        if embedder != self.embedder.name:  # the tables hold one embedder's vectors (checked at open)
+            return {}
+        return self._retrying("read the stored vectors", lambda conn: stored_vectors(conn, self.tables, hashes))
 
     def _retrying(self, what: str, action: Callable[[psycopg.Connection], _T]) -> _T:
         """`action` on a live connection; a refused or dropped one is opened again and the action
@@ -273,7 +261,7 @@ def _schema(tables: Tables, options: PgvectorOptions, dimensions: int) -> list[A
             page_end       integer,
             meta           jsonb NOT NULL,
             url            text NOT NULL,
-            content_hash   text NOT NULL,    -- sha256 of the embedded text: its vector is reused
+            content_hash   text NOT NULL,    -- ingest.embedders.text_hash of the embedded text: its vector is reused
             embedding      vector({dimensions}) NOT NULL,
             tsv            tsvector GENERATED ALWAYS AS (
                                setweight(to_tsvector({config}::regconfig, heading), 'A')
@@ -298,7 +286,7 @@ def index_id(conn: psycopg.Connection, tables: Tables) -> str:
     return row[0]
 
 
-def stored_vectors(conn: psycopg.Connection, tables: Tables, hashes: list[str]) -> dict[str, Any]:
+def stored_vectors(conn: psycopg.Connection, tables: Tables, hashes: Collection[str]) -> dict[str, Any]:
     """Vectors already stored for any of these embedded-text hashes (in any document)."""
     if not hashes:
         return {}
@@ -337,10 +325,6 @@ ON CONFLICT (id) DO UPDATE SET
 """
 
 
-def content_hash(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
 def _document_row(document: Document, chunk_count: int) -> tuple[Any, ...]:
     from psycopg.types.json import Jsonb
 
@@ -351,7 +335,7 @@ def _document_row(document: Document, chunk_count: int) -> tuple[Any, ...]:
     return (d.id, d.uri, d.name, d.mime_type, d.modified, d.version, d.title, meta, chunk_count, readers)
 
 
-def _chunk_row(document: Document, chunk: Chunk, digest: str) -> tuple[Any, ...]:
+def _chunk_row(document: Document, chunk: Chunk) -> tuple[Any, ...]:
     where_ = f"chunk {chunk.chunk_index} of document {document.id!r}"
     if chunk.doc_id != document.id:
         raise SinkError(f"{where_} belongs to document {chunk.doc_id!r}; write each document's own chunks", document.uri)
@@ -361,7 +345,7 @@ def _chunk_row(document: Document, chunk: Chunk, digest: str) -> tuple[Any, ...]
     meta = _json_data(chunk.meta, f"{where_} has meta that is not JSON data", document.uri)
     return (chunk.id, chunk.doc_id, chunk.chunk_index, chunk.text, list(chunk.heading_path),
             HEADING_SEPARATOR.join(chunk.heading_path), list(chunk.kinds), chunk.token_count, chunk.overlap_tokens,
-            chunk.start, chunk.end, chunk.page_start, chunk.page_end, meta, chunk.url, digest)
+            chunk.start, chunk.end, chunk.page_start, chunk.page_end, meta, chunk.url)
 
 
 def _json_data(value: Any, what: str, subject: str) -> Any:
@@ -397,7 +381,8 @@ def _client() -> Any:
 
 
 def open_sink(options: PgvectorOptions) -> PgvectorSink:
-    """What `sink: {pgvector: {...}}` opens: the sink with the embedder its options name."""
-    from ..embedders import load
+    """What `sink: {pgvector: {...}}` opens: the sink with the embedder its options name (the job's
+    `embedder:`, given to the options by `plugin_stages.with_job_embedder`), wordllama if none."""
+    from ..embedders import EmbedderConfig, load
 
-    return PgvectorSink(options, load(options.embedder))
+    return PgvectorSink(options, load(options.embedder or EmbedderConfig()))

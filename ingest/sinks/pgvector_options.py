@@ -5,10 +5,9 @@ sink does."""
 from __future__ import annotations
 
 import re
-from typing import Any
+from pydantic import Field, field_validator, model_validator
 
-from pydantic import Field, field_validator
-
+from ..embedders import EmbedderConfig, options_of
 from ..options import StrictOptions
 
 _NAME = re.compile(r"[a-z_][a-z0-9_]{0,47}")
@@ -26,9 +25,9 @@ class PgvectorOptions(StrictOptions):
     """Prefix of the three tables: `<table>_chunks`, `<table>_documents`, `<table>_meta`."""
     schema_name: str = "public"
     """The PostgreSQL schema the tables live in (created if missing)."""
-    embedder: str | dict[str, Any] | None = None
-    """The embedder whose vectors are stored (as `embedder:` in the config); None: the default.
-    A table keeps the embedder it was made with: another one needs another table."""
+    embedder: EmbedderConfig | None = None
+    """The embedder whose vectors are stored, as the job's `embedder:` (which it defaults to; with
+    neither, wordllama). A table keeps the embedder it was made with: another needs another table."""
     text_search: str = "english"
     """The PostgreSQL text search configuration of the full-text column (stemming, stop words)."""
     hnsw_m: int = Field(16, ge=2, le=100)
@@ -53,3 +52,9 @@ class PgvectorOptions(StrictOptions):
             raise ValueError(f"{value!r} is not a plain table name: lower-case letters, digits and _, "
                              "starting with a letter, at most 48 characters")
         return value
+
+    @model_validator(mode="after")
+    def _embedder_options(self) -> PgvectorOptions:
+        if self.embedder is not None:
+            options_of(self.embedder)  # the embedder's own options, checked when the config loads
+        return self
