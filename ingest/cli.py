@@ -269,10 +269,11 @@ def _measure(docs: list[tuple[Loaded, list]], options: ChunkOptions) -> dict:
 @click.option("--groups", default="", metavar="A@X,B@X", help="With --as: the groups the person is in.")
 @click.option("--config", "config_path", type=click.Path(path_type=Path, dir_okay=False),
               help="Search the index this job writes (its pgvector sink) instead of --index.")
-@click.option("--pg-mode", type=click.Choice(["hybrid", "vector", "text"]), default="hybrid", show_default=True,
-              help="With a pgvector sink: by vector, by full text, or both fused.")
+@click.option("--mode", type=click.Choice(["bm25", "vector", "hybrid"]),
+              help="By keywords, by vector, or both fused (default: hybrid where the index has vectors, else bm25; "
+                   "on PostgreSQL, keywords rank by its full-text ts_rank).")
 def search_cmd(query: str, index: Path, k: int, window: int, as_json: bool, as_user: str | None, groups: str,
-               config_path: Path | None, pg_mode: str) -> None:
+               config_path: Path | None, mode: str | None) -> None:
     """Best chunks for QUERY (BM25, heading path weighted above the body), with their citation."""
     if groups and not as_user:
         raise click.BadParameter("needs --as (whose groups they are)", param_hint="--groups")
@@ -280,7 +281,10 @@ def search_cmd(query: str, index: Path, k: int, window: int, as_json: bool, as_u
     if config_path is not None:
         from .cli_pgvector import search_job
 
-        hits = search_job(config_path, query, k=k, window=window, readers=readers, mode=pg_mode)
+        hits = search_job(config_path, query, k=k, window=window, readers=readers, mode=mode or "hybrid")
+    elif mode not in (None, "bm25"):
+        raise click.BadParameter("the SQLite index holds no vectors: only bm25 (or search a pgvector job with --config)",
+                                 param_hint="--mode")
     else:
         hits = search_index(index, query, k=k, window=window, readers=readers)
     out = Console()

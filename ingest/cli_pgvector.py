@@ -23,4 +23,5 @@ def search_job(config_path: Path, query: str, k: int, window: int, readers: tupl
         raise ConfigError("--config searches a job whose sink is pgvector; for the SQLite index use --index",
                           subject=str(config_path))
     embedder = load(options.embedder or EmbedderConfig(), config_path.parent)
-    return search_pgvector(options, embedder, query, k=k, window=window, readers=readers, mode=mode)  # type: ignore[arg-type]
+    return search_pgvector(options, embedder, query, k=k, window=window, readers=readers,
+                           mode="keyword" if mode == "bm25" else mode)  # type: ignore[arg-type]

@@ -18,8 +18,8 @@ from .sinks.pgvector_options import PgvectorOptions
 if TYPE_CHECKING:
     import psycopg
 
-Mode = Literal["hybrid", "vector", "text"]
-MODES: tuple[Mode, ...] = ("hybrid", "vector", "text")
+Mode = Literal["hybrid", "vector", "keyword"]
+MODES: tuple[Mode, ...] = ("hybrid", "vector", "keyword")
 RRF_K = 60
 """Reciprocal rank fusion's constant (Cormack et al. 2009): a hit's score is the sum of
 1 / (RRF_K + rank) over the two lists, so neither list's raw scores need to be comparable."""
@@ -41,7 +41,7 @@ every chunk that misses one word of a question."""
 def search_pgvector(options: PgvectorOptions, embedder: Embedder, query: str, k: int = 5, window: int = 1,
                     readers: tuple[str, ...] | None = None, mode: Mode = "hybrid") -> list[Hit]:
     """The `k` best chunks for `query`; `readers` as in `search.search`. Scores: higher is better
-    (the inner product for vector, ts_rank for text, the fused reciprocal ranks for hybrid)."""
+    (the inner product for vector, ts_rank for keyword, the fused reciprocal ranks for hybrid)."""
     import psycopg
 
     place = where(options)
@@ -61,7 +61,7 @@ def search_pgvector(options: PgvectorOptions, embedder: Embedder, query: str, k:
             params: dict[str, Any] = {"query": query, "k": k, "config": options.text_search,
                                       "readers": None if readers is None else list(readers),
                                       "n": max(CANDIDATES, 4 * k)}
-            if mode != "text":
+            if mode != "keyword":
                 params["vector"] = embedder.embed([query])[0]
                 # HNSW filters after the scan: read deeper when readers may drop candidates.
                 depth = max(40, params["n"] * (4 if readers is not None else 1))
@@ -91,7 +91,7 @@ WHERE {_ALLOWED}
 ORDER BY c.embedding <#> %(vector)s, c.doc_id, c.chunk_index
 LIMIT %(k)s
 """
-_TEXT = f"""
+_KEYWORD = f"""
 SELECT {_COLUMNS}, ts_rank(c.tsv, q.query, 1) AS score
 FROM {{chunks}} AS c JOIN {{documents}} AS d ON d.id = c.doc_id, (SELECT {_TSQUERY} AS query) AS q
 WHERE c.tsv @@ q.query AND {_ALLOWED}
@@ -126,7 +126,7 @@ JOIN {{documents}} AS d ON d.id = c.doc_id
 ORDER BY f.score DESC, c.doc_id, c.chunk_index
 LIMIT %(k)s
 """
-_QUERIES: dict[str, str] = {"vector": _VECTOR, "text": _TEXT, "hybrid": _HYBRID}
+_QUERIES: dict[str, str] = {"vector": _VECTOR, "keyword": _KEYWORD, "hybrid": _HYBRID}
 _AROUND = f"""
 SELECT {_COLUMNS} FROM {{chunks}} AS c JOIN {{documents}} AS d ON d.id = c.doc_id
 WHERE c.doc_id = %s AND c.chunk_index BETWEEN %s AND %s ORDER BY c.chunk_index

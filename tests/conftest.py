@@ -42,3 +42,19 @@ def fake_google():
     from fake_google import fake_google_server
 
     yield from fake_google_server()
+
+
+@pytest.fixture(scope="session")
+def postgres():
+    """One real PostgreSQL 16 + pgvector server on 127.0.0.1 for the session (tests/pg_server.py)."""
+    from pg_server import pg_server
+
+    yield from pg_server()
+
+
+@pytest.fixture
+def pg_dsn(postgres, request) -> str:
+    """A fresh, empty database on the session's server, named after the test."""
+    import hashlib
+
+    return postgres.create_database("t_" + hashlib.sha1(request.node.nodeid.encode()).hexdigest()[:16])

@@ -292,7 +292,9 @@ def stored_vectors(conn: psycopg.Connection, tables: Tables, hashes: Collection[
         return {}
     query = _sql("SELECT DISTINCT ON (content_hash) content_hash, embedding FROM {} WHERE content_hash = ANY(%s)",
                  tables.chunks)
-    return dict(conn.execute(query, (list(set(hashes)),)).fetchall())
+    found = conn.execute(query, (list(set(hashes)),)).fetchall()
+    # pgvector 0.5's loader gives a Vector, older ones a numpy array.
+    return {h: vector.to_numpy() if hasattr(vector, "to_numpy") else vector for h, vector in found}
 
 
 def replace_document(conn: psycopg.Connection, tables: Tables, doc_row: tuple, rows: list[tuple]) -> None:
