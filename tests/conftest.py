@@ -52,9 +52,21 @@ def postgres():
     yield from pg_server()
 
 
+@pytest.fixture(scope="session")
+def pg_database(postgres) -> str:
+    """One database on the session's server that the tests share, each in its own schema."""
+    return postgres.create_database("ingest_tests")
+
+
 @pytest.fixture
-def pg_dsn(postgres, request) -> str:
-    """A fresh, empty database on the session's server, named after the test."""
+def pg(pg_database, request):
+    """A schema of its own for one test (the sink creates it), dropped after the test."""
     import hashlib
 
-    return postgres.create_database("t_" + hashlib.sha1(request.node.nodeid.encode()).hexdigest()[:16])
+    import psycopg
+    from pg_server import PgPlace
+
+    place = PgPlace(pg_database, "t_" + hashlib.sha1(request.node.nodeid.encode()).hexdigest()[:16])
+    yield place
+    with psycopg.connect(pg_database, autocommit=True) as conn:
+        conn.execute(f'DROP SCHEMA IF EXISTS "{place.schema}" CASCADE')

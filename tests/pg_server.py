@@ -3,11 +3,12 @@
 The server binaries come from the `pgserver` wheel (PostgreSQL 16 with pgvector, from PyPI, in
 the dev extra); this helper runs them itself rather than through pgserver's Python wrapper, which
 would add a system user when run as root. One server per test session: initdb and start take
-about a second, and each test gets its own database.
+about a second; each test gets its own schema in one shared database (a database is ~300 files to
+create and delete), or its own database where it must refuse connections to it.
 
 PostgreSQL refuses to run as root. Under root (CI containers) the server runs as `nobody`, from a
-copy of the binaries in the temporary folder, since the checkout may sit in a folder `nobody`
-cannot enter.
+copy of the binaries in the temporary folder when the checkout sits in a folder `nobody` cannot
+enter.
 """
 
 from __future__ import annotations
@@ -46,6 +47,21 @@ class PgServer:
         return self.dsn(name)
 
 
+@dataclass(frozen=True)
+class PgPlace:
+    """Where one test's tables go: a database and a schema of its own."""
+
+    dsn: str
+    schema: str
+
+    def options(self, **more: object) -> dict:
+        """The pgvector sink's options for this place, as a job's `sink: {pgvector: ...}` holds them."""
+        return {"dsn": self.dsn, "schema_name": self.schema, **more}
+
+    def table(self, name: str) -> str:
+        return f'"{self.schema}"."{name}"'
+
+
 def install_dir() -> Path:
     spec = importlib.util.find_spec("pgserver")  # found, not imported: its module sets up lock files
     if spec is None or not spec.submodule_search_locations:
@@ -66,9 +82,10 @@ def pg_server() -> Iterator[PgServer]:
     user = _run_as()
     try:
         install = install_dir()
-        if user is not None:  # root: `nobody` runs a copy it can reach
+        if user is not None:
             root.chmod(0o755)
-            install = _copy(install, root / "site")
+            if not _runs(install, user):  # `nobody` cannot reach the checkout: it runs a copy it can
+                install = _copy(install, root / "site")
         data, sockets = root / "data", root / "sock"
         for folder in (data, sockets):
             folder.mkdir(mode=0o700)
@@ -81,7 +98,10 @@ def pg_server() -> Iterator[PgServer]:
         log = (root / "server.log").open("wb")
         process = subprocess.Popen(
             [str(install / "bin" / "postgres"), "-D", str(data), "-p", str(port), "-k", str(sockets),
-             "-c", "listen_addresses=127.0.0.1", "-c", "max_connections=50"],
+             "-c", "listen_addresses=127.0.0.1", "-c", "max_connections=50",
+             # A crash here is the client's, never the machine's: skip fsync, which on a disk shared
+             # with other builds makes CREATE DATABASE and the shutdown checkpoint take seconds.
+             "-c", "fsync=off", "-c", "full_page_writes=off"],
             stdout=log, stderr=subprocess.STDOUT, **_as(user))
         server = PgServer(port, process, f"postgresql://postgres@127.0.0.1:{port}/postgres")
         try:
@@ -99,11 +119,23 @@ def pg_server() -> Iterator[PgServer]:
         shutil.rmtree(root, ignore_errors=True)
 
 
+def _runs(install: Path, user: pwd.struct_passwd) -> bool:
+    try:
+        return subprocess.run([str(install / "bin" / "postgres"), "--version"], capture_output=True,
+                              **_as(user)).returncode == 0
+    except OSError:
+        return False
+
+
 def _copy(install: Path, site: Path) -> Path:
-    """The install and the shared libraries its binaries find at $ORIGIN/../../../pgserver.libs."""
+    """The install (but its C headers) and the shared libraries its binaries find at
+    $ORIGIN/../../../pgserver.libs."""
     package = install.parent
     shutil.copytree(package.parent / "pgserver.libs", site / "pgserver.libs", symlinks=True)
-    return Path(shutil.copytree(install, site / package.name / install.name, symlinks=True))
+    target = site / package.name / install.name
+    for part in ("bin", "lib", "share"):
+        shutil.copytree(install / part, target / part, symlinks=True)
+    return target
 
 
 def _run_as() -> pwd.struct_passwd | None:

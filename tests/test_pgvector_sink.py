@@ -30,7 +30,7 @@ from ingest.search import principals, search as search_sqlite
 from ingest.sinks.pgvector import PgvectorSink
 from ingest.sinks.pgvector_options import PgvectorOptions
 
-from pg_server import free_port
+from pg_server import PgPlace, free_port
 
 EDIT = "The quarterly zebra audit of the loading dock is due on the first Friday."
 FILES = (  # real documents of each kind the sink must store: Markdown, PDF, Word, Excel
@@ -72,11 +72,12 @@ def job(tmp_path: Path, docs: Path, sink: dict, name: str = "pg") -> dict:
             "workers": 1, "chunker": {"max_tokens": 200, "min_tokens": 16, "overlap_tokens": 0}}
 
 
-def stored_rows(dsn: str) -> set[tuple]:
-    with psycopg.connect(dsn) as conn:
+def stored_rows(pg: PgPlace) -> set[tuple]:
+    with psycopg.connect(pg.dsn) as conn:
         return {(doc, i, text, tuple(path), ps, pe, url, name, mime) for doc, i, text, path, ps, pe, url, name, mime
-                in conn.execute("SELECT c.doc_id, c.chunk_index, c.text, c.heading_path, c.page_start, c.page_end, c.url,"
-                                " d.name, d.mime_type FROM ingest_chunks c JOIN ingest_documents d ON d.id = c.doc_id")}
+                in conn.execute(f"SELECT c.doc_id, c.chunk_index, c.text, c.heading_path, c.page_start, c.page_end, "
+                                f"c.url, d.name, d.mime_type FROM {pg.table('ingest_chunks')} c "
+                                f"JOIN {pg.table('ingest_documents')} d ON d.id = c.doc_id")}
 
 
 def sqlite_rows(index: Path) -> set[tuple]:
@@ -91,20 +92,21 @@ def sqlite_rows(index: Path) -> set[tuple]:
         conn.close()
 
 
-def test_a_sync_stores_what_the_sqlite_index_stores_and_follows_an_edit_and_a_delete(tmp_path, corpus, pg_dsn, embedder):
+def test_a_sync_stores_what_the_sqlite_index_stores_and_follows_an_edit_and_a_delete(tmp_path, corpus, pg, embedder):
     docs = folder(tmp_path, corpus)
-    pg_job = job(tmp_path, docs, {"pgvector": {"dsn": pg_dsn}})
+    pg_job = job(tmp_path, docs, {"pgvector": pg.options()})
     sqlite_job = job(tmp_path, docs, {"sqlite": str(tmp_path / "index.sqlite")}, name="sqlite")
 
     first = run(*parse_config(pg_job))
     run(*parse_config(sqlite_job))
     assert (first.seen, first.changed, first.failed) == (len(FILES), len(FILES), 0)
-    rows = stored_rows(pg_dsn)
+    rows = stored_rows(pg)
     assert rows == sqlite_rows(tmp_path / "index.sqlite")  # the same chunks, citations and pages as the SQLite index
     assert {r[8] for r in rows} >= {"text/markdown", "application/pdf"} and any(r[4] for r in rows)
-    with psycopg.connect(pg_dsn) as conn:
-        norms = [row[0] for row in conn.execute("SELECT vector_norm(embedding) FROM ingest_chunks")]
-        indexes = " ".join(row[0] for row in conn.execute("SELECT indexdef FROM pg_indexes WHERE tablename = 'ingest_chunks'"))
+    with psycopg.connect(pg.dsn) as conn:
+        norms = [row[0] for row in conn.execute(f"SELECT vector_norm(embedding) FROM {pg.table('ingest_chunks')}")]
+        indexes = " ".join(row[0] for row in conn.execute(
+            "SELECT indexdef FROM pg_indexes WHERE schemaname = %s AND tablename = 'ingest_chunks'", (pg.schema,)))
     assert len(norms) == first.chunks_written and np.allclose(norms, 1.0, atol=1e-4)
     assert "USING hnsw (embedding vector_ip_ops)" in indexes and "USING gin (tsv)" in indexes
 
@@ -114,11 +116,11 @@ def test_a_sync_stores_what_the_sqlite_index_stores_and_follows_an_edit_and_a_de
     second = run(*parse_config(pg_job))
     run(*parse_config(sqlite_job))
     assert (second.changed, second.deleted, second.unchanged, second.failed) == (1, 1, len(FILES) - 2, 0)
-    rows = stored_rows(pg_dsn)
+    rows = stored_rows(pg)
     assert rows == sqlite_rows(tmp_path / "index.sqlite")
     assert not any(r[7] == "stanley-cups.xlsx" for r in rows)
 
-    options = PgvectorOptions(dsn=pg_dsn)
+    options = PgvectorOptions(**pg.options())
     for mode in ("keyword", "hybrid", "vector"):
         hits = search_pgvector(options, embedder, "when is the zebra audit of the loading dock due", k=3, mode=mode)
         assert hits[0].chunk.source.name == "nested.md" and EDIT in hits[0].context, mode
@@ -128,14 +130,14 @@ def test_a_sync_stores_what_the_sqlite_index_stores_and_follows_an_edit_and_a_de
             == search_sqlite(tmp_path / "index.sqlite", "zebra audit", k=1)[0].chunk.text)
 
     third = run(*parse_config(pg_job))
-    assert (third.changed, third.unchanged) == (0, len(FILES) - 1) and stored_rows(pg_dsn) == rows
+    assert (third.changed, third.unchanged) == (0, len(FILES) - 1) and stored_rows(pg) == rows
 
 
-def test_an_edit_embeds_only_the_chunks_whose_text_changed(corpus, pg_dsn, embedder):
+def test_an_edit_embeds_only_the_chunks_whose_text_changed(corpus, pg, embedder):
     loaded = load_file(corpus / "docling/md/sources/mixed.md")
     before = list(chunk(loaded, ChunkOptions(max_tokens=40, min_tokens=4, overlap_tokens=0), clean_blocks(loaded)))
     counting = Counting(embedder)
-    with PgvectorSink(PgvectorOptions(dsn=pg_dsn), counting) as sink:
+    with PgvectorSink(PgvectorOptions(**pg.options()), counting) as sink:
         sink.write(loaded.document, before)
         assert len(counting.texts) == len({c.embed_text for c in before}) > 2
         # The same document with its second chunk's text changed and a new last chunk.
@@ -146,8 +148,8 @@ def test_an_edit_embeds_only_the_chunks_whose_text_changed(corpus, pg_dsn, embed
         counting.texts.clear()
         sink.write(loaded.document, after)
         assert sorted(counting.texts) == sorted({c.embed_text for c in after} - {c.embed_text for c in before})
-    with psycopg.connect(pg_dsn) as conn:
-        vectors = dict(conn.execute("SELECT id, embedding::real[] FROM ingest_chunks").fetchall())
+    with psycopg.connect(pg.dsn) as conn:
+        vectors = dict(conn.execute(f"SELECT id, embedding::real[] FROM {pg.table('ingest_chunks')}").fetchall())
     fresh = embedder.embed([c.embed_text for c in after])
     for c, vector in zip(after, fresh):  # reused or new, every stored vector is its own text's
         assert np.allclose(vectors[c.id], vector, atol=1e-5)
@@ -169,37 +171,38 @@ CRASH = textwrap.dedent("""
     loaded = load_file(sys.argv[2])
     chunks = list(chunk(loaded, blocks=clean_blocks(loaded)))
     pgvector.insert_chunks = crash
-    with pgvector.PgvectorSink(PgvectorOptions(dsn=sys.argv[1]), load(EmbedderConfig())) as sink:
+    with pgvector.PgvectorSink(PgvectorOptions(dsn=sys.argv[1], schema_name=sys.argv[3]), load(EmbedderConfig())) as sink:
         sink.write(loaded.document, chunks[:1])
 """)
 
 
-def test_a_crash_in_the_middle_of_a_write_leaves_the_old_chunks(tmp_path, corpus, pg_dsn, embedder):
+def test_a_crash_in_the_middle_of_a_write_leaves_the_old_chunks(tmp_path, corpus, pg, embedder):
     path = tmp_path / "mixed.md"
     shutil.copyfile(corpus / "docling/md/sources/mixed.md", path)
     loaded = load_file(path)
     chunks = list(chunk(loaded, blocks=clean_blocks(loaded)))
-    with PgvectorSink(PgvectorOptions(dsn=pg_dsn), embedder) as sink:
+    with PgvectorSink(PgvectorOptions(**pg.options()), embedder) as sink:
         sink.write(loaded.document, chunks)
-    before = stored_rows(pg_dsn)
+    before = stored_rows(pg)
     script = tmp_path / "crash.py"
     script.write_text(CRASH, encoding="utf-8")
-    done = subprocess.run([sys.executable, str(script), pg_dsn, str(path)], capture_output=True, text=True, timeout=120)
+    done = subprocess.run([sys.executable, str(script), pg.dsn, str(path), pg.schema], capture_output=True, text=True,
+                          timeout=120)
     assert done.returncode == -9, done.stderr
-    assert stored_rows(pg_dsn) == before and len(before) == len(chunks)
+    assert stored_rows(pg) == before and len(before) == len(chunks)
 
 
-def test_a_chunk_that_cannot_be_stored_keeps_the_previous_chunks(corpus, pg_dsn, embedder):
+def test_a_chunk_that_cannot_be_stored_keeps_the_previous_chunks(corpus, pg, embedder):
     from dataclasses import replace
 
     loaded = load_file(corpus / "docling/md/sources/nested.md")
     chunks = list(chunk(loaded, blocks=clean_blocks(loaded)))
-    with PgvectorSink(PgvectorOptions(dsn=pg_dsn), embedder) as sink:
+    with PgvectorSink(PgvectorOptions(**pg.options()), embedder) as sink:
         sink.write(loaded.document, chunks)
-        before = stored_rows(pg_dsn)
+        before = stored_rows(pg)
         with pytest.raises(SinkError, match="not JSON data.*previous chunks are kept"):
             sink.write(loaded.document, [replace(chunks[0], meta={"when": object()})])
-        assert stored_rows(pg_dsn) == before
+        assert stored_rows(pg) == before
 
 
 def _refuse_connections(admin_dsn: str, database: str, refuse: bool) -> None:
@@ -209,10 +212,18 @@ def _refuse_connections(admin_dsn: str, database: str, refuse: bool) -> None:
             conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", (database,))
 
 
-def test_a_server_lost_mid_run_fails_the_rest_as_machine_faults_tried_again_next_run(tmp_path, corpus, postgres, pg_dsn):
+@pytest.fixture
+def own_database(postgres, request) -> PgPlace:
+    """A database of its own, for a test that refuses connections to it."""
+    return PgPlace(postgres.create_database("own_" + request.node.name[5:40].lower()), "public")
+
+
+def test_a_server_lost_mid_run_fails_the_rest_as_machine_faults_tried_again_next_run(tmp_path, corpus, postgres,
+                                                                                    own_database):
+    pg = own_database
     docs = folder(tmp_path, corpus)
-    database = pg_dsn.rsplit("/", 1)[1]
-    raw = job(tmp_path, docs, {"pgvector": {"dsn": pg_dsn, "retries": 1}})
+    database = pg.dsn.rsplit("/", 1)[1]
+    raw = job(tmp_path, docs, {"pgvector": pg.options(retries=1)})
     results = []
 
     def lose_server_after_first(result) -> None:
@@ -229,11 +240,11 @@ def test_a_server_lost_mid_run_fails_the_rest_as_machine_faults_tried_again_next
     for failure in first.failures:
         assert failure.retry and "[the database server cannot be reached]" in failure.error
         assert "tried 2 times" in failure.error and "nothing stored was changed" in failure.error
-    assert {r[7] for r in stored_rows(pg_dsn)} == {written.name}  # what was written stays
+    assert {r[7] for r in stored_rows(pg)} == {written.name}  # what was written stays
 
     second = run(*parse_config(raw))
     assert (second.changed, second.unchanged, second.failed) == (len(FILES) - 1, 1, 0)
-    assert {r[7] for r in stored_rows(pg_dsn)} == set(os.listdir(docs))
+    assert {r[7] for r in stored_rows(pg)} == set(os.listdir(docs))
 
 
 def test_a_server_that_is_down_fails_the_run_saying_so_and_never_shows_the_password(tmp_path, corpus):
@@ -252,10 +263,10 @@ def test_a_server_that_is_down_fails_the_run_saying_so_and_never_shows_the_passw
     assert "s3cret-never-logged" not in out
 
 
-def test_readers_limit_what_a_search_returns(corpus, pg_dsn, embedder):
+def test_readers_limit_what_a_search_returns(corpus, pg, embedder):
     from dataclasses import replace
 
-    options = PgvectorOptions(dsn=pg_dsn)
+    options = PgvectorOptions(**pg.options())
     with PgvectorSink(options, embedder) as sink:
         for name, readers in (("mixed.md", ("user:ana@example.com",)), ("nested.md", ("domain:example.com",)),
                               ("blocks.md", ()), ("duck.md", None)):
@@ -273,12 +284,12 @@ def test_readers_limit_what_a_search_returns(corpus, pg_dsn, embedder):
                     "cy@elsewhere.org": {"duck.md"}}  # blocks.md: readers unknown, shown to no one
 
 
-def test_a_table_keeps_the_embedder_it_was_made_with(pg_dsn, embedder):
-    PgvectorSink(PgvectorOptions(dsn=pg_dsn), embedder).close()
+def test_a_table_keeps_the_embedder_it_was_made_with(pg, embedder):
+    PgvectorSink(PgvectorOptions(**pg.options()), embedder).close()
     smaller = load(EmbedderConfig(name="wordllama", dimensions=64))
     with pytest.raises(SinkError, match="made with embedder 'wordllama:l2_supercat:256'.*another `table` prefix"):
-        PgvectorSink(PgvectorOptions(dsn=pg_dsn), smaller)
-    PgvectorSink(PgvectorOptions(dsn=pg_dsn, table="small"), smaller).close()  # another prefix is another index
+        PgvectorSink(PgvectorOptions(**pg.options()), smaller)
+    PgvectorSink(PgvectorOptions(**pg.options(table="small")), smaller).close()  # another prefix is another index
 
 
 @pytest.mark.parametrize(("options", "message"), [
@@ -295,16 +306,19 @@ def test_bad_options_are_refused_when_the_config_loads(tmp_path, options, messag
     assert "hunter2" not in str(caught.value)
 
 
-def test_ingest_search_answers_from_a_pgvector_job(tmp_path, corpus, pg_dsn):
-    docs = folder(tmp_path, corpus)
+def test_ingest_search_answers_from_a_pgvector_job(tmp_path, corpus, pg):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for name in FILES[:3]:
+        shutil.copyfile(corpus / name, docs / Path(name).name)
     (docs / "audits.md").write_text(f"# Audits\n\n{EDIT}\n", encoding="utf-8")
     cfg = tmp_path / "job.yaml"
-    cfg.write_text(json.dumps({**job(tmp_path, docs, {"pgvector": {"dsn": pg_dsn}}),
+    cfg.write_text(json.dumps({**job(tmp_path, docs, {"pgvector": pg.options()}),
                                "embedder": {"name": "wordllama", "dimensions": 128}}), encoding="utf-8")
     done = subprocess.run([sys.executable, "-m", "ingest", "run", str(cfg)], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
-    with psycopg.connect(pg_dsn) as conn:  # the job's embedder: is the one the sink stores
-        assert conn.execute("SELECT vector_dims(embedding) FROM ingest_chunks LIMIT 1").fetchone() == (128,)
+    with psycopg.connect(pg.dsn) as conn:  # the job's embedder: is the one the sink stores
+        assert conn.execute(f"SELECT vector_dims(embedding) FROM {pg.table('ingest_chunks')} LIMIT 1").fetchone() == (128,)
     for mode in ("bm25", "vector", "hybrid"):
         found = subprocess.run([sys.executable, "-m", "ingest", "search", "zebra audit loading dock", "--config", str(cfg),
                                 "--mode", mode, "--json", "-k", "2"], capture_output=True, text=True, timeout=120)
@@ -316,9 +330,10 @@ def test_ingest_search_answers_from_a_pgvector_job(tmp_path, corpus, pg_dsn):
     assert wrong.returncode != 0 and "only bm25" in wrong.stderr
 
 
-def test_a_sink_that_cannot_reach_its_server_is_a_machine_fault(pg_dsn, postgres, embedder):
-    database = pg_dsn.rsplit("/", 1)[1]
-    sink = PgvectorSink(PgvectorOptions(dsn=pg_dsn, retries=0), embedder)
+def test_a_sink_that_cannot_reach_its_server_is_a_machine_fault(own_database, postgres, embedder):
+    pg = own_database
+    database = pg.dsn.rsplit("/", 1)[1]
+    sink = PgvectorSink(PgvectorOptions(**pg.options(retries=0)), embedder)
     try:
         _refuse_connections(postgres.admin_dsn, database, refuse=True)
         with pytest.raises(SinkUnreachable) as caught:
