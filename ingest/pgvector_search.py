@@ -40,38 +40,85 @@ every chunk that misses one word of a question."""
 
 def search_pgvector(options: PgvectorOptions, embedder: Embedder, query: str, k: int = 5, window: int = 1,
                     readers: tuple[str, ...] | None = None, mode: Mode = "hybrid") -> list[Hit]:
-    """The `k` best chunks for `query`; `readers` as in `search.search`. Scores: higher is better
-    (the inner product for vector, ts_rank for keyword, the fused reciprocal ranks for hybrid)."""
-    import psycopg
+    """One search on a connection of its own (the CLI's); see `PgvectorSearch.search`."""
+    with PgvectorSearch(options, embedder) as searcher:
+        return searcher.search(query, k=k, window=window, readers=readers, mode=mode)
 
-    place = where(options)
-    if k < 1 or window < 0:
-        raise SearchError(f"k must be at least 1 and window at least 0 (got k={k}, window={window})", place)
-    if mode not in MODES:
-        raise SearchError(f"unknown mode {mode!r} (there are: {', '.join(MODES)})", place)
-    tables = Tables(options)
-    try:
-        conn = connect(options)
-    except psycopg.OperationalError as exc:
-        raise SearchError(f"cannot reach the database ({str(exc).strip().splitlines()[0]})", place) from exc
-    try:
-        with conn.transaction():  # hits and their neighbours from one snapshot
-            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-            _check(conn, tables, embedder, place)
-            params: dict[str, Any] = {"query": query, "k": k, "config": options.text_search,
-                                      "readers": None if readers is None else list(readers),
-                                      "n": max(CANDIDATES, 4 * k)}
-            if mode != "keyword":
-                params["vector"] = embedder.embed([query])[0]
-                # HNSW filters after the scan: read deeper when readers may drop candidates.
-                depth = max(40, params["n"] * (4 if readers is not None else 1))
-                conn.execute(f"SET LOCAL hnsw.ef_search = {min(depth, 1000)}")
-            rows = conn.execute(_sql(_QUERIES[mode], tables), params).fetchall()
-            return [_hit(conn, tables, _chunk(row), float(row[-1]), window) for row in rows]
-    except psycopg.Error as exc:
-        raise SearchError(f"search for {query!r} failed ({str(exc).strip().splitlines()[0]})", place) from exc
-    finally:
-        conn.close()
+
+class PgvectorSearch:
+    """A connection to the sink's tables kept open for many searches, as a service holds one."""
+
+    def __init__(self, options: PgvectorOptions, embedder: Embedder) -> None:
+        self.options, self.embedder = options, embedder
+        self.where = where(options)
+        self.tables = Tables(options)
+        self._conn: psycopg.Connection | None = None
+        self._live()
+
+    def search(self, query: str, k: int = 5, window: int = 1, readers: tuple[str, ...] | None = None,
+               mode: Mode = "hybrid") -> list[Hit]:
+        """The `k` best chunks for `query`; `readers` as in `search.search`. Scores: higher is better
+        (the inner product for vector, ts_rank for keyword, the fused reciprocal ranks for hybrid)."""
+        import psycopg
+
+        if k < 1 or window < 0:
+            raise SearchError(f"k must be at least 1 and window at least 0 (got k={k}, window={window})", self.where)
+        if mode not in MODES:
+            raise SearchError(f"unknown mode {mode!r} (there are: {', '.join(MODES)})", self.where)
+        params: dict[str, Any] = {"query": query, "k": k, "config": self.options.text_search,
+                                  "readers": None if readers is None else list(readers), "n": max(CANDIDATES, 4 * k)}
+        if mode != "keyword":
+            params["vector"] = self.embedder.embed([query])[0]
+        conn = self._live()
+        try:
+            with conn.transaction():  # hits and their neighbours from one snapshot
+                conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+                if mode != "keyword":
+                    # HNSW filters after the scan, and returns at most ef_search rows: read deeper
+                    # than the candidates wanted, more so when readers may drop some.
+                    depth = max(40, params["n"] * (4 if readers is not None else 1))
+                    conn.execute(f"SET LOCAL hnsw.ef_search = {min(depth, 1000)}")
+                rows = conn.execute(_sql(_QUERIES[mode], self.tables), params).fetchall()
+                hits = [(_chunk(row), float(row[-1])) for row in rows]
+                around = _neighbours(conn, self.tables, [c for c, _ in hits], window)
+        except psycopg.Error as exc:
+            if conn.closed or conn.broken:
+                self._conn = None  # the next search connects again
+            raise SearchError(f"search for {query!r} failed ({_first_line(exc)})", self.where) from exc
+        return [_hit(chunk, score, around[chunk.doc_id, chunk.chunk_index]) for chunk, score in hits]
+
+    def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    def __enter__(self) -> PgvectorSearch:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _live(self) -> psycopg.Connection:
+        import psycopg
+
+        if self._conn is not None and not self._conn.closed:
+            return self._conn
+        try:
+            conn = connect(self.options)
+        except psycopg.OperationalError as exc:
+            raise SearchError(f"cannot reach the database ({_first_line(exc)})", self.where) from exc
+        try:
+            _check(conn, self.tables, self.embedder, self.where)
+        except BaseException:
+            conn.close()
+            raise
+        self._conn = conn
+        return conn
+
+
+def _first_line(exc: BaseException) -> str:
+    lines = str(exc).strip().splitlines()
+    return lines[0] if lines else type(exc).__name__
 
 
 def _check(conn: psycopg.Connection, tables: Tables, embedder: Embedder, place: str) -> None:
@@ -128,9 +175,13 @@ LIMIT %(k)s
 """
 _QUERIES: dict[str, str] = {"vector": _VECTOR, "keyword": _KEYWORD, "hybrid": _HYBRID}
 _AROUND = f"""
-SELECT {_COLUMNS} FROM {{chunks}} AS c JOIN {{documents}} AS d ON d.id = c.doc_id
-WHERE c.doc_id = %s AND c.chunk_index BETWEEN %s AND %s ORDER BY c.chunk_index
+SELECT {_COLUMNS}, w.n
+FROM unnest(%s::text[], %s::integer[]) WITH ORDINALITY AS w(doc_id, chunk_index, n)
+JOIN {{chunks}} AS c ON c.doc_id = w.doc_id AND c.chunk_index BETWEEN w.chunk_index - %s AND w.chunk_index + %s
+JOIN {{documents}} AS d ON d.id = c.doc_id
+ORDER BY w.n, c.chunk_index
 """
+"""Every hit's neighbours in one query: a round trip a hit would cost more than the search."""
 
 
 def _sql(template: str, tables: Tables) -> Any:
@@ -148,9 +199,19 @@ def _chunk(row: tuple) -> Chunk:
                  page_start=page_start, page_end=page_end, meta=meta, url=url)
 
 
-def _hit(conn: psycopg.Connection, tables: Tables, chunk: Chunk, score: float, window: int) -> Hit:
-    rows = conn.execute(_sql(_AROUND, tables),
-                        (chunk.doc_id, chunk.chunk_index - window, chunk.chunk_index + window)).fetchall()
-    around = [_chunk(row) for row in rows]
+def _neighbours(conn: psycopg.Connection, tables: Tables, hits: list[Chunk],
+                window: int) -> dict[tuple[str, int], list[Chunk]]:
+    found: dict[tuple[str, int], list[Chunk]] = {(c.doc_id, c.chunk_index): [] for c in hits}
+    if not hits:
+        return found
+    rows = conn.execute(_sql(_AROUND, tables), ([c.doc_id for c in hits], [c.chunk_index for c in hits],
+                                                window, window)).fetchall()
+    for row in rows:
+        hit = hits[row[-1] - 1]
+        found[hit.doc_id, hit.chunk_index].append(_chunk(row))
+    return found
+
+
+def _hit(chunk: Chunk, score: float, around: list[Chunk]) -> Hit:
     return Hit(chunk=chunk, score=score, context=join_context(around),
                neighbours=tuple(c.chunk_index for c in around), citation=citation(chunk))

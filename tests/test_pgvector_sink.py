@@ -26,7 +26,7 @@ from ingest.loaders import load_file
 from ingest.machine_faults import machine_fault
 from ingest.pgvector_search import search_pgvector
 from ingest.pipeline import run
-from ingest.search import principals, search as search_sqlite
+from ingest.search import SearchError, principals, search as search_sqlite
 from ingest.sinks.pgvector import PgvectorSink
 from ingest.sinks.pgvector_options import PgvectorOptions
 
@@ -125,9 +125,13 @@ def test_a_sync_stores_what_the_sqlite_index_stores_and_follows_an_edit_and_a_de
         hits = search_pgvector(options, embedder, "when is the zebra audit of the loading dock due", k=3, mode=mode)
         assert hits[0].chunk.source.name == "nested.md" and EDIT in hits[0].context, mode
         assert hits[0].citation.startswith("nested.md > ") and "Audits" in hits[0].citation
-    # The keyword ranking agrees with the SQLite index's BM25 on the best chunk for a plain query.
-    assert (search_pgvector(options, embedder, "zebra audit", k=1, mode="keyword")[0].chunk.text
-            == search_sqlite(tmp_path / "index.sqlite", "zebra audit", k=1)[0].chunk.text)
+    # The keyword ranking agrees with the SQLite index's BM25 on the best chunk for a plain query,
+    # and the hit is widened with the same neighbours into the same context.
+    pg_hit = search_pgvector(options, embedder, "zebra audit", k=1, window=2, mode="keyword")[0]
+    sqlite_hit = search_sqlite(tmp_path / "index.sqlite", "zebra audit", k=1, window=2)[0]
+    assert (pg_hit.chunk, pg_hit.neighbours, pg_hit.context) == (sqlite_hit.chunk, sqlite_hit.neighbours,
+                                                                 sqlite_hit.context)
+    assert len(pg_hit.neighbours) > 1
 
     third = run(*parse_config(pg_job))
     assert (third.changed, third.unchanged) == (0, len(FILES) - 1) and stored_rows(pg) == rows
@@ -328,6 +332,12 @@ def test_ingest_search_answers_from_a_pgvector_job(tmp_path, corpus, pg):
     wrong = subprocess.run([sys.executable, "-m", "ingest", "search", "zebra", "--mode", "vector",
                             "--index", str(tmp_path / "none.sqlite")], capture_output=True, text=True, timeout=60)
     assert wrong.returncode != 0 and "only bm25" in wrong.stderr
+
+
+def test_a_search_before_any_run_says_to_run_first(pg, embedder):
+    with pytest.raises(SearchError, match=r"no index here; run `ingest run` with this sink first") as caught:
+        search_pgvector(PgvectorOptions(**pg.options()), embedder, "anything")
+    assert f"({pg.schema}.ingest_chunks)" in str(caught.value)
 
 
 def test_a_sink_that_cannot_reach_its_server_is_a_machine_fault(own_database, postgres, embedder):
