@@ -23,7 +23,8 @@ from .errors import ConfigError, IngestError, LockHeld, Stopped
 from .loaders import load_file
 from .pipeline import RunFlags, RunSummary, run as run_pipeline
 from .run_report import RunReport, write_summary_json
-from .search import principals, search as search_index
+from .hybrid import MODES, Mode, search_mode
+from .search import principals
 from .stopping import StopRequest
 from .terminal_text import shown
 
@@ -267,12 +268,15 @@ def _measure(docs: list[tuple[Loaded, list]], options: ChunkOptions) -> dict:
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--as", "as_user", metavar="EMAIL", help="Only what this person may open (Drive readers).")
 @click.option("--groups", default="", metavar="A@X,B@X", help="With --as: the groups the person is in.")
-def search_cmd(query: str, index: Path, k: int, window: int, as_json: bool, as_user: str | None, groups: str) -> None:
-    """Best chunks for QUERY (BM25, heading path weighted above the body), with their citation."""
+@click.option("--mode", type=click.Choice(MODES), default="bm25", show_default=True,
+              help="bm25: words; vector: meaning (needs an index built with `embedder:`); hybrid: both, rank-fused.")
+def search_cmd(query: str, index: Path, k: int, window: int, as_json: bool, as_user: str | None, groups: str,
+               mode: Mode) -> None:
+    """Best chunks for QUERY (BM25, heading path weighted above the body, or --mode vector|hybrid), with their citation."""
     if groups and not as_user:
         raise click.BadParameter("needs --as (whose groups they are)", param_hint="--groups")
     readers = principals(as_user, tuple(groups.split(","))) if as_user else None
-    hits = search_index(index, query, k=k, window=window, readers=readers)
+    hits = search_mode(index, query, mode, k=k, window=window, readers=readers)
     out = Console()
     for rank, hit in enumerate(hits, 1):
         if as_json:
