@@ -68,7 +68,12 @@ def ranked(conn: sqlite3.Connection, vectors: VectorIndex, query: str, mode: Mod
     """The `k` best (chunk, score) by `mode` "vector" or "hybrid" (fused score) on an open index."""
     if mode == "vector":
         return vectors.ranked(query, k, readers)
-    lists = [ranked_bm25(conn, query, depth, readers), vectors.ranked(query, depth, readers)]
-    chunks = {chunk.id: chunk for ranking in lists for chunk, _ in ranking}
-    fused = fuse([[chunk.id for chunk, _ in ranking] for ranking in lists], rrf_k)
-    return [(chunks[cid], score) for cid, score in fused[:k]]
+    words = ranked_bm25(conn, query, depth, readers)
+    near = [seq for seq, _ in vectors.nearest(query, depth, readers)]
+    ids = vectors.ids(near)
+    fused = fuse([[chunk.id for chunk, _ in words], [ids[s] for s in near if s in ids]], rrf_k)[:k]
+    # Only the fused top k are read whole: the vector ranking is fused by id alone.
+    chunks = {chunk.id: chunk for chunk, _ in words}
+    missing = [seq for seq in near if ids.get(seq) in {cid for cid, _ in fused} and ids[seq] not in chunks]
+    chunks.update((c.id, c) for c in vectors.chunks(missing).values())
+    return [(chunks[cid], score) for cid, score in fused if cid in chunks]

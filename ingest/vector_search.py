@@ -70,32 +70,38 @@ class VectorIndex:
 
     def ranked(self, query: str, limit: int, readers: tuple[str, ...] | None = None) -> list[tuple[Chunk, float]]:
         """The `limit` chunks nearest to `query` (cosine, highest first), as (chunk, similarity)."""
+        nearest = self.nearest(query, limit, readers)
+        found = self.chunks([seq for seq, _ in nearest])
+        return [(found[seq], score) for seq, score in nearest if seq in found]
+
+    def nearest(self, query: str, limit: int, readers: tuple[str, ...] | None = None) -> list[tuple[int, float]]:
+        """(chunks.seq, similarity) of the `limit` nearest chunks, best first; ties by seq, so
+        results are repeatable."""
         import numpy as np
 
         matrix = self._current()
         if not len(matrix.seqs):
             return []
-        query_vector = self.embedder.embed([query])[0].astype(np.float32)
-        scores = matrix.vectors @ query_vector
+        scores = matrix.vectors @ self.embedder.embed([query])[0].astype(np.float32)
         if readers is not None:
-            allowed = self._allowed(readers)
-            scores = np.where(np.isin(matrix.seqs, allowed), scores, -np.inf)
-        return self.chunks(matrix.seqs, scores, limit)
-
-    def chunks(self, seqs: np.ndarray, scores: np.ndarray, limit: int) -> list[tuple[Chunk, float]]:
-        """The `limit` best-scored rows as chunks; ties broken by seq, so results are repeatable."""
-        import numpy as np
-
+            scores = np.where(np.isin(matrix.seqs, self._allowed(readers)), scores, -np.inf)
         limit = min(limit, int(np.isfinite(scores).sum()))
         if limit <= 0:
             return []
         top = np.argpartition(-scores, limit - 1)[:limit] if limit < len(scores) else np.arange(len(scores))
-        top = top[np.lexsort((seqs[top], -scores[top]))]
-        wanted = [int(s) for s in seqs[top]]
+        top = top[np.lexsort((matrix.seqs[top], -scores[top]))]
+        return [(int(matrix.seqs[i]), float(scores[i])) for i in top]
+
+    def chunks(self, seqs: list[int]) -> dict[int, Chunk]:
+        """The chunks of these `chunks.seq` values (those still in the index)."""
         rows = self.conn.execute(CHUNK_SELECT.replace("SELECT ", "SELECT c.seq, ", 1)
-                                 + " WHERE c.seq IN (SELECT value FROM json_each(?))", (json.dumps(wanted),))
-        found = {row[0]: chunk_from_row(row[1:]) for row in rows}
-        return [(found[s], float(score)) for s, score in zip(wanted, scores[top]) if s in found]
+                                 + " WHERE c.seq IN (SELECT value FROM json_each(?))", (json.dumps(seqs),))
+        return {row[0]: chunk_from_row(row[1:]) for row in rows}
+
+    def ids(self, seqs: list[int]) -> dict[int, str]:
+        """chunks.seq -> chunk id, for fusing with rankings that name chunks by id."""
+        return dict(self.conn.execute("SELECT seq, id FROM chunks WHERE seq IN (SELECT value FROM json_each(?))",
+                                      (json.dumps(seqs),)))
 
     def _current(self) -> _Matrix:
         import numpy as np
