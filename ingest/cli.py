@@ -23,7 +23,8 @@ from .errors import ConfigError, IngestError, LockHeld, Stopped
 from .loaders import load_file
 from .pipeline import RunFlags, RunSummary, run as run_pipeline
 from .run_report import RunReport, write_summary_json
-from .search import principals, search as search_index
+from .hybrid import MODES, Mode, search_mode
+from .search import principals
 from .stopping import StopRequest
 from .terminal_text import shown
 
@@ -267,14 +268,14 @@ def _measure(docs: list[tuple[Loaded, list]], options: ChunkOptions) -> dict:
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--as", "as_user", metavar="EMAIL", help="Only what this person may open (Drive readers).")
 @click.option("--groups", default="", metavar="A@X,B@X", help="With --as: the groups the person is in.")
+@click.option("--mode", type=click.Choice(MODES),
+              help="bm25: words; vector: meaning (needs an index built with `embedder:`); hybrid: both, rank-fused. "
+                   "Default: bm25, or hybrid with --config (on PostgreSQL, bm25 ranks by its full-text ts_rank).")
 @click.option("--config", "config_path", type=click.Path(path_type=Path, dir_okay=False),
               help="Search the index this job writes (its pgvector sink) instead of --index.")
-@click.option("--mode", type=click.Choice(["bm25", "vector", "hybrid"]),
-              help="By keywords, by vector, or both fused (default: hybrid where the index has vectors, else bm25; "
-                   "on PostgreSQL, keywords rank by its full-text ts_rank).")
 def search_cmd(query: str, index: Path, k: int, window: int, as_json: bool, as_user: str | None, groups: str,
-               config_path: Path | None, mode: str | None) -> None:
-    """Best chunks for QUERY (BM25, heading path weighted above the body), with their citation."""
+               mode: Mode | None, config_path: Path | None) -> None:
+    """Best chunks for QUERY (BM25, heading path weighted above the body, or --mode vector|hybrid), with their citation."""
     if groups and not as_user:
         raise click.BadParameter("needs --as (whose groups they are)", param_hint="--groups")
     readers = principals(as_user, tuple(groups.split(","))) if as_user else None
@@ -282,11 +283,8 @@ def search_cmd(query: str, index: Path, k: int, window: int, as_json: bool, as_u
         from .cli_pgvector import search_job
 
         hits = search_job(config_path, query, k=k, window=window, readers=readers, mode=mode or "hybrid")
-    elif mode not in (None, "bm25"):
-        raise click.BadParameter("the SQLite index holds no vectors: only bm25 (or search a pgvector job with --config)",
-                                 param_hint="--mode")
     else:
-        hits = search_index(index, query, k=k, window=window, readers=readers)
+        hits = search_mode(index, query, mode or "bm25", k=k, window=window, readers=readers)
     out = Console()
     for rank, hit in enumerate(hits, 1):
         if as_json:

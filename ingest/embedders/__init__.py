@@ -119,7 +119,9 @@ def load(config: EmbedderConfig | Mapping[str, Any], base: Path | None = None) -
     """Open the embedder a config names (`{name: wordllama}` and its options), model loaded."""
     kind, options = options_of(config, base)
     embedder = kind.open(options)
-    if not isinstance(embedder, Embedder):
+    # Looked up with dir(), not isinstance(): that would read `dimensions`, which an API embedder
+    # learns by asking its server.
+    if not {"name", "dimensions", "embed"} <= set(dir(embedder)) or not callable(embedder.embed):
         raise EmbedderError(f"opened {type(embedder).__name__}, which lacks name, dimensions or embed()",
                             subject=f"embedder {kind.name}")
     return embedder

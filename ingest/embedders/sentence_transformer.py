@@ -7,6 +7,7 @@ instead of starting a download.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -54,6 +55,8 @@ class SentenceTransformerEmbedder:
 def open_sentence_transformer(options: SentenceTransformerOptions) -> SentenceTransformerEmbedder:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")  # a run's log is ours
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
     try:
         from sentence_transformers import SentenceTransformer
     except ImportError as exc:
@@ -67,8 +70,20 @@ def open_sentence_transformer(options: SentenceTransformerOptions) -> SentenceTr
         model.max_seq_length = options.max_seq_length
     get_dim = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
     dimensions = int(get_dim())
-    name = f"sentence-transformers:{options.path.name}:{dimensions}"
+    name = f"sentence-transformers:{options.path.name}:{_model_digest(options.path)}:{dimensions}"
     return SentenceTransformerEmbedder(name, dimensions, model, options.batch_size)
+
+
+def _model_digest(folder: Path) -> str:
+    """Tells two models saved to one folder apart (their configs, their weights' sizes), without
+    reading the weights: their vectors must not be taken for each other's."""
+    digest = hashlib.blake2b(digest_size=4)
+    for path in sorted(folder.rglob("*")):
+        if path.suffix in {".json", ".txt"} and path.stat().st_size < 4 << 20:
+            digest.update(path.relative_to(folder).as_posix().encode() + path.read_bytes())
+        elif path.suffix in {".safetensors", ".bin", ".onnx"}:
+            digest.update(f"{path.relative_to(folder).as_posix()}:{path.stat().st_size}".encode())
+    return digest.hexdigest()
 
 
 sentence_transformers = EmbedderType(name="sentence_transformers", open=open_sentence_transformer,

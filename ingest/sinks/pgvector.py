@@ -27,7 +27,7 @@ import logging
 import os
 import time
 import uuid
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..blocks import Chunk, Document, Source
@@ -37,8 +37,9 @@ from . import Sink
 from .pgvector_options import PgvectorOptions
 
 if TYPE_CHECKING:
-    import numpy as np
     import psycopg
+
+    from ..embedders import ChunkVectors
 
 log = logging.getLogger(__name__)
 
@@ -88,7 +89,8 @@ def where(options: PgvectorOptions) -> str:
 
 
 class PgvectorSink(Sink):
-    """Writes documents, chunks and vectors to PostgreSQL (the tables are created if missing)."""
+    """Writes documents, chunks and vectors to PostgreSQL (the tables are created if missing); a
+    `VectorSink`, so a job's `embedder:` step hands it the vectors it made."""
 
     def __init__(self, options: PgvectorOptions, embedder: Embedder) -> None:
         _client()  # a missing extra fails here, with what to install
@@ -101,16 +103,38 @@ class PgvectorSink(Sink):
         """Texts this sink sent to the embedder (the rest reused stored vectors)."""
         self._retrying("open the index", lambda conn: create_tables(conn, self.tables, options, embedder))
 
-    def write(self, document: Document, chunks: Sequence[Chunk]) -> None:
+    def write(self, document: Document, chunks: Sequence[Chunk], vectors: ChunkVectors | None = None) -> None:
+        """As `Sink.write`; `vectors` as `VectorSink.write` (a job with `embedder:` embeds before the
+        sink), else the sink embeds what it has no stored vector for itself."""
         from ..embedders import embed_chunks
 
         chunks = list(chunks)
         doc_row = _document_row(document, len(chunks))
         rows = [_chunk_row(document, chunk) for chunk in chunks]  # a bad chunk fails before anything is read
-        vectors = embed_chunks(self.embedder, chunks, self._stored_vectors)
-        self.embedded += vectors.embedded
+        if vectors is None:
+            vectors = embed_chunks(self.embedder, chunks, self.cached_vectors)
+            self.embedded += vectors.embedded
+        elif vectors.embedder != self.embedder.name or len(vectors.hashes) != len(chunks):
+            raise SinkError(f"document {document.id!r} came with {len(vectors.hashes)} vectors of "
+                            f"{vectors.embedder!r} for {len(chunks)} chunks; the tables hold {self.embedder.name!r}'s. "
+                            "Its previous chunks are kept", self.where)
         rows = [(*row, digest, vector) for row, digest, vector in zip(rows, vectors.hashes, vectors.matrix)]
         self._retrying(f"write document {document.id!r}", lambda conn: replace_document(conn, self.tables, doc_row, rows))
+
+    def cached_vectors(self, embedder: str, hashes: Collection[str]) -> dict[str, Any]:
+        """The stored vector of each embedded-text hash, in any document (`VectorSink`)."""
+        if embedder != self.embedder.name:  # the tables hold one embedder's vectors (checked at open)
+            return {}
+        return self._retrying("read the stored vectors", lambda conn: stored_vectors(conn, self.tables, hashes))
+
+    def record_embedder(self, name: str, spec: Mapping[str, Any]) -> None:
+        """Keep the config that opens the embedder beside the vectors (`VectorSink`), for searches."""
+        if name != self.embedder.name:
+            raise SinkError(f"the job's embedder is {name!r} but this sink stores {self.embedder.name!r}'s vectors; "
+                            "give the sink no `embedder:` of its own, or the same", self.where)
+        query = _sql("INSERT INTO {} (key, value) VALUES ('embedder_spec', %s) "
+                     "ON CONFLICT (key) DO UPDATE SET value = excluded.value", self.tables.meta)
+        self._retrying("record the embedder", lambda conn: conn.execute(query, (json.dumps(dict(spec)),)))
 
     def delete(self, doc_id: str) -> None:
         query = _sql("DELETE FROM {} WHERE id = %s", self.tables.documents)  # its chunks go by ON DELETE CASCADE
@@ -131,11 +155,6 @@ class PgvectorSink(Sink):
 
     def sync(self) -> None:
         pass  # every write committed with synchronous_commit on (set per session): already durable
-
-    def _stored_vectors(self, embedder: str, hashes: Collection[str]) -> dict[str, Any]:
-        if embedder != self.embedder.name:  # the tables hold one embedder's vectors (checked at open)
-            return {}
-        return self._retrying("read the stored vectors", lambda conn: stored_vectors(conn, self.tables, hashes))
 
     def _retrying(self, what: str, action: Callable[[psycopg.Connection], _T]) -> _T:
         """`action` on a live connection; a refused or dropped one is opened again and the action
