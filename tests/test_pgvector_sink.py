@@ -329,9 +329,14 @@ def test_ingest_search_answers_from_a_pgvector_job(tmp_path, corpus, pg):
         assert found.returncode == 0, found.stderr
         first = json.loads(found.stdout.splitlines()[0])
         assert first["chunk"]["source"]["name"] == "audits.md" and EDIT in first["context"], mode
-    wrong = subprocess.run([sys.executable, "-m", "ingest", "search", "zebra", "--mode", "vector",
-                            "--index", str(tmp_path / "none.sqlite")], capture_output=True, text=True, timeout=60)
-    assert wrong.returncode != 0 and "only bm25" in wrong.stderr
+    with psycopg.connect(pg.dsn) as conn:  # the spec a search needs to open that embedder again
+        spec = conn.execute(f"SELECT value FROM {pg.table('ingest_meta')} WHERE key = 'embedder_spec'").fetchone()
+    assert json.loads(spec[0]) == {"name": "wordllama", "dimensions": 128}
+    sqlite_job = tmp_path / "sqlite.yaml"
+    sqlite_job.write_text(json.dumps(job(tmp_path, docs, {"sqlite": str(tmp_path / "index.sqlite")})), encoding="utf-8")
+    wrong = subprocess.run([sys.executable, "-m", "ingest", "search", "zebra", "--config", str(sqlite_job)],
+                           capture_output=True, text=True, timeout=60)
+    assert wrong.returncode != 0 and "--config searches a job whose sink is pgvector" in wrong.stderr
 
 
 def test_a_search_before_any_run_says_to_run_first(pg, embedder):
