@@ -224,6 +224,7 @@ def main(argv: list[str] | None = None) -> None:
         runs = {
             "ingest vector": lambda q: search_mode(index, q, "vector", k=K, window=0, vectors=vectors),
             "ingest hybrid": lambda q: search_mode(index, q, "hybrid", k=K, window=0, vectors=vectors),
+            "ingest bm25 top 100 (hybrid's first half)": lambda q: ranked_bm25(vectors.conn, q, DEPTH),
             "query embedding only": lambda q: embedder.embed([q]),
         }
         peers = [p for p in a.peers.split(",") if p]
