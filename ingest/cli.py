@@ -18,6 +18,7 @@ from .chunk_json import chunk_to_dict
 from .chunker import ChunkOptions, chunk
 from .chunker.metrics import defects, sizes
 from .cleaners import clean
+from .cli_filters import filter_options, filters_from
 from .cli_settings import cleaner_option, config_or_folder, config_option, resolve_settings
 from .errors import ConfigError, IngestError, LockHeld, Stopped
 from .loaders import load_file
@@ -267,12 +268,15 @@ def _measure(docs: list[tuple[Loaded, list]], options: ChunkOptions) -> dict:
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--as", "as_user", metavar="EMAIL", help="Only what this person may open (Drive readers).")
 @click.option("--groups", default="", metavar="A@X,B@X", help="With --as: the groups the person is in.")
-def search_cmd(query: str, index: Path, k: int, window: int, as_json: bool, as_user: str | None, groups: str) -> None:
+@filter_options
+def search_cmd(query: str, index: Path, k: int, window: int, as_json: bool, as_user: str | None, groups: str,
+               **filter_flags) -> None:
     """Best chunks for QUERY (BM25, heading path weighted above the body), with their citation."""
     if groups and not as_user:
         raise click.BadParameter("needs --as (whose groups they are)", param_hint="--groups")
     readers = principals(as_user, tuple(groups.split(","))) if as_user else None
-    hits = search_index(index, query, k=k, window=window, readers=readers)
+    filters = filters_from(**filter_flags)
+    hits = search_index(index, query, k=k, window=window, readers=readers, filters=filters)
     out = Console()
     for rank, hit in enumerate(hits, 1):
         if as_json:

@@ -13,6 +13,7 @@ from pathlib import Path, PurePath
 
 from .blocks import Chunk
 from .errors import SinkError
+from .search_filters import Filters
 from .sinks.sqlite import CHUNK_COLUMNS, HEADING_SEPARATOR, chunk_from_row, connect_index, read_chunks
 from .sqlite_files import transaction
 
@@ -48,11 +49,13 @@ def principals(email: str, groups: tuple[str, ...] = ()) -> tuple[str, ...]:
     return tuple(dict.fromkeys(found))
 
 
-def search(index: Path, query: str, k: int = 5, window: int = 1, readers: tuple[str, ...] | None = None) -> list[Hit]:
+def search(index: Path, query: str, k: int = 5, window: int = 1, readers: tuple[str, ...] | None = None,
+           filters: Filters | None = None) -> list[Hit]:
     """The `k` best chunks for the free-text `query`; [] when it holds no searchable word.
 
     With `readers` (what one person matches: `principals`), only
-    chunks of documents one of them may open, or that have no readers recorded (local files)."""
+    chunks of documents one of them may open, or that have no readers recorded (local files).
+    With `filters`, only chunks they let through."""
     if k < 1 or window < 0:
         raise SearchError(f"k must be at least 1 and window at least 0 (got k={k}, window={window})", index)
     match = fts_query(query)
@@ -62,7 +65,8 @@ def search(index: Path, query: str, k: int = 5, window: int = 1, readers: tuple[
     try:
         with transaction(conn, immediate=False):  # hits and their neighbours from one snapshot
             allowed = None if readers is None else json.dumps(list(readers))
-            rows = conn.execute(_RANKED, (match, HEADING_WEIGHT, k, allowed)).fetchall()
+            where, params = (filters or Filters()).where(first=5)
+            rows = conn.execute(_RANKED.format(filters=where), (match, HEADING_WEIGHT, k, allowed, *params)).fetchall()
             return [_hit(conn, chunk_from_row(row), -row[-1], window) for row in rows]
     except sqlite3.Error as exc:
         raise SearchError(f"search for {query!r} failed ({exc})", index) from exc
@@ -80,6 +84,7 @@ WHERE chunks_fts MATCH ?1
        OR NOT EXISTS (SELECT 1 FROM readers AS r WHERE r.doc_id = c.doc_id)
        OR EXISTS (SELECT 1 FROM readers AS r WHERE r.doc_id = c.doc_id
                   AND r.reader IN (SELECT value FROM json_each(?4))))
+  AND {{filters}}
 ORDER BY rank, c.doc_id, c.chunk_index
 LIMIT ?3
 """
