@@ -308,3 +308,7 @@ cli.add_command(plugins_cmd)
 from .cli_inspect import inspect_cmd  # noqa: E402
 
 cli.add_command(inspect_cmd)
+
+from .cli_eval import eval_cmd  # noqa: E402
+
+cli.add_command(eval_cmd)
