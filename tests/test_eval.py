@@ -3,15 +3,17 @@ in one chunk than another), so every figure below is worked out by hand from the
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from examples_index import EXAMPLES, build, ingest
 from ingest.chunker.tokens import encoding
-from ingest.evaluate import evaluate, read_questions, words
+from ingest.evaluate import NGRAM, _covered, _recall, evaluate, read_questions, words
 
 ALPHA = """# Alpha
 
@@ -213,3 +215,34 @@ def test_the_example_questions_on_the_default_job(tmp_path: Path) -> None:
     assert len(results) == 12
     assert [r["id"] for r in results if not r["hit"]] == ["advil-chickenpox"]
     assert "misses: 1" in proc.stdout and "line 3 advil-chickenpox" in proc.stdout
+
+
+@pytest.fixture(scope="module")
+def rag_eval(corpus: Path):
+    """The shared benchmark's scorer, whose definitions `ingest eval` follows."""
+    spec = importlib.util.spec_from_file_location("rag_eval", corpus.parent / "ragbench" / "tools" / "rag_eval.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_words_and_recall_agree_with_rag_eval_on_financebench_evidence(rag_eval, corpus: Path) -> None:
+    records = [json.loads(line) for line in (corpus.parent / "ragbench" / "financebench" / "questions.jsonl").open()]
+    passages = [e["text"] for r in records for e in r["evidence"]]
+    assert len(passages) > 50
+    for text in passages:
+        assert words(text) == rag_eval.words(text)
+    # Each passage against pieces of the passage before it and of itself (a chunk border inside it).
+    for before, text in zip(passages, passages[1:]):
+        mine, other = words(text), words(before)
+        chunks = [mine[: len(mine) // 3], other + mine[len(mine) // 3: len(mine) // 2]]
+        grams = [rag_eval.grams(c, NGRAM) for c in chunks]
+        assert _recall((text,), chunks) == rag_eval.covered(mine, grams, NGRAM) / max(1, len(mine))
+
+
+@settings(max_examples=300, deadline=None)
+@given(evidence=st.lists(st.sampled_from("abcd"), max_size=12),
+       chunks=st.lists(st.lists(st.sampled_from("abcd"), max_size=15), max_size=3))
+def test_shingle_cover_is_rag_evals(rag_eval, evidence: list[str], chunks: list[list[str]]) -> None:
+    grams = [rag_eval.grams(c, NGRAM) for c in chunks]
+    assert _covered(evidence, chunks) == rag_eval.covered(evidence, grams, NGRAM)
