@@ -71,8 +71,8 @@ def show(report: Report, out: Console) -> None:
     out.print(f"\nmisses: {len(misses)}" if misses else "\nno misses")
     for o, why in misses:
         q = o.question
-        out.print(f"\n[bold]line {q.line}[/bold] {escape(q.id if q.id != f'line {q.line}' else '')} "
-                  f"{escape(json.dumps(q.question, ensure_ascii=False))}".replace("  ", " "))
+        named = "" if q.id == f"line {q.line}" else f" {escape(shown(q.id))}"
+        out.print(f"\n[bold]line {q.line}[/bold]{named} {escape(shown(json.dumps(q.question, ensure_ascii=False)))}")
         out.print(f"  missed: {escape('; '.join(why))}")
         for key, value in q.expected().items():
             out.print(f"  expected {key}: {escape(shown(_short(value)))}")

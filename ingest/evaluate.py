@@ -34,7 +34,7 @@ from .errors import ConfigError
 from .options import StrictOptions
 from .search import Hit
 from .search_api import search
-from .search_filters import Filters, heading_path
+from .search_filters import Filters, heading_prefix
 
 NGRAM = 3
 """Words in a shingle of evidence: as rag_eval.py's default."""
@@ -47,7 +47,7 @@ class QuestionLine(StrictOptions):
     """One line of a questions file, as the user writes it."""
 
     question: str
-    id: str | None = None
+    id: str | int | None = None
     doc: str | None = None
     heading: tuple[str, ...] = ()
     page: tuple[int, ...] = ()
@@ -57,7 +57,10 @@ class QuestionLine(StrictOptions):
     @field_validator("heading", mode="before")
     @classmethod
     def _path(cls, value: Any) -> Any:
-        return heading_path(value) if isinstance(value, (str, list, tuple)) else value
+        try:
+            return heading_prefix(value) if isinstance(value, (str, list, tuple)) else value
+        except TypeError:
+            return value  # pydantic says what is wrong with it
 
     @field_validator("page", "evidence", mode="before")
     @classmethod
@@ -181,7 +184,7 @@ def _question(number: int, line: str) -> Question:
         raise ValueError("question is empty")
     if not (q.doc or q.heading or q.page or q.answer or q.evidence):
         raise ValueError("expects nothing to check: give doc, heading, page, answer or evidence")
-    return Question(number, q.id or f"line {number}", q.question.strip(), q.doc, q.heading, q.page, q.answer,
+    return Question(number, f"line {number}" if q.id is None else str(q.id), q.question.strip(), q.doc, q.heading, q.page, q.answer,
                     tuple(e for e in q.evidence if e.strip()))
 
 

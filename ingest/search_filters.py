@@ -38,10 +38,13 @@ def moment(value: datetime | date | str) -> datetime:
     return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value.astimezone(timezone.utc)
 
 
-def heading_path(value: str | tuple[str, ...] | list[str]) -> tuple[str, ...]:
-    """A heading path given as `"A > B"` or as its parts, blank parts dropped."""
-    parts = value.split(">") if isinstance(value, str) else value
-    return tuple(p.strip() for p in parts if isinstance(p, str) and p.strip())
+def heading_prefix(value: str | tuple[str, ...] | list[str]) -> tuple[str, ...]:
+    """A heading path given as `"A > B"` or as its parts, blank parts dropped. TypeError for
+    anything else."""
+    parts = value.split(">") if isinstance(value, str) else tuple(value)
+    if not all(isinstance(p, str) for p in parts):
+        raise TypeError("a heading path holds text")
+    return tuple(p.strip() for p in parts if p.strip())
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +72,7 @@ class Filters:
         for name in ("docs", "paths", "mime_types"):
             object.__setattr__(self, name, _strings(name, getattr(self, name)))
         try:
-            object.__setattr__(self, "heading", heading_path(self.heading))
+            object.__setattr__(self, "heading", heading_prefix(self.heading))
         except TypeError:
             raise ConfigError(f"expected a heading path such as 'Policies > Travel', got {self.heading!r}",
                               subject="filters.heading") from None

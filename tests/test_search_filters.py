@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from drive_helpers import MD, drive_config, md
 from examples_index import build, ingest
 from ingest.errors import ConfigError
+from ingest.pipeline import run
 from ingest.search import search
 from ingest.search_filters import Filters
 
@@ -149,3 +151,24 @@ def test_bad_flags_name_the_flag_and_the_value(index: Path, flags: tuple[str, ..
     assert proc.returncode == 2
     assert message in proc.stderr
     assert proc.stdout == ""
+
+
+def test_a_drive_files_path_is_its_folder_path(tmp_path: Path, fake_google) -> None:
+    g = fake_google
+    top = g.add_folder("Company", None)
+    hr, ops = g.add_folder("HR", top), g.add_folder("Ops", top)
+    leave = g.add_file("leave.md", hr, md("Leave", "Holiday requests go to your manager."), MD)
+    g.add_file("rota.md", ops, md("Rota", "Holiday cover is agreed a month ahead."), MD)
+    summary = run(*drive_config(tmp_path, g, top))
+    assert summary.ok, summary.failures
+    index = tmp_path / "index.sqlite"
+
+    def names(filters: Filters | None) -> set[str]:
+        return {h.chunk.source.name for h in search(index, "holiday", k=10, filters=filters)}
+
+    assert names(None) == {"leave.md", "rota.md"}
+    assert names(Filters(paths="HR/")) == {"leave.md"}
+    assert names(Filters(paths=("Ops/", "HR/leave"))) == {"leave.md", "rota.md"}
+    assert names(Filters(paths="Company/")) == set()  # paths start under the synced folder, as a run names them
+    assert names(Filters(docs=leave)) == {"leave.md"}  # the Drive file id
+    assert names(Filters(paths="https://")) == {"leave.md", "rota.md"}  # the uri: its webViewLink
