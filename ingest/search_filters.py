@@ -1,9 +1,9 @@
 """Metadata filters on search: which documents, folders, sections, formats and dates a search may
 answer from.
 
-`Filters.where(first)` is one SQL condition over `chunks AS c` and `documents AS d` of the index,
-with its values bound as parameters numbered from `?first` (never formatted into the SQL), so any
-query over those two tables (bm25 here, vectors elsewhere) narrows the same way:
+`Filters.where(first)` is one SQL condition over the index's `chunks AS c`, with its values bound
+as parameters numbered from `?first` (never formatted into the SQL), so any query over the chunks
+(bm25 here, vectors elsewhere) narrows the same way:
 
     clause, params = filters.where(5)
     conn.execute(f"SELECT ... WHERE chunks_fts MATCH ?1 ... AND {clause}", (a, b, c, d, *params))
@@ -91,29 +91,34 @@ class Filters:
         return any(getattr(self, f.name) for f in fields(self))
 
     def where(self, first: int = 1) -> tuple[str, tuple[Any, ...]]:
-        """One SQL condition over `c` (chunks) and `d` (documents) and its parameters, numbered
-        `?first`, `?first+1`, ...; `1` (true) and none when nothing is filtered."""
+        """One SQL condition over `chunks AS c` and its parameters, numbered `?first`,
+        `?first+1`, ...; `1` (true) and none when nothing is filtered."""
+        documents: list[str] = []
         clauses: list[str] = []
         params: list[Any] = []
 
-        def add(sql: str, value: Any) -> None:
-            clauses.append(sql.replace("?p", f"?{first + len(params)}"))
+        def add(to: list[str], sql: str, value: Any) -> None:
+            to.append(sql.replace("?p", f"?{first + len(params)}"))
             params.append(value)
 
         # Lists travel as one JSON parameter each, so the SQL does not change with their length.
         if self.docs:
-            add("(d.id IN (SELECT value FROM json_each(?p)) OR d.name IN (SELECT value FROM json_each(?p))"
-                " OR d.uri IN (SELECT value FROM json_each(?p)))", json.dumps(self.docs))
+            add(documents, "(d.id IN (SELECT value FROM json_each(?p)) OR d.name IN (SELECT value FROM json_each(?p))"
+                           " OR d.uri IN (SELECT value FROM json_each(?p)))", json.dumps(self.docs))
         if self.paths:
-            add(_PATHS, json.dumps(self.paths))
-        if self.heading:
-            add(_HEADING, json.dumps(self.heading))
+            add(documents, _PATHS, json.dumps(self.paths))
         if self.mime_types:
-            add("d.mime_type IN (SELECT value FROM json_each(?p))", json.dumps(self.mime_types))
+            add(documents, "d.mime_type IN (SELECT value FROM json_each(?p))", json.dumps(self.mime_types))
         if self.modified_after is not None:
-            add("julianday(d.modified) >= julianday(?p)", _sql_time(self.modified_after))
+            add(documents, "julianday(d.modified) >= julianday(?p)", _sql_time(self.modified_after))
         if self.modified_before is not None:
-            add("julianday(d.modified) < julianday(?p)", _sql_time(self.modified_before))
+            add(documents, "julianday(d.modified) < julianday(?p)", _sql_time(self.modified_before))
+        if documents:
+            # The documents that pass, found once per query (SQLite keeps an uncorrelated IN list),
+            # rather than their conditions tested again on every matching chunk.
+            clauses.append(f"c.doc_id IN (SELECT d.id FROM documents AS d WHERE {' AND '.join(documents)})")
+        if self.heading:
+            add(clauses, _HEADING, json.dumps(self.heading))
         return (" AND ".join(clauses) or "1"), tuple(params)
 
 
