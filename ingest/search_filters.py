@@ -118,6 +118,8 @@ class Filters:
             # rather than their conditions tested again on every matching chunk.
             clauses.append(f"c.doc_id IN (SELECT d.id FROM documents AS d WHERE {' AND '.join(documents)})")
         if self.heading:
+            # A cheap test first: the joined path holds the prefix's last entry, or it cannot match.
+            add(clauses, "instr(lower(c.heading), lower(?p)) > 0", self.heading[-1])
             add(clauses, _HEADING, json.dumps(self.heading))
         return (" AND ".join(clauses) or "1"), tuple(params)
 
