@@ -61,7 +61,7 @@ class Filters:
     """A heading path prefix: chunks in that section and the sections under it. The document's
     title, the path's first entry, may be left out. Letter case (A-Z) is ignored."""
     mime_types: tuple[str, ...] = ()
-    """MIME types, as `ingest search --json` shows them (`application/pdf`)."""
+    """MIME types, as `ingest search --json` shows them (`application/pdf`), letter case aside."""
     modified_after: datetime | None = None
     """Documents modified at or after this moment (a date, or ISO-8601 text, is accepted)."""
     modified_before: datetime | None = None
@@ -71,6 +71,7 @@ class Filters:
     def __post_init__(self) -> None:
         for name in ("docs", "paths", "mime_types"):
             object.__setattr__(self, name, _strings(name, getattr(self, name)))
+        object.__setattr__(self, "mime_types", tuple(m.lower() for m in self.mime_types))  # case-insensitive
         try:
             object.__setattr__(self, "heading", heading_prefix(self.heading))
         except TypeError:

@@ -80,6 +80,7 @@ def test_heading_prefix_with_or_without_the_title_by_whole_entries(index: Path) 
 
 def test_mime_types(index: Path) -> None:
     assert docs(found(index, Filters(mime_types="application/pdf"))) == {"incident-review.pdf"}
+    assert docs(found(index, Filters(mime_types="Application/PDF"))) == {"incident-review.pdf"}
     assert docs(found(index, Filters(mime_types=("text/markdown", "text/plain")))) == {
         "paediatric-fever.md", "handbook/delivery.md", "release-notes.txt"}
 
