@@ -60,8 +60,8 @@ def main() -> None:
         count = questions_file(data, questions)
         index = OUT / f"{name}.sqlite"
         if not (args.reuse and index.exists()):
-            for stale in OUT.glob(f"{name}.sqlite*"):
-                stale.unlink()
+            for stale in [*OUT.glob(f"{name}.sqlite*"), *OUT.glob(f"{name}.state.sqlite*")]:
+                stale.unlink()  # the index and the state beside it
             t0 = time.perf_counter()
             subprocess.run([*INGEST, "run", data / "pdfs", "--index", index, "--quiet"], check=True)
             print(f"{name}: indexed in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
