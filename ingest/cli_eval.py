@@ -30,7 +30,8 @@ BAD_INPUT = 2  # as cli.BAD_INPUT, which imports this module
 @click.option("--json", "json_out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Also write the figures and every question's outcome to this file as JSON.")
 @filter_options
-def eval_cmd(questions: Path, index: Path, k: int, budget: int, mode: str, json_out: Path | None, **filter_flags) -> None:
+def eval_cmd(questions: Path, index: Path, k: int, budget: int, mode: str, json_out: Path | None,
+             **filter_flags) -> None:
     """Search the index with each question of QUESTIONS (JSON Lines) and score what comes back.
 
     A line: {"question": "...", "doc": "handbook.pdf", "heading": "Leave > Parental", "page": 12,

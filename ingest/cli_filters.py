@@ -30,7 +30,8 @@ def filter_options(f):
         click.option("--doc", "docs", multiple=True, metavar="ID|NAME|URI",
                      help="Only this document (its id, name or uri). Repeatable."),
         click.option("--path", "paths", multiple=True, metavar="PREFIX",
-                     help="Only documents under this path in the source (handbook/), or whose uri starts so. Repeatable."),
+                     help="Only documents under this path in the source (handbook/), or whose uri starts so. "
+                          "Repeatable."),
         click.option("--heading", default=None, metavar="'A > B'",
                      help="Only chunks under this heading path (the document title may be left out)."),
         click.option("--type", "types", multiple=True, metavar="TYPE",

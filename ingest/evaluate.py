@@ -152,7 +152,8 @@ def read_questions(path: Path) -> tuple[list[Question], list[BadLine]]:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"cannot read the questions ({getattr(exc, 'strerror', None) or exc})", subject=str(path)) from exc
+        why = getattr(exc, "strerror", None) or exc
+        raise ConfigError(f"cannot read the questions ({why})", subject=str(path)) from exc
     questions: list[Question] = []
     bad: list[BadLine] = []
     for number, line in enumerate(text.splitlines(), 1):
@@ -184,7 +185,8 @@ def _question(number: int, line: str) -> Question:
         raise ValueError("question is empty")
     if not (q.doc or q.heading or q.page or q.answer or q.evidence):
         raise ValueError("expects nothing to check: give doc, heading, page, answer or evidence")
-    return Question(number, f"line {number}" if q.id is None else str(q.id), q.question.strip(), q.doc, q.heading, q.page, q.answer,
+    named = f"line {number}" if q.id is None else str(q.id)
+    return Question(number, named, q.question.strip(), q.doc, q.heading, q.page, q.answer,
                     tuple(e for e in q.evidence if e.strip()))
 
 
@@ -227,7 +229,10 @@ def _ranked(query: str, index: Path, k: int, budget: int, mode: str, filters: Fi
         fetch *= 4
 
 
-def _budget_cut(ranked: list[Hit], budget: int, counter) -> Iterable[tuple[Chunk, list[str], tuple[int | None, int | None], int]]:
+Pages = tuple[int | None, int | None]
+
+
+def _budget_cut(ranked: list[Hit], budget: int, counter) -> Iterable[tuple[Chunk, list[str], Pages, int]]:
     """(chunk, its words read, its pages, tokens read) in rank order until `budget` is spent."""
     left = budget
     for hit in ranked:
@@ -259,7 +264,8 @@ def _relevant(q: Question, chunk: Chunk) -> bool:
 def _is_doc(chunk: Chunk, doc: str) -> bool:
     """`doc` names the chunk's document: its id, uri, name or the name without its extension."""
     name = chunk.source.name
-    return doc in (chunk.doc_id, chunk.source.uri) or doc.casefold() in (name.casefold(), PurePath(name).stem.casefold())
+    named = (name.casefold(), PurePath(name).stem.casefold())
+    return doc in (chunk.doc_id, chunk.source.uri) or doc.casefold() in named
 
 
 def heading_under(path: tuple[str, ...], prefix: tuple[str, ...]) -> bool:
@@ -269,7 +275,7 @@ def heading_under(path: tuple[str, ...], prefix: tuple[str, ...]) -> bool:
     return any(folded[skip:skip + len(want)] == want for skip in (0, 1))
 
 
-def _meets(pages: tuple[int | None, int | None], wanted: tuple[int, ...]) -> bool:
+def _meets(pages: Pages, wanted: tuple[int, ...]) -> bool:
     start, end = pages
     if start is None:
         return False

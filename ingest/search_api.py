@@ -52,5 +52,6 @@ def as_filters(filters: Filters | Mapping[str, Any] | None) -> Filters | None:
     known = set(Filters.__dataclass_fields__)
     unknown = sorted(set(filters) - known)
     if unknown:
-        raise ConfigError(f"unknown filter {unknown[0]!r}; the filters are {', '.join(sorted(known))}", subject="filters")
+        raise ConfigError(f"unknown filter {unknown[0]!r}; the filters are {', '.join(sorted(known))}",
+                          subject="filters")
     return Filters(**filters)
