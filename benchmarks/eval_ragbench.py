@@ -8,10 +8,10 @@ For each set in ../shared/ragbench: its questions.jsonl becomes an `ingest eval`
 (`doc` = the PDF's stem, `evidence` = the evidence texts, `page` = the evidence pages, `answer`
 where rag_eval.py checks answers), `ingest run` indexes its pdfs/ folder with the defaults
 (--reuse keeps an index built before), and `ingest eval` scores it at k=5 and a 1,000-token
-budget. Everything lands in benchmarks/results/eval_ragbench/. Unlike `rag_eval.py score`'s
-default (one index per document), the index holds every document of the set, as a user's does:
-retrieval has to find the document too (rag_eval.py's `--scope all`), and it ranks with ingest's
-own FTS5 bm25 (porter stemming, heading path weighted 4x), not bm25s.
+budget, with `--scope all` (the index holds every document of the set, as a user's does, and
+retrieval has to find the document too) and `--scope doc` (each question searches its own
+document, rag_eval.py's default). It ranks with ingest's own FTS5 bm25 (porter stemming, heading
+path weighted 4x), not bm25s. Everything lands in benchmarks/results/eval_ragbench/.
 """
 
 from __future__ import annotations
@@ -65,18 +65,18 @@ def main() -> None:
             t0 = time.perf_counter()
             subprocess.run([*INGEST, "run", data / "pdfs", "--index", index, "--quiet"], check=True)
             print(f"{name}: indexed in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
-        report = OUT / f"{name}.eval.json"
-        proc = subprocess.run([*INGEST, "eval", questions, "--index", index, "--k", str(args.k),
-                               "--budget", str(args.budget), "--json", report], capture_output=True, text=True)
-        if proc.returncode != 0:
-            sys.exit(f"{name}: ingest eval failed ({proc.returncode}):\n{proc.stderr}")
-        figures = json.loads(report.read_text())["figures"]
-        rows.append((name, count, figures))
+        for scope in ("all", "doc"):
+            report = OUT / f"{name}.{scope}.eval.json"
+            proc = subprocess.run([*INGEST, "eval", questions, "--index", index, "--k", str(args.k), "--budget",
+                                   str(args.budget), "--scope", scope, "--json", report], capture_output=True, text=True)
+            if proc.returncode != 0:
+                sys.exit(f"{name}: ingest eval failed ({proc.returncode}):\n{proc.stderr}")
+            rows.append((name, scope, count, json.loads(report.read_text())["figures"]))
     print(f"k={args.k}, budget {args.budget} tokens; one index per set, every document in it")
-    print(f"{'set':<14}{'questions':>10}{'hit@k':>8}{'MRR':>8}{'evidence':>10}{'answer':>8}{'page hit':>10}")
-    for name, count, f in rows:
-        print(f"{name:<14}{count:>10}{_cell(f, 'hit_rate'):>8}{_cell(f, 'mrr'):>8}{_cell(f, 'evidence_recall'):>10}"
-              f"{_cell(f, 'answer_found'):>8}{_cell(f, 'page_hit'):>10}")
+    print(f"{'set':<14}{'scope':>6}{'questions':>10}{'hit@k':>8}{'MRR':>8}{'evidence':>10}{'answer':>8}{'page hit':>10}")
+    for name, scope, count, f in rows:
+        print(f"{name:<14}{scope:>6}{count:>10}{_cell(f, 'hit_rate'):>8}{_cell(f, 'mrr'):>8}"
+              f"{_cell(f, 'evidence_recall'):>10}{_cell(f, 'answer_found'):>8}{_cell(f, 'page_hit'):>10}")
 
 
 def _cell(figures: dict, key: str) -> str:

@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from .cli_filters import filter_options, filters_from
-from .evaluate import Outcome, Report, evaluate, report_json
+from .evaluate import SCOPES, Outcome, Report, evaluate, report_json
 from .terminal_text import shown
 
 BAD_INPUT = 2  # as cli.BAD_INPUT, which imports this module
@@ -27,16 +27,21 @@ BAD_INPUT = 2  # as cli.BAD_INPUT, which imports this module
 @click.option("--budget", default=1000, show_default=True, type=click.IntRange(1),
               help="Evidence, answers and pages over the chunks that fit in this many tokens (the last one cut).")
 @click.option("--mode", default="bm25", show_default=True, help="How search ranks: bm25.")
+@click.option("--scope", type=click.Choice(SCOPES), default="all", show_default=True,
+              help="all: search the whole index for every question; doc: a question naming a document "
+                   "searches that document only, in place of --doc (the chunks measured apart from finding "
+                   "the document).")
 @click.option("--json", "json_out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Also write the figures and every question's outcome to this file as JSON.")
 @filter_options
-def eval_cmd(questions: Path, index: Path, k: int, budget: int, mode: str, json_out: Path | None,
+def eval_cmd(questions: Path, index: Path, k: int, budget: int, mode: str, scope: str, json_out: Path | None,
              **filter_flags) -> None:
     """Search the index with each question of QUESTIONS (JSON Lines) and score what comes back.
 
     A line: {"question": "...", "doc": "handbook.pdf", "heading": "Leave > Parental", "page": 12,
     "answer": "16 weeks", "evidence": "..."}; question and at least one of the others."""
-    report = evaluate(questions, index, k=k, budget=budget, mode=mode, filters=filters_from(**filter_flags))
+    report = evaluate(questions, index, k=k, budget=budget, mode=mode, filters=filters_from(**filter_flags),
+                      scope=scope)
     err = Console(stderr=True, soft_wrap=True, highlight=False)
     for bad in report.bad_lines:
         err.print(f"[red]error:[/red] {escape(shown(f'{questions}:{bad.line}: {bad.message}'))}")
@@ -53,7 +58,8 @@ def eval_cmd(questions: Path, index: Path, k: int, budget: int, mode: str, json_
 def show(report: Report, out: Console) -> None:
     f = report.figures
     out.print(f"{len(report.outcomes)} questions from {escape(str(report.questions_file))} against "
-              f"{escape(str(report.index))} ({escape(report.mode)}, k={report.k}, budget {report.budget} tokens)")
+              f"{escape(str(report.index))} ({escape(report.mode)}, k={report.k}, budget {report.budget} tokens"
+              f"{', each in its own document' if report.scope == 'doc' else ''})")
     if not report.outcomes:
         return
     hits = sum(o.hit for o in report.outcomes)

@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePath
 from typing import Any, Iterable
 
@@ -32,7 +33,8 @@ from .blocks import Chunk
 from .chunker.tokens import get_tokenizer
 from .errors import ConfigError
 from .options import StrictOptions
-from .search import Hit
+from .search import Hit, SearchError
+from .sinks.sqlite import connect_index
 from .search_api import search
 from .search_filters import Filters, heading_prefix
 
@@ -144,6 +146,7 @@ class Report:
     bad_lines: tuple[BadLine, ...] = ()
     figures: dict[str, Any] = field(default_factory=dict)
     """hit_rate, mrr, evidence_recall, answer_found, page_hit, with how many questions each is over."""
+    scope: str = "all"
 
 
 def read_questions(path: Path) -> tuple[list[Question], list[BadLine]]:
@@ -190,15 +193,47 @@ def _question(number: int, line: str) -> Question:
                     tuple(e for e in q.evidence if e.strip()))
 
 
+SCOPES = ("all", "doc")
+"""all: every question searches the whole index, as users do; doc: a question naming a document
+searches only that document (rag_eval.py's default), which measures the chunks apart from finding
+the document."""
+
+
 def evaluate(questions_file: Path, index: Path, *, k: int = 5, budget: int = 1000, mode: str = "bm25",
-             filters: Filters | None = None) -> Report:
+             filters: Filters | None = None, scope: str = "all") -> Report:
     """Search `index` with every question of `questions_file` and score what comes back."""
     if k < 1 or budget < 1:
         raise ConfigError(f"k and budget must be at least 1 (got k={k}, budget={budget})")
+    if scope not in SCOPES:
+        raise ConfigError(f"unknown scope {scope!r}; choose one of {', '.join(SCOPES)}", subject="scope")
     questions, bad = read_questions(questions_file)
     counter = get_tokenizer(BUDGET_TOKENIZER)
-    outcomes = tuple(_outcome(q, index, k, budget, mode, filters, counter) for q in questions)
-    return Report(Path(questions_file), Path(index), k, budget, mode, outcomes, tuple(bad), figures(outcomes))
+    documents = _documents(Path(index)) if scope == "doc" and questions else None
+    outcomes = tuple(
+        _outcome(q, index, k, budget, mode, filters if documents is None else _scoped(filters, q, documents), counter)
+        for q in questions
+    )
+    return Report(Path(questions_file), Path(index), k, budget, mode, outcomes, tuple(bad), figures(outcomes), scope)
+
+
+def _documents(index: Path) -> list[tuple[str, str, str]]:
+    """(id, name, uri) of every document in the index."""
+    conn = connect_index(index, create=False)
+    try:
+        return conn.execute("SELECT id, name, uri FROM documents").fetchall()
+    except sqlite3.Error as exc:
+        raise SearchError(f"cannot list the index's documents ({exc})", index) from exc
+    finally:
+        conn.close()
+
+
+def _scoped(filters: Filters | None, q: Question, documents: list[tuple[str, str, str]]) -> Filters | None:
+    """`filters` with the question's document in place of their `docs`, by id. When no document
+    has that name, the name as given: `Filters.docs` matches less than `names_doc`, so nothing."""
+    if q.doc is None:
+        return filters
+    ids = tuple(id_ for id_, name, uri in documents if names_doc(q.doc, id_, name, uri)) or (q.doc,)
+    return replace(filters or Filters(), docs=ids)
 
 
 def _outcome(q: Question, index: Path, k: int, budget: int, mode: str, filters: Filters | None, counter) -> Outcome:
@@ -262,10 +297,13 @@ def _relevant(q: Question, chunk: Chunk) -> bool:
 
 
 def _is_doc(chunk: Chunk, doc: str) -> bool:
-    """`doc` names the chunk's document: its id, uri, name or the name without its extension."""
-    name = chunk.source.name
-    named = (name.casefold(), PurePath(name).stem.casefold())
-    return doc in (chunk.doc_id, chunk.source.uri) or doc.casefold() in named
+    return names_doc(doc, chunk.doc_id, chunk.source.name, chunk.source.uri)
+
+
+def names_doc(doc: str, doc_id: str, name: str, uri: str) -> bool:
+    """`doc` names the document: its id, its uri, its name or its name without the extension
+    (names without letter case)."""
+    return doc in (doc_id, uri) or doc.casefold() in (name.casefold(), PurePath(name).stem.casefold())
 
 
 def heading_under(path: tuple[str, ...], prefix: tuple[str, ...]) -> bool:
@@ -337,8 +375,8 @@ def report_json(report: Report) -> dict[str, Any]:
     """The report as JSON data: settings, figures, bad lines, and every question's outcome."""
     return {
         "questions_file": str(report.questions_file), "index": str(report.index),
-        "settings": {"k": report.k, "budget": report.budget, "mode": report.mode, "ngram": NGRAM,
-                     "tokenizer": BUDGET_TOKENIZER},
+        "settings": {"k": report.k, "budget": report.budget, "mode": report.mode, "scope": report.scope,
+                     "ngram": NGRAM, "tokenizer": BUDGET_TOKENIZER},
         "questions": len(report.outcomes), "figures": report.figures,
         "bad_lines": [{"line": b.line, "error": b.message} for b in report.bad_lines],
         "results": [_outcome_json(o) for o in report.outcomes],

@@ -246,3 +246,21 @@ def test_words_and_recall_agree_with_rag_eval_on_financebench_evidence(rag_eval,
 def test_shingle_cover_is_rag_evals(rag_eval, evidence: list[str], chunks: list[list[str]]) -> None:
     grams = [rag_eval.grams(c, NGRAM) for c in chunks]
     assert _covered(evidence, chunks) == rag_eval.covered(evidence, grams, NGRAM)
+
+
+def test_scope_doc_searches_each_question_in_its_own_document(tiny: Path, tmp_path: Path) -> None:
+    # "penguin herring" finds only beta.md's chunk; asked of alpha (by its stem) it finds nothing there.
+    path = questions(tmp_path, {"id": "a", "question": "penguin herring zebra", "doc": "ALPHA", "answer": "extra salt"},
+                     {"id": "b", "question": "zebra", "doc": "nowhere.md"},
+                     {"id": "c", "question": "zebra", "heading": "Feeding schedule"})
+    everywhere = {o.question.id: o for o in evaluate(path, tiny, k=1).outcomes}
+    assert [r.doc_id for r in everywhere["a"].returned] == ["beta.md"] and everywhere["a"].rank is None
+    own = {o.question.id: o for o in evaluate(path, tiny, k=1, scope="doc").outcomes}
+    # Within alpha.md: "zebra" ranks Zebra care first; Feeding schedule (the salt) is second, so the
+    # answer is found within the budget but no relevant chunk is in the top 1.
+    assert [r.heading_path[-1] for r in own["a"].returned] == ["Zebra care"] and own["a"].answer_found is True
+    assert own["b"].returned == () and own["b"].rank is None  # a document the index does not hold
+    assert own["c"].rank == everywhere["c"].rank is None  # no doc named: the whole index, as before
+    proc = ingest("eval", path, "--index", tiny, "--scope", "doc", "--doc", "beta.md", "-k", "1")
+    assert proc.returncode == 0 and "each in its own document" in proc.stdout
+    assert "1. alpha.md > Zebra care" in proc.stdout.split("line 1 a")[1]  # its doc in place of --doc
