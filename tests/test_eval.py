@@ -177,7 +177,8 @@ def test_eval_command_lists_misses_and_writes_json(tiny: Path, tmp_path: Path) -
     assert "line 4 q4" in proc.stdout and "(search returned nothing)" in proc.stdout
 
     data = json.loads(out.read_text())
-    assert data["settings"] == {"k": 2, "budget": 1000, "mode": "bm25", "ngram": 3, "tokenizer": "cl100k_base"}
+    assert data["settings"] == {"k": 2, "budget": 1000, "mode": "bm25", "scope": "all", "ngram": 3,
+                                "tokenizer": "cl100k_base"}
     assert data["figures"]["mrr"] == {"value": 0.5625, "questions": 8}
     assert [r["id"] for r in data["results"] if not r["hit"]] == ["q3", "q4", "q6"]
     q5 = next(r for r in data["results"] if r["id"] == "q5")
