@@ -173,3 +173,6 @@ def test_a_drive_files_path_is_its_folder_path(tmp_path: Path, fake_google) -> N
     assert names(Filters(paths="Company/")) == set()  # paths start under the synced folder, as a run names them
     assert names(Filters(docs=leave)) == {"leave.md"}  # the Drive file id
     assert names(Filters(paths="https://")) == {"leave.md", "rota.md"}  # the uri: its webViewLink
+    # Drive's own times ("2024-01-02T00:00:00.001Z", the fake's clock) compare as moments too.
+    assert names(Filters(modified_after="2024-01-02")) == {"leave.md", "rota.md"}
+    assert names(Filters(modified_before="2024-01-02")) == set()
