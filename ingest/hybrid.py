@@ -13,6 +13,7 @@ from typing import Hashable, Iterable, Literal, Sequence, TypeVar
 
 from .blocks import Chunk
 from .search import Hit, SearchError, hit, ranked_bm25, search
+from .search_filters import Filters
 from .sqlite_files import transaction
 from .vector_search import VectorIndex
 
@@ -39,11 +40,12 @@ def fuse(rankings: Iterable[Sequence[K]], k: int = RRF_K) -> list[tuple[K, float
 
 def search_mode(index: Path, query: str, mode: Mode = "bm25", k: int = 5, window: int = 1,
                 readers: tuple[str, ...] | None = None, vectors: VectorIndex | None = None,
-                rrf_k: int = RRF_K, depth: int = DEPTH) -> list[Hit]:
+                rrf_k: int = RRF_K, depth: int = DEPTH, filters: Filters | None = None) -> list[Hit]:
     """The `k` best chunks for `query` by `mode`. `vectors`: a `VectorIndex` kept open between
-    queries (its matrix stays loaded); one is opened for this query otherwise."""
+    queries (its matrix stays loaded); one is opened for this query otherwise. `filters` narrow
+    every ranking alike, before fusion."""
     if mode == "bm25":
-        return search(index, query, k, window, readers)
+        return search(index, query, k, window, readers, filters)
     if mode not in MODES:
         raise SearchError(f"unknown search mode {mode!r} (there are: {', '.join(MODES)})", index)
     if k < 1 or window < 0 or depth < 1:
@@ -54,7 +56,7 @@ def search_mode(index: Path, query: str, mode: Mode = "bm25", k: int = 5, window
     try:
         conn = vectors.conn
         with transaction(conn, immediate=False):  # both rankings and the neighbours from one snapshot
-            scored = ranked(conn, vectors, query, mode, k, readers, rrf_k, max(depth, k))
+            scored = ranked(conn, vectors, query, mode, k, readers, rrf_k, max(depth, k), filters)
             return [hit(conn, chunk, score, window) for chunk, score in scored]
     except sqlite3.Error as exc:
         raise SearchError(f"{mode} search for {query!r} failed ({exc})", index) from exc
@@ -64,12 +66,13 @@ def search_mode(index: Path, query: str, mode: Mode = "bm25", k: int = 5, window
 
 
 def ranked(conn: sqlite3.Connection, vectors: VectorIndex, query: str, mode: Mode, k: int,
-           readers: tuple[str, ...] | None, rrf_k: int = RRF_K, depth: int = DEPTH) -> list[tuple[Chunk, float]]:
+           readers: tuple[str, ...] | None, rrf_k: int = RRF_K, depth: int = DEPTH,
+           filters: Filters | None = None) -> list[tuple[Chunk, float]]:
     """The `k` best (chunk, score) by `mode` "vector" or "hybrid" (fused score) on an open index."""
     if mode == "vector":
-        return vectors.ranked(query, k, readers)
-    words = ranked_bm25(conn, query, depth, readers)
-    near = [seq for seq, _ in vectors.nearest(query, depth, readers)]
+        return vectors.ranked(query, k, readers, filters)
+    words = ranked_bm25(conn, query, depth, readers, filters)
+    near = [seq for seq, _ in vectors.nearest(query, depth, readers, filters)]
     ids = vectors.ids(near)
     fused = fuse([[chunk.id for chunk, _ in words], [ids[s] for s in near if s in ids]], rrf_k)[:k]
     # Only the fused top k are read whole: the vector ranking is fused by id alone.

@@ -18,6 +18,7 @@ from .blocks import Chunk
 from .embedders import Embedder, load
 from .errors import IngestError
 from .search import SearchError, readers_clause
+from .search_filters import Filters
 from .sinks.sqlite import CHUNK_SELECT, chunk_from_row, connect_index
 
 if TYPE_CHECKING:
@@ -68,13 +69,15 @@ class VectorIndex:
                                   "run `ingest run` again to re-embed", self.index)
         return self._embedder
 
-    def ranked(self, query: str, limit: int, readers: tuple[str, ...] | None = None) -> list[tuple[Chunk, float]]:
+    def ranked(self, query: str, limit: int, readers: tuple[str, ...] | None = None,
+               filters: Filters | None = None) -> list[tuple[Chunk, float]]:
         """The `limit` chunks nearest to `query` (cosine, highest first), as (chunk, similarity)."""
-        nearest = self.nearest(query, limit, readers)
+        nearest = self.nearest(query, limit, readers, filters)
         found = self.chunks([seq for seq, _ in nearest])
         return [(found[seq], score) for seq, score in nearest if seq in found]
 
-    def nearest(self, query: str, limit: int, readers: tuple[str, ...] | None = None) -> list[tuple[int, float]]:
+    def nearest(self, query: str, limit: int, readers: tuple[str, ...] | None = None,
+                filters: Filters | None = None) -> list[tuple[int, float]]:
         """(chunks.seq, similarity) of the `limit` nearest chunks, best first; ties by seq, so
         results are repeatable."""
         import numpy as np
@@ -83,8 +86,8 @@ class VectorIndex:
         if not len(matrix.seqs):
             return []
         scores = matrix.vectors @ self.embedder.embed([query])[0].astype(np.float32)
-        if readers is not None:
-            scores = np.where(np.isin(matrix.seqs, self._allowed(readers)), scores, -np.inf)
+        if readers is not None or filters:
+            scores = np.where(np.isin(matrix.seqs, self._allowed(readers, filters)), scores, -np.inf)
         limit = min(limit, int(np.isfinite(scores).sum()))
         if limit <= 0:
             return []
@@ -139,9 +142,11 @@ class VectorIndex:
                               "and run `ingest run` again, or search with --mode bm25", self.index)
         return row[0], json.loads(spec[0])
 
-    def _allowed(self, readers: tuple[str, ...]) -> np.ndarray:
+    def _allowed(self, readers: tuple[str, ...] | None, filters: Filters | None) -> np.ndarray:
+        """chunks.seq of the chunks the readers may open and the filters let through."""
         import numpy as np
 
-        rows = self.conn.execute(f"SELECT c.seq FROM chunks AS c WHERE {readers_clause('?1')}",
-                                 (json.dumps(list(readers)),))
+        where, params = (filters or Filters()).where(first=2)
+        rows = self.conn.execute(f"SELECT c.seq FROM chunks AS c WHERE {readers_clause('?1')} AND {where}",
+                                 (None if readers is None else json.dumps(list(readers)), *params))
         return np.fromiter((r[0] for r in rows), dtype=np.int64)
