@@ -194,7 +194,7 @@ def test_eval_takes_the_search_filters(tiny: Path, tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (("--mode", "hybrid"), "mode: unknown search mode 'hybrid'"),
+    (("--mode", "fuzzy"), "Invalid value for '--mode'"),
     (("--budget", "0"), "Invalid value for '--budget'"),
     (("--index", "nowhere.sqlite"), "run `ingest run` first"),
 ])

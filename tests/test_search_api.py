@@ -46,8 +46,7 @@ def test_the_window_widens_each_hit_with_its_neighbours(index: Path) -> None:
 
 
 @pytest.mark.parametrize(("kwargs", "message"), [
-    ({"mode": "hybrid"}, "mode: unknown search mode 'hybrid' (it needs embeddings"),
-    ({"mode": "fuzzy"}, "mode: unknown search mode 'fuzzy'; choose one of bm25"),
+    ({"mode": "fuzzy"}, "mode: unknown search mode 'fuzzy'; choose one of bm25, vector, hybrid"),
     ({"filters": {"doc": "a.md"}}, "filters: unknown filter 'doc'; the filters are docs, heading"),
     ({"filters": ["a.md"]}, "filters: expected Filters or a dict of its fields, got list"),
     ({"readers": "ann@example.com"}, "readers: expected a tuple of readers"),
@@ -61,3 +60,13 @@ def test_bad_arguments_say_what_is_wrong(index: Path, kwargs: dict, message: str
 def test_a_missing_index_says_to_run_first(tmp_path: Path) -> None:
     with pytest.raises(ingest.IngestError, match="run `ingest run` first"):
         ingest.search(tmp_path / "none.sqlite", "delivery")
+
+
+
+@pytest.mark.parametrize("mode", ["vector", "hybrid"])
+def test_every_mode_takes_the_filters(index: Path, mode: str) -> None:
+    # The default job embeds its chunks, so the examples index answers by meaning too.
+    anywhere = ingest.search(index, "certificate retries alert", k=5, mode=mode)
+    assert len({h.chunk.source.name for h in anywhere}) > 1
+    pdf = ingest.search(index, "certificate retries alert", k=5, mode=mode, filters={"mime_types": "application/pdf"})
+    assert pdf and {h.chunk.source.name for h in pdf} == {"incident-review.pdf"}

@@ -225,3 +225,20 @@ def test_another_embedder_setting_re_embeds_everything_under_its_own_name(job):
     rows = _rows(index)
     assert {r[2] for r in rows} == {"wordllama:l2_supercat:64"} and {len(r[4]) for r in rows} == {64 * 4}
     assert search_mode(index, "when are laptops replaced", "hybrid", k=1)[0].chunk.heading_path[-1] == "Laptops"
+
+
+@pytest.mark.parametrize("mode", ["vector", "hybrid"])
+def test_filters_narrow_vector_and_hybrid_search_as_they_do_bm25(job, mode):
+    from ingest.search_filters import Filters
+
+    docs, config, index = job
+    _sync(config)
+    everywhere = search_mode(index, "quarterly budget review", mode, k=10, window=0)
+    assert everywhere[0].chunk.doc_id == "notes.md"
+    assert {h.chunk.doc_id for h in everywhere} == {"notes.md", "handbook.md"}
+    handbook = search_mode(index, "quarterly budget review", mode, k=10, window=0, filters=Filters(docs=("handbook.md",)))
+    assert handbook and {h.chunk.doc_id for h in handbook} == {"handbook.md"}
+    travel = search_mode(index, "quarterly budget review", mode, k=10, window=0,
+                         filters=Filters(heading=("Travel",)))
+    assert [h.chunk.heading_path[-1] for h in travel] == ["Travel"]
+    assert search_mode(index, "quarterly budget review", mode, k=10, filters=Filters(mime_types=("application/pdf",))) == []
