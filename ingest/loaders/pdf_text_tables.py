@@ -139,8 +139,8 @@ def _follows(above: list[Line], row: list[Line]) -> bool:
     """The next row of the same table: close below, in the same type."""
     gap = min(l.bbox[1] for l in row) - max(l.bbox[3] for l in above)
     height = max(l.height for l in above + row)
-    # Set close, line boxes overlap a little (more for bold type): rows overlapping by half are one row.
-    return -0.3 * height <= gap <= 1.5 * height and abs(above[0].size - row[0].size) <= 1.0
+    # Set close, line boxes overlap a little, bold type's a little more.
+    return -1.5 <= gap <= 1.5 * height and abs(above[0].size - row[0].size) <= 1.0
 
 
 def _table(run: list[list[Line]], page: int) -> Unit | None:
