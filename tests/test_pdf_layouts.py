@@ -323,6 +323,42 @@ def test_statement_without_rules_is_a_table_of_rows(tmp_path):
     assert not any(b.text in ("46,298", "Revenue") for b in blocks if b.kind != "table")
 
 
+def test_statement_stays_one_table_across_its_row_groups(tmp_path):
+    """A cash flow statement: captions of row groups in bold, a label wrapped onto a second line,
+    a label longer than a cell. One table in reading order, its captions rows, not headings."""
+    doc = pymupdf.open()
+    page = Page(doc)
+    page.para(prose(50, 1))
+    long_label = "Proceeds from issuance of treasury stock pursuant to stock option and benefit plans"
+    rows = [("Cash flows from operating activities", None, None), ("Net income", "5,363", "4,869"),
+            ("Adjustments to reconcile net income to net cash", None, None),
+            ("provided by operating activities", None, None), ("Depreciation", "1,488", "1,544"),
+            ("Deferred income taxes", "(57)", "107"), ("Cash flows from investing activities", None, None),
+            ("Purchases of property and equipment", "(1,577)", "(1,373)"), (long_label, "485", "734"),
+            ("Acquisitions, net of cash acquired", "13", "(2,023)")]
+    y = page.y + 20
+    for label, a, b in rows:
+        page.text(60, y, label, size=8, font="hebo" if a is None and label[0].isupper() else "helv")
+        if a is not None:
+            page.text(430 - pymupdf.get_text_length(a, fontsize=8), y, a, size=8)
+            page.text(510 - pymupdf.get_text_length(b, fontsize=8), y, b, size=8)
+        y += 10
+    page.y = y + 10
+    page.para(prose(50, 2))
+    _, blocks = load(doc, tmp_path)
+    tables = [b for b in blocks if b.kind == "table"]
+    assert len(tables) == 1
+    assert tables[0].rows == (  # the caption above the first figures stays the table's lead-in
+        ("Net income", "5,363", "4,869"),
+        ("Adjustments to reconcile net income to net cash provided by operating activities", "", ""),
+        ("Depreciation", "1,488", "1,544"), ("Deferred income taxes", "(57)", "107"),
+        ("Cash flows from investing activities", "", ""), ("Purchases of property and equipment", "(1,577)", "(1,373)"),
+        (long_label, "485", "734"), ("Acquisitions, net of cash acquired", "13", "(2,023)"))
+    assert tables[0].header_rows == 0  # its first row is data
+    assert not [b for b in blocks if b.kind == "heading" and "investing" in b.text.casefold()]
+    assert [b.kind for b in blocks][-2:] == ["table", "paragraph"]  # the prose below reads after it
+
+
 def test_words_side_by_side_are_no_table(tmp_path):
     doc = pymupdf.open()
     page = Page(doc)

@@ -41,7 +41,7 @@ def heading_levels(units: Iterable[Unit], toc: list, body: float) -> dict[int, i
     """Heading level by id() of the unit."""
     units = [u for u in units if u.kind != "table"]
     found = [u for u in units if heading_like(u, body)]
-    levels = _font_levels(found, body)
+    levels = _font_levels(found, body, _text_area(units))
     if len(toc) < 2:
         return levels
     outline = _toc_levels(units, toc)
@@ -88,6 +88,8 @@ def heading_like(unit: Unit, body: float) -> bool:
     words = len(text.split())
     if len(text) > 150 or text.endswith((",", ";", ":")) or not _opens_like_a_title(text):
         return False
+    if text.startswith("(") and text.endswith(")"):
+        return False  # "(in millions, except per share data)", "(Unaudited)": a note on what follows
     if text.count(",") >= 3 or _NOT_A_TITLE.search(text):
         return False  # an author or affiliation line, an address
     if CAPTION.match(text) or _CONTENTS_ENTRY.search(text):
@@ -129,15 +131,37 @@ def _opens_like_a_title(text: str) -> bool:
     return bool(first) and not first.islower() and first not in ",;:.)]}"
 
 
-def _font_levels(found: list[Unit], body: float) -> dict[int, int]:
-    """Level from size rank (larger is higher, bold above plain at one size), deepened by numbering."""
-    ranks = sorted({(round(u.lines[0].size * 2) / 2, u.lines[0].bold) for u in found}, reverse=True)
-    sizes = sorted({r[0] for r in ranks}, reverse=True)
+def _font_levels(found: list[Unit], body: float, area: tuple[float, float] | None) -> dict[int, int]:
+    """Level from size rank (larger is higher), then, at one size, centred above flush left (a
+    statement's centred title over its left-set "Assets"), deepened by numbering."""
+    def rank_key(unit: Unit) -> tuple[float, bool]:
+        return round(unit.lines[0].size * 2) / 2, _centred(unit, area)
+
+    keys = sorted({rank_key(u) for u in found}, reverse=True)
     levels = {}
     for unit in found:
-        rank = sizes.index(round(unit.lines[0].size * 2) / 2) + 1
+        rank = keys.index(rank_key(unit)) + 1
         levels[id(unit)] = min(6, max(rank, section_depth(unit.text)))
     return levels
+
+
+def _text_area(units: list[Unit]) -> tuple[float, float] | None:
+    """Left and right edges of the body's text: where most lines of paragraphs begin and end."""
+    lefts = sorted(l.bbox[0] for u in units if u.kind == "paragraph" and len(u.lines) > 1 for l in u.lines)
+    rights = sorted(l.bbox[2] for u in units if u.kind == "paragraph" and len(u.lines) > 1 for l in u.lines)
+    if len(lefts) < 10:
+        return None
+    return lefts[len(lefts) // 10], rights[len(rights) * 9 // 10]
+
+
+def _centred(unit: Unit, area: tuple[float, float] | None) -> bool:
+    """Set centred over the text: its middle on the area's, well in from the left edge."""
+    if area is None:
+        return False
+    left, right = area
+    x0, _, x1, _ = box_of(unit.lines)
+    width = right - left
+    return width > 0 and abs((x0 + x1) / 2 - (left + right) / 2) <= 0.04 * width and x0 >= left + 0.15 * width
 
 
 def _toc_levels(units: list[Unit], toc: list) -> dict[int, int]:
