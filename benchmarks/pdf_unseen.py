@@ -57,7 +57,7 @@ BAND = 0.1  # top and bottom tenth of the page
 ROWS = 2  # outermost rows of each band where furniture sits
 _PAGE_NUMBER = re.compile(r"(?i)(?:page\s*)?[-\u2013\u2014]?\s*(?:\d{1,4}|[ivxlcdm]{1,7})\s*[-\u2013\u2014]?(?:\s*(?:of|/)\s*\d{1,4})?")
 _NUMERIC = re.compile(r"[-+\u2212]?[$\u20ac\u00a3]?\(?\d[\d,.]*\)?%?")
-_LEAD_NUMBER = re.compile(r"(?i)^(?:(?:chapter|section|part|appendix|annex|item)\s+)?(?:\d{1,3}(?:\.\d{1,3})*|[ivxlc]{1,6}|[a-h])[.):]?\s+")
+_LEAD_NUMBER = re.compile(r"(?i)^(?:(?:chapter|section|part|appendix|annex|item)\s+)?(?:\d{1,3}(?:\.\d{1,3})*|[ivxlc]{1,6}|[a-h](?:\.\d{1,3})*)[.):]?\s+")
 
 
 def norm(text: str) -> str:
@@ -129,7 +129,7 @@ def furniture(raw: Raw) -> tuple[dict[str, set[int]], dict[int, set[str]]]:
     numbers: dict[int, set[str]] = defaultdict(set)
     for line in raw.lines:
         core = norm(line.text).strip("#")
-        if line.outer and _PAGE_NUMBER.fullmatch(line.text.strip()):
+        if line.outer and _PAGE_NUMBER.fullmatch(line.text.strip()) and not re.fullmatch(r"[IVXLCDM]", line.text.strip()):
             numbers[line.page].add(line.text.strip().lower())
             continue
         if line.outer:
@@ -137,7 +137,18 @@ def furniture(raw: Raw) -> tuple[dict[str, set[int]], dict[int, set[str]]]:
         else:
             elsewhere[core] += 1
     least = 2 if raw.pages < 6 else 3
-    return ({c: p for c, p in band.items() if len(c) >= 5 and len(p) >= least and len(p) > elsewhere[c]}, numbers)
+    return ({c: p for c, p in band.items() if len(c) >= 5 and len(p) >= least and len(p) > elsewhere[c]},
+            printed_numbers(numbers))
+
+
+def printed_numbers(found: dict[int, set[str]]) -> dict[int, set[str]]:
+    """The candidates that are page numbers by their sequence: a roman numeral, or a number whose
+    offset from the page index two pages or more share (a table's "2017" at a page's foot is none)."""
+    offsets = Counter()
+    for page, texts in found.items():
+        offsets.update({int(d) - page for t in texts for d in re.findall(r"\d+", t)[:1]})
+    return {page: {t for t in texts if not re.search(r"\d", t) or offsets[int(re.findall(r"\d+", t)[0]) - page] >= 2}
+            for page, texts in found.items()}
 
 
 def line_pairs(raw: Raw, boxes: dict[int, list[tuple]]) -> list[tuple[str, ...]]:
@@ -252,10 +263,16 @@ def figures(raw: Raw, out: Output, toc_out: Output | None, pairs: list) -> dict:
             leaks.append(core[:40])
     pgnum = 0
     num_lines = 0
+    inner = Counter((l.page, l.text.strip().lower()) for l in raw.lines if not l.outer)
+    seen = Counter()
     for page, text, kept_band in out.pieces:
         t = text.strip().lower()
         mine = numbers.get(page, ())
-        if t in mine or (kept_band and any(t.startswith(n + " ") or t.endswith(" " + n) for n in mine)):
+        if t in mine:
+            seen[page, t] += 1  # the same number in a chart or table of the page is no page number
+            if seen[page, t] > inner[page, t]:
+                pgnum += 1
+        elif kept_band and any(t.startswith(n + " ") or t.endswith(" " + n) for n in mine):
             pgnum += 1
         elif not text.startswith(("#",)):
             num_lines += numeric_only(text)

@@ -22,6 +22,8 @@ BAND = 0.13
 """Share of the page height at top and bottom where headers, footers and page numbers live."""
 
 _GUTTER_NUMBER = re.compile(r"\d{1,2}")
+GUTTER = 0.25
+"""Share of the page width, from the left, where a line-number gutter sits."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,13 +68,19 @@ def split_margins(lines: list[Line], number: int, width: float, height: float,
     (`repeated`, from `recurring`), gutter numbers, side stamps."""
     left_edge = _left_edge(lines)
     band: dict[int, str] = {}
+    gutter = []
     for i, line in enumerate(lines):
         x0, _, x1, _ = line.bbox
         if line.rotated:
             if x1 < 0.15 * width or x0 > 0.85 * width:
                 band[i] = "left" if x1 < width / 2 else "right"
-        elif left_edge is not None and x1 <= left_edge - 2 and _GUTTER_NUMBER.fullmatch(line.text):
-            band[i] = "left"
+        elif (left_edge is not None and x1 <= min(left_edge - 2, GUTTER * width)
+              and _GUTTER_NUMBER.fullmatch(line.text)):
+            gutter.append(i)
+    # A gutter numbers many lines at the page's left; one number there (a page number in the
+    # header's corner) or a chart's values left of a column are not one.
+    if len(gutter) >= 3:
+        band.update((i, "left") for i in gutter)
     flow = [i for i, l in enumerate(lines) if i not in band and not l.rotated]
     top = {i for i in flow if lines[i].bbox[3] <= BAND * height}
     bottom = {i for i in flow if lines[i].bbox[1] >= (1 - BAND) * height}
