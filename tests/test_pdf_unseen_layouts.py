@@ -120,3 +120,32 @@ def test_headings_of_two_columns_on_one_row(tmp_path):
             y += 12.5
     _, blocks = load(doc, tmp_path)
     assert [b.text for b in blocks if b.kind == "heading"] == ["4.2 Citation Evaluation", "4.3 Text-Citation Alignment"]
+
+
+def test_years_heading_a_statement_are_no_page_number(tmp_path):
+    doc = pymupdf.open()
+    for n in range(1, 4):
+        page = Page(doc)
+        if n == 2:  # a statement's column heads in small type atop the page, the last a year
+            for x, piece in ((60, "(Millions)"), (380, "2018"), (440, "2017"), (500, "2016")):
+                page.text(x, 50, piece, size=7)
+        for seed in range(3):
+            page.para(prose(80, seed + n))
+        page.text(290, 820, str(n), size=9)
+    _, blocks = load(doc, tmp_path)
+    assert "(Millions) 2018 2017 2016" in [b.text for b in blocks]
+    assert not [b.text for b in blocks if b.text.strip().isdigit()]  # the page numbers go
+
+
+def test_statement_titles_atop_pages_in_a_row_are_no_running_header(tmp_path):
+    doc = pymupdf.open()
+    statements = ("Income", "Comprehensive Income", "Balance Sheet", "Cash Flows")
+    for n in range(16):
+        page = Page(doc)
+        if 5 <= n < 9:  # like lines page after page, but each names its own statement
+            page.text(200, 40, f"Acme Inc. and Subsidiaries Consolidated Statement of {statements[n - 5]}", size=9)
+        for seed in range(3):
+            page.para(prose(80, seed + n))
+    _, blocks = load(doc, tmp_path)
+    kept = [b.text for b in blocks if b.text.startswith("Acme Inc.")]
+    assert kept == [f"Acme Inc. and Subsidiaries Consolidated Statement of {s}" for s in statements]

@@ -84,9 +84,12 @@ def drop_running_headers(blocks: Iterable[Block], ctx: CleanContext) -> Iterator
     for _, _, c_pages, members in clusters:
         if len(c_pages) >= need:
             drop.update(members)
-        else:
-            held = _runs(c_pages, opts.min_run)
-            drop.update(i for i in members if blocks[i].page in held)
+        else:  # the same line, not merely a like one: a statement's title block ("... and
+            # Subsidiaries / Consolidated Balance Sheet") changes from page to page
+            same: dict[str, set[int]] = {}
+            for i in members:
+                same.setdefault(_key(blocks[i].text), set()).add(blocks[i].page or 0)
+            drop.update(i for i in members if blocks[i].page in _runs(same[_key(blocks[i].text)], opts.min_run))
     yield from drop_lines(blocks, drop, ctx)
 
 
