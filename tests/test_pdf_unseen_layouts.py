@@ -149,3 +149,18 @@ def test_statement_titles_atop_pages_in_a_row_are_no_running_header(tmp_path):
     _, blocks = load(doc, tmp_path)
     kept = [b.text for b in blocks if b.text.startswith("Acme Inc.")]
     assert kept == [f"Acme Inc. and Subsidiaries Consolidated Statement of {s}" for s in statements]
+
+
+def test_two_columns_first_lines_in_the_top_band_are_not_one_header(tmp_path):
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((50, 52), "Card income", fontsize=10, fontname="hebo")
+    page.insert_text((320, 54), "Note 6 - Interest income and expense", fontsize=12, fontname="hebo")
+    for x, seed in ((50, 0), (320, 4)):
+        y = 75.0
+        for line in textwrap.wrap(prose(150, seed), 44):
+            page.insert_text((x, y), line, fontsize=9)
+            y += 11.5
+    _, blocks = load(doc, tmp_path)
+    assert "Note 6 - Interest income and expense" in [b.text for b in blocks if b.kind == "heading"]
+    assert not [b.text for b in blocks if "Card income" in b.text and "Note 6" in b.text]

@@ -157,6 +157,9 @@ def _near(a: Line, b: Line) -> bool:
     # Pieces of one header line share their baseline; a footer stacked half a line off is another.
     same_row = min(a.bbox[3], b.bbox[3]) - max(a.bbox[1], b.bbox[1]) > 0.8 * min(a.height, b.height)
     if same_row:
-        return True
+        # Not two columns' first lines side by side in their own types (a note's title beside a
+        # table's heading): pieces of one header line share their type, or sit close.
+        apart = max(a.bbox[0], b.bbox[0]) - min(a.bbox[2], b.bbox[2])
+        return abs(a.size - b.size) <= 0.6 or apart < 2 * max(a.size, b.size)
     overlap_x = min(a.bbox[2], b.bbox[2]) - max(a.bbox[0], b.bbox[0]) > 0
     return overlap_x and 0 <= b.bbox[1] - a.bbox[3] <= 0.6 * a.height and abs(a.size - b.size) <= 0.6
