@@ -14,7 +14,8 @@ guidebooks, brochures; used in place, never copied) and the corpus PDFs:
   removed (`set_toc([])`), so it measures the type and geometry rules alone: an entry printed on
   its page (or the next or previous) is found when a heading there has its words (numbering
   aside). `toc on` is the same with the outline kept (what users get).
-- **head sus**: headings that are unlikely ones (default run): a sentence (ends in a stop, 6+ words),
+- **head sus**: headings that are unlikely ones (default run): a sentence (ends in a stop, 6+ words,
+  half of them in lower case),
   no letters, over 15 words, a row with two more pieces of text beside it (a table cell), or the
   same text heading 3+ times in the document.
 - **num lines**: body paragraphs that are bare numbers (figure and axis text): their numbers.
@@ -161,7 +162,8 @@ def line_pairs(raw: Raw, boxes: dict[int, list[tuple]]) -> list[tuple[str, ...]]
         if p is None or p.page != line.page or p.block != line.block or p.outer or line.outer:
             continue
         h = p.bbox[3] - p.bbox[1]
-        if not (0 <= line.bbox[1] - p.bbox[3] + 1 <= 0.8 * h and abs(line.bbox[0] - p.bbox[0]) <= 2):
+        # The next line down (boxes of tight leading overlap a little), from the same left edge.
+        if not (-0.3 * h <= line.bbox[1] - p.bbox[3] <= 0.8 * h and abs(line.bbox[0] - p.bbox[0]) <= 2):
             continue
         if len(p.text) < 25 or len(line.text) < 25 or p.text.endswith(("-", "\u00ad")):
             continue
@@ -284,8 +286,9 @@ def figures(raw: Raw, out: Output, toc_out: Output | None, pairs: list) -> dict:
     sus = Counter()
     for text, page, bbox in heads:
         n = len(text.split())
-        if text.rstrip().endswith((".", "!", "?")) and n >= 6:
-            sus["sentence"] += 1
+        lower = sum(w[:1].islower() for w in text.split())
+        if text.rstrip().endswith((".", "!", "?")) and n >= 6 and 2 * lower >= n:
+            sus["sentence"] += 1  # "Item 8. Financial Statements and Supplementary Data." is a title
         elif not any(c.isalpha() for c in text):
             sus["number"] += 1
         elif n > 15:
