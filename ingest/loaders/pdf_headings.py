@@ -110,7 +110,13 @@ def heading_like(unit: Unit, body: float) -> bool:
 
 
 def _body_size_heading(unit: Unit) -> bool:
-    """A one-line unit at the body's size that is a heading by its number and its type."""
+    """A one-line unit at the body's size that is a heading by its number and its type; or two
+    lines, numbered and in capitals ("4.3.2 AN AUXILIARY CONFIDENCE LOSS CAN ... / ON NLP TASKS")."""
+    if len(unit.lines) == 2:
+        text = unit.text
+        m = _NUMBERED.match(text)
+        return (m is not None and capitals(m.group("title")) and len(text.split()) <= 20
+                and not text.endswith((".", ",", ";", ":")))
     if len(unit.lines) != 1:
         return False
     line: Line = unit.lines[0]
@@ -209,8 +215,25 @@ def mark_units(units: list[Unit], tables: list[Unit], lines: tuple[Line, ...]) -
             start = bisect.bisect_left(tops, line.bbox[1] - 3 * line.height)
             # Cells beside it (a figure, or two more of them), not a line of the next column of prose.
             cells = [o for o in rows[start:bisect.bisect_right(tops, line.bbox[3])]
-                     if id(o) not in own and len(o.text) <= 30 and side_by_side(line, o, 0.5)]
+                     if id(o) not in own and len(o.text) <= 30 and side_by_side(line, o, 0.5)
+                     and not _columns_apart(line, o, rows, tops)]
             if len(cells) >= 2 or any(any(c.isdigit() for c in o.text) for o in cells):
                 unit.meta["shares_row"] = True
     return units
 
+
+
+def _columns_apart(a: Line, b: Line, rows: list[Line], tops: list[float]) -> bool:
+    """a and b head two columns of prose that happen to share a row (two section headings side by
+    side): each has a line of prose next to it, above or below, that does not reach the other."""
+    return _prose_near(a, b, rows, tops) and _prose_near(b, a, rows, tops)
+
+
+def _prose_near(line: Line, other: Line, rows: list[Line], tops: list[float]) -> bool:
+    reach = 2.5 * line.height
+    lo = bisect.bisect_left(tops, line.bbox[1] - reach)
+    for o in rows[lo:bisect.bisect_right(tops, line.bbox[3] + reach)]:
+        if (o is not line and len(o.text) >= 40 and min(o.bbox[2], line.bbox[2]) > max(o.bbox[0], line.bbox[0])
+                and min(o.bbox[2], other.bbox[2]) <= max(o.bbox[0], other.bbox[0])):
+            return True
+    return False
