@@ -403,3 +403,21 @@ def test_a_sink_that_cannot_reach_its_server_is_a_machine_fault(own_database, po
     document = Document(id="x", uri="file:///x", name="x", mime_type="text/plain")
     with pytest.raises(SinkError, match="closed"):
         sink.write(document, [])
+
+
+def test_the_example_config_runs_and_searches(tmp_path, pg):
+    root = Path(__file__).resolve().parent.parent
+    shutil.copytree(root / "examples", tmp_path / "examples")
+    shutil.copytree(root / "configs", tmp_path / "configs")
+    environ = {**os.environ, "PG_DSN": pg.dsn}
+    cfg = tmp_path / "configs" / "pgvector.yaml"  # in this test's own schema rather than public
+    cfg.write_text(cfg.read_text(encoding="utf-8").replace("table: ingest ", f"table: ingest\n    schema_name: {pg.schema} "),
+                   encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "ingest", "run", "configs/pgvector.yaml"], cwd=tmp_path,
+                          capture_output=True, text=True, env=environ, timeout=300)
+    assert done.returncode == 0, done.stderr
+    found = subprocess.run([sys.executable, "-m", "ingest", "search", "ibuprofen dose", "--config",
+                            "configs/pgvector.yaml", "--json", "-k", "1"], cwd=tmp_path, capture_output=True,
+                           text=True, env=environ, timeout=120)
+    assert found.returncode == 0, found.stderr
+    assert "ibuprofen" in json.loads(found.stdout)["context"].lower()
