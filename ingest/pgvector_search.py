@@ -132,11 +132,14 @@ def _check(conn: psycopg.Connection, tables: Tables, embedder: Embedder, place: 
 
 
 _VECTOR = f"""
-SELECT {_COLUMNS}, -(c.embedding <#> %(vector)s) AS score
-FROM {{chunks}} AS c JOIN {{documents}} AS d ON d.id = c.doc_id
-WHERE {_ALLOWED}
-ORDER BY c.embedding <#> %(vector)s, c.doc_id, c.chunk_index
-LIMIT %(k)s
+SELECT * FROM (
+    SELECT {_COLUMNS}, -(c.embedding <#> %(vector)s) AS score
+    FROM {{chunks}} AS c JOIN {{documents}} AS d ON d.id = c.doc_id
+    WHERE {_ALLOWED}
+    ORDER BY c.embedding <#> %(vector)s  -- the distance alone, which the HNSW index yields in order
+    LIMIT %(k)s
+) AS nearest
+ORDER BY score DESC, doc_id, chunk_index
 """
 _KEYWORD = f"""
 SELECT {_COLUMNS}, ts_rank(c.tsv, q.query, 1) AS score

@@ -10,7 +10,7 @@ here, and their embedded modes are not the servers teams run.
 
 Three tables, named by the `table` prefix: `<t>_documents` (citation metadata and readers),
 `<t>_chunks` (text, heading path, pages, the vector, a generated tsvector for full text; HNSW on
-the vector, GIN on the text) and `<t>_meta` (the index id, the embedder the vectors come from).
+the vector, built at the end of the first load, GIN on the text) and `<t>_meta` (the index id, the embedder the vectors come from).
 Each `write` is one transaction that replaces the document's chunks: a reader, or a crash,
 sees the old chunks or the new. Vectors are embedded before the transaction opens, and a chunk
 whose embedded text (heading path and body) is already stored, in any document, reuses that
@@ -101,7 +101,8 @@ class PgvectorSink(Sink):
         self._closed = False
         self.embedded = 0
         """Texts this sink sent to the embedder (the rest reused stored vectors)."""
-        self._retrying("open the index", lambda conn: create_tables(conn, self.tables, options, embedder))
+        self._index_pending = self._retrying("open the index",
+                                             lambda conn: create_tables(conn, self.tables, options, embedder))
 
     def write(self, document: Document, chunks: Sequence[Chunk], vectors: ChunkVectors | None = None) -> None:
         """As `Sink.write`; `vectors` as `VectorSink.write` (a job with `embedder:` embeds before the
@@ -141,10 +142,21 @@ class PgvectorSink(Sink):
         self._retrying(f"delete document {doc_id!r}", lambda conn: conn.execute(query, (doc_id,)))
 
     def close(self) -> None:
+        if self._index_pending and not self._closed:
+            self._build_index()
         self._closed = True
         if self._conn is not None:
             self._conn.close()
             self._conn = None
+
+    def _build_index(self) -> None:
+        """The HNSW index over what a first load wrote; if it cannot be built now, the next open builds it."""
+        try:
+            log.info("%s: building the HNSW index", self.where)
+            self._retrying("build the HNSW index", lambda conn: hnsw_index(conn, self.tables, self.options))
+            self._index_pending = False
+        except SinkError as exc:  # the run's own outcome matters more; vector search scans exactly meanwhile
+            log.warning("%s; the next run builds it", exc)
 
     def identity(self) -> str:
         return self._retrying("read the index's id", lambda conn: index_id(conn, self.tables))
@@ -170,7 +182,7 @@ class PgvectorSink(Sink):
                 if attempt == self.options.retries:
                     raise SinkUnreachable(
                         f"could not {what}: {_reason(exc)} (tried {attempt + 1} times). Check the server is up "
-                        "and reachable; nothing stored was changed, and the next run tries again", self.where) from exc
+                        "and reachable; what was stored stays, and the next run tries again", self.where) from exc
                 wait = 0.5 * 2**attempt
                 log.warning("%s: could not %s (%s); trying again in %.1f s", self.where, what, _reason(exc), wait)
                 time.sleep(wait)
@@ -217,8 +229,10 @@ def connect(options: PgvectorOptions) -> psycopg.Connection:
     return conn
 
 
-def create_tables(conn: psycopg.Connection, tables: Tables, options: PgvectorOptions, embedder: Embedder) -> None:
-    """Create what is missing, then check the tables were made for this embedder and schema."""
+def create_tables(conn: psycopg.Connection, tables: Tables, options: PgvectorOptions, embedder: Embedder) -> bool:
+    """Create what is missing, then check the tables were made for this embedder and schema.
+    True when the HNSW index is left for `close` to build: the table is empty, and a graph built
+    over a first load at once is many times faster than one grown row by row."""
     from pgvector.psycopg import register_vector
     from psycopg import errors, sql
 
@@ -242,9 +256,13 @@ def create_tables(conn: psycopg.Connection, tables: Tables, options: PgvectorOpt
                     "another `table` prefix, or drop the three tables to rebuild them", where(options))
         for statement in _schema(tables, options, embedder.dimensions):
             conn.execute(statement)
+        defer = conn.execute(_sql("SELECT NOT EXISTS (SELECT 1 FROM {})", tables.chunks)).fetchone()[0]
+        if not defer:  # a no-op where it exists; built here if a first load ended before its close
+            hnsw_index(conn, tables, options)
         conn.cursor().executemany(_sql("INSERT INTO {} (key, value) VALUES (%s, %s) ON CONFLICT (key) DO NOTHING",
                                        tables.meta), list(wanted.items()))
     register_vector(conn)
+    return defer
 
 
 def _schema(tables: Tables, options: PgvectorOptions, dimensions: int) -> list[Any]:
@@ -287,14 +305,19 @@ def _schema(tables: Tables, options: PgvectorOptions, dimensions: int) -> list[A
                                || setweight(to_tsvector({config}::regconfig, text), 'B')) STORED,
             PRIMARY KEY (doc_id, chunk_index))""").format(
             chunks=tables.chunks, documents=tables.documents, dimensions=sql.Literal(dimensions), config=config),
-        # Inner product: the embedders' vectors are unit length, where it ranks as cosine, cheaper.
-        sql.SQL("CREATE INDEX IF NOT EXISTS {} ON {} USING hnsw (embedding vector_ip_ops) "
-                "WITH (m = {}, ef_construction = {})").format(
-            tables.index("chunks_hnsw"), tables.chunks, sql.Literal(options.hnsw_m),
-            sql.Literal(options.hnsw_ef_construction)),
         sql.SQL("CREATE INDEX IF NOT EXISTS {} ON {} USING gin (tsv)").format(tables.index("chunks_tsv"), tables.chunks),
         sql.SQL("CREATE INDEX IF NOT EXISTS {} ON {} (content_hash)").format(tables.index("chunks_hash"), tables.chunks),
     ]
+
+
+def hnsw_index(conn: psycopg.Connection, tables: Tables, options: PgvectorOptions) -> None:
+    from psycopg import sql
+
+    # Inner product: the embedders' vectors are unit length, where it ranks as cosine, cheaper.
+    conn.execute(sql.SQL("CREATE INDEX IF NOT EXISTS {} ON {} USING hnsw (embedding vector_ip_ops) "
+                         "WITH (m = {}, ef_construction = {})").format(
+        tables.index("chunks_hnsw"), tables.chunks, sql.Literal(options.hnsw_m),
+        sql.Literal(options.hnsw_ef_construction)))
 
 
 def index_id(conn: psycopg.Connection, tables: Tables) -> str:
