@@ -31,7 +31,7 @@ BETA = """# Beta
 
 Penguins are fed 2 kg of herring twice a day, at the pool's edge.
 """
-ZEBRA_CARE = "Alpha > Zebra care\n\nZebras need 12 kg of hay a day. Zebra stripes help zebra herds confuse biting flies."
+ZEBRA_CARE = "Zebra care\n\nZebras need 12 kg of hay a day. Zebra stripes help zebra herds confuse biting flies."
 
 
 @pytest.fixture(scope="module")
@@ -102,7 +102,7 @@ def test_the_budget_cuts_the_last_chunk_and_recall_counts_shingles(tiny: Path, t
                      {"question": "zebra", "doc": "alpha.md", "answer": "12 kg"})
     report = evaluate(path, tiny, k=5, budget=upto)
     evidence, answer = report.outcomes
-    # Read: "alpha zebra care zebras need 12"; of the 8 evidence words, the 3-gram "zebras need 12".
+    # Read: "zebra care zebras need 12" (embed_text: the title, the path root, is left out); of the 8 evidence words, the 3-gram "zebras need 12".
     assert evidence.evidence_recall == 3 / 8
     assert (evidence.budget_chunks, evidence.budget_tokens) == (1, upto)
     assert answer.answer_found is False and answer.hit  # the top k holds it; the budget cut it off
