@@ -71,8 +71,10 @@ def test_every_chunk_is_stored_with_the_vector_of_its_embed_text(job):
     rows = _rows(index)
     embedder = load_embedder({"name": "wordllama"})
     with sqlite3.connect(index) as conn:
-        embed_texts = [r[0] for r in conn.execute("SELECT heading || char(10) || char(10) || text FROM chunks "
-                                                  "ORDER BY doc_id, chunk_index")]
+        stored_chunks = conn.execute("SELECT heading, text FROM chunks ORDER BY doc_id, chunk_index").fetchall()
+    # embed_text: the headings under the document's title (the path's root, shared by every chunk), then the text.
+    under_title = [(" > ".join(heading.split(" > ")[1:]), text) for heading, text in stored_chunks]
+    embed_texts = [f"{path}\n\n{text}" if path else text for path, text in under_title]
     assert len(rows) == 5 and all(r[2] == "wordllama:l2_supercat:256" for r in rows)
     stored = np.stack([np.frombuffer(r[4], np.float32) for r in rows])
     assert np.allclose(stored, embedder.embed(embed_texts), atol=1e-6)
@@ -95,8 +97,8 @@ def test_an_edit_re_embeds_only_the_chunks_whose_text_changed(job):
     summary, status = _sync(config)
     assert status["handbook.md"].status == "changed" and summary.unchanged == 1
     assert counting_embedder.CALLS == [[
-        "Handbook > Parking\n\nStaff park on level two; visitors sign in at reception first.",
-        "Handbook > Laptops\n\nLaptops are replaced every three years now."]]
+        "Parking\n\nStaff park on level two; visitors sign in at reception first.",
+        "Laptops\n\nLaptops are replaced every three years now."]]
     texts = [r[1] for r in _rows(index) if r[0] == "handbook.md"]
     assert len(texts) == 5 and all(r[4] is not None for r in _rows(index))
 
