@@ -28,7 +28,7 @@ def filter_options(f):
     """Adds --doc, --path, --heading, --type, --modified-after and --modified-before."""
     options = (
         click.option("--doc", "docs", multiple=True, metavar="ID|NAME|URI",
-                     help="Only this document (its id, name or uri). Repeatable."),
+                     help="Only this document (its id, uri, name, or name without extension). Repeatable."),
         click.option("--path", "paths", multiple=True, metavar="PREFIX",
                      help="Only documents under this path in the source (handbook/), or whose uri starts so. "
                           "Repeatable."),

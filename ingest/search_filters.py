@@ -52,7 +52,7 @@ class Filters:
     """What a search may answer from. Empty fields filter nothing."""
 
     docs: tuple[str, ...] = ()
-    """Documents, each by its id, its name or its uri."""
+    """Documents, each by its id, its uri, its name or its name without the extension."""
     paths: tuple[str, ...] = ()
     """Prefixes of a document's place: its path in the source (a local source's path under its
     folder, `handbook/`; a Drive file's folder path, `Policies/HR/`) or its uri. A trailing `/`
@@ -104,8 +104,7 @@ class Filters:
 
         # Lists travel as one JSON parameter each, so the SQL does not change with their length.
         if self.docs:
-            add(documents, "(d.id IN (SELECT value FROM json_each(?p)) OR d.name IN (SELECT value FROM json_each(?p))"
-                           " OR d.uri IN (SELECT value FROM json_each(?p)))", json.dumps(self.docs))
+            add(documents, _DOCS, json.dumps(self.docs))
         if self.paths:
             add(documents, _PATHS, json.dumps(self.paths))
         if self.mime_types:
@@ -124,6 +123,12 @@ class Filters:
             add(clauses, _HEADING, json.dumps(self.heading))
         return (" AND ".join(clauses) or "1"), tuple(params)
 
+
+# A name without its extension is the name up to a "." after which no other "." comes.
+_DOCS = """EXISTS (SELECT 1 FROM json_each(?p) AS v
+        WHERE v.value IN (d.id, d.name, d.uri)
+           OR (substr(d.name, 1, length(v.value) + 1) = v.value || '.'
+               AND instr(substr(d.name, length(v.value) + 2), '.') = 0))"""
 
 # The source path: where a Drive file sits (its meta), else the id (a local file's path under
 # its folder). substr rather than LIKE: `_` and `%` in a name are plain characters.

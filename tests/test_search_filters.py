@@ -50,7 +50,8 @@ def test_documents_by_id_name_or_uri(index: Path) -> None:
     uri = (index.parent / "docs" / "handbook" / "delivery.md").resolve().as_uri()
     assert found(index, Filters(docs=(uri,))) == by_id
     assert docs(found(index, Filters(docs=("travel-policy.docx", "planning.xlsx")))) == {"travel-policy.docx", "planning.xlsx"}
-    assert found(index, Filters(docs="delivery")) == set()  # a name is matched whole
+    assert found(index, Filters(docs="delivery")) == by_id  # its name without the extension
+    assert found(index, Filters(docs="deliver")) == found(index, Filters(docs="delivery.m")) == set()  # no part of one
 
 
 def test_path_prefix_in_the_source_or_of_the_uri(index: Path) -> None:
