@@ -225,15 +225,15 @@ def mark_units(units: list[Unit], tables: list[Unit], lines: tuple[Line, ...]) -
 
 def _columns_apart(a: Line, b: Line, rows: list[Line], tops: list[float]) -> bool:
     """a and b head two columns of prose that happen to share a row (two section headings side by
-    side): each has a line of prose next to it, above or below, that does not reach the other."""
+    side): each has lines of prose next to it, above or below, that do not reach the other (one
+    such line is a table's long column head)."""
     return _prose_near(a, b, rows, tops) and _prose_near(b, a, rows, tops)
 
 
 def _prose_near(line: Line, other: Line, rows: list[Line], tops: list[float]) -> bool:
     reach = 2.5 * line.height
     lo = bisect.bisect_left(tops, line.bbox[1] - reach)
-    for o in rows[lo:bisect.bisect_right(tops, line.bbox[3] + reach)]:
-        if (o is not line and len(o.text) >= 40 and min(o.bbox[2], line.bbox[2]) > max(o.bbox[0], line.bbox[0])
-                and min(o.bbox[2], other.bbox[2]) <= max(o.bbox[0], other.bbox[0])):
-            return True
-    return False
+    prose = [o for o in rows[lo:bisect.bisect_right(tops, line.bbox[3] + reach)]
+             if o is not line and len(o.text) >= 40 and min(o.bbox[2], line.bbox[2]) > max(o.bbox[0], line.bbox[0])
+             and min(o.bbox[2], other.bbox[2]) <= max(o.bbox[0], other.bbox[0])]
+    return len(prose) >= 2
