@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/retrieval_hybrid.py                  # chunks ingest afresh (256 tokens)
     .venv/bin/python benchmarks/retrieval_hybrid.py --reuse-chunks   # the last chunks under --work
+    .venv/bin/python benchmarks/retrieval_hybrid.py --reuse-chunks --embedder '{"name": "sentence_transformers", "path": "DIR"}'
 
 Scored with the shared tool's own code (`../shared/ragbench/tools/rag_eval.py`, imported, never
 copied): its chunk loading (embed_text: what is indexed is what is read), its BM25 (`_Index`,
@@ -145,11 +146,13 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--size", type=int, default=256)
     ap.add_argument("--ingest-bin", type=Path, default=ROOT / ".venv" / "bin" / "ingest")
     ap.add_argument("--reuse-chunks", action="store_true")
+    ap.add_argument("--embedder", default='{"name": "wordllama"}',
+                    help='the embedder config as JSON, e.g. \'{"name": "sentence_transformers", "path": "models/minilm"}\'')
     ap.add_argument("--json", type=Path, default=None)
     a = ap.parse_args(argv)
     tool = a.ragbench / "tools" / "rag_eval.py"
     rag = rag_eval_module(tool)
-    embedder = load({"name": "wordllama"})
+    embedder = load(json.loads(a.embedder))
     report = {}
     for ds in a.datasets.split(","):
         data, folder = a.ragbench / ds, a.work / ds / f"ingest-{a.size}"

@@ -198,6 +198,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--queries", type=int, default=200)
     ap.add_argument("--work", type=Path, default=ROOT / "out" / "vector_bench")
     ap.add_argument("--peers", default="sqlite-vec,faiss")
+    ap.add_argument("--query-sets", default="questions,keywords",
+                    help="questions: the ragbench questions whole; keywords: their first four words that are not stop words")
     ap.add_argument("--json", type=Path, default=None)
     a = ap.parse_args(argv)
     a.work.mkdir(parents=True, exist_ok=True)
@@ -222,6 +224,7 @@ def main(argv: list[str] | None = None) -> None:
         runs = {
             "ingest vector": lambda q: search_mode(index, q, "vector", k=K, window=0, vectors=vectors),
             "ingest hybrid": lambda q: search_mode(index, q, "hybrid", k=K, window=0, vectors=vectors),
+            "ingest bm25 top 100 (hybrid's first half)": lambda q: ranked_bm25(vectors.conn, q, DEPTH),
             "query embedding only": lambda q: embedder.embed([q]),
         }
         peers = [p for p in a.peers.split(",") if p]
@@ -238,7 +241,8 @@ def main(argv: list[str] | None = None) -> None:
             flat = FaissPeer(vectors, embedder)
             runs["faiss flat vector"] = lambda q: flat.vector(q, K)
         report[size] = {"load_s": load_s}
-        for kind, asked in (("questions", texts), ("keywords", [keywords(t) for t in texts])):
+        sets = {"questions": texts, "keywords": [keywords(t) for t in texts]}
+        for kind, asked in ((k, sets[k]) for k in a.query_sets.split(",")):
             print(f"  timing {len(asked)} {kind} at {size} chunks ...", file=sys.stderr, flush=True)
             ms = timed(runs, asked)
             rows = {name: (float(np.percentile(v, 50)), float(np.percentile(v, 95))) for name, v in ms.items()}

@@ -15,6 +15,7 @@ from typing import Callable, Iterator, Literal
 from .chunker import ChunkOptions
 from .cleaners import Step
 from .config import Config, LimitsConfig
+from .embedding_step import ChunkEmbedding
 from .errors import EmbedderError, IngestError, RunError, SourceError, Stopped
 from .loaders import content_hash, supports
 from .machine_faults import machine_fault
@@ -22,7 +23,6 @@ from .parallel import Done, Job, is_heavy, ordered_map, process, worker_count
 from .plugin_stages import plugin_options, with_job_embedder
 from .read_ahead import read_ahead
 from .run_lock import Holder, RunLock
-from .embedding_step import ChunkEmbedding
 from .settings_stamp import SettingsStamps
 from .sinks import Sink
 from .sinks.jsonl import JsonlSink

@@ -127,3 +127,15 @@ def test_a_folder_without_a_model_is_refused_before_any_library_loads(tmp_path):
     (tmp_path / "empty").mkdir()
     with pytest.raises(ConfigError, match="holds no model"):
         load({"name": "sentence_transformers", "path": str(tmp_path / "empty")})
+
+
+def test_ingest_plugins_lists_the_embedders_with_their_options():
+    import json
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "ingest", "plugins", "--json"], capture_output=True, text=True, check=True)
+    listed = {p["name"]: p for p in map(json.loads, out.stdout.splitlines()) if p["kind"] == "embedder"}
+    assert set(listed) >= {"wordllama", "sentence_transformers", "openai"}
+    assert listed["wordllama"]["origin"] == "built in" and "dimensions=256" in listed["wordllama"]["details"]["options"]
+    assert "api_key_env='OPENAI_API_KEY'" in listed["openai"]["details"]["options"]

@@ -212,3 +212,16 @@ def test_the_cli_searches_by_mode(job, monkeypatch):
     bad = subprocess.run([sys.executable, "-m", "ingest", "search", "x", "--mode", "semantic", "--index", str(index)],
                          capture_output=True, text=True, cwd=ROOT)
     assert bad.returncode == 2 and "'semantic' is not one of 'bm25', 'vector', 'hybrid'" in bad.stderr
+
+
+def test_another_embedder_setting_re_embeds_everything_under_its_own_name(job):
+    docs, config, index = job
+    _sync(config)
+    counting_embedder.CALLS.clear()
+    config.write_text(config.read_text().replace("{name: 'counting_embedder:counting'}",
+                                                 "{name: 'counting_embedder:counting', dimensions: 64}"))
+    summary, _ = _sync(config)
+    assert summary.changed == 2 and sorted(len(c) for c in counting_embedder.CALLS) == [1, 4]
+    rows = _rows(index)
+    assert {r[2] for r in rows} == {"wordllama:l2_supercat:64"} and {len(r[4]) for r in rows} == {64 * 4}
+    assert search_mode(index, "when are laptops replaced", "hybrid", k=1)[0].chunk.heading_path[-1] == "Laptops"
