@@ -168,8 +168,9 @@ CRASH = textwrap.dedent("""
     from ingest.sinks import pgvector
     from ingest.sinks.pgvector_options import PgvectorOptions
 
-    def crash(conn, tables, rows):  # the old chunks are deleted in this open transaction: die now
-        assert conn.info.transaction_status == conn.info.transaction_status.INTRANS
+    def crash(conn, tables, rows):  # once the old chunks are deleted in the open transaction: die
+        left = conn.execute(f"SELECT count(*) FROM {tables.label} WHERE doc_id = %s", (loaded.document.id,)).fetchone()
+        assert left == (0,) and conn.info.transaction_status == conn.info.transaction_status.INTRANS
         os.kill(os.getpid(), signal.SIGKILL)
 
     loaded = load_file(sys.argv[2])
