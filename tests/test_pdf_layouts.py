@@ -193,6 +193,35 @@ def test_author_lines_and_lead_ins_are_not_headings(tmp_path):
     assert headings == ["Clean Water for Every Village"]
 
 
+def test_a_centred_title_heads_the_flush_left_headings_of_its_size(tmp_path):
+    """A statement's title set centred over flush-left row groups in the same bold type: the
+    groups are under the title, and the unit note in parentheses heads nothing."""
+    doc = pymupdf.open()
+    page = Page(doc)
+    body = [prose(70, k) for k in range(4)]
+    right = max(pymupdf.get_text_length(line, fontsize=10) for text in body for line in textwrap.wrap(text, 90)) + 60
+    page.heading("Annual report", size=16)  # the document's title, above both
+    page.para(body[0])
+
+    def centred(text: str) -> None:
+        page.y += 14
+        page.text((60 + right - pymupdf.get_text_length(text, fontname="hebo", fontsize=10)) / 2, page.y, text, font="hebo")
+        page.y += 4
+
+    centred("CONSOLIDATED BALANCE SHEETS")
+    centred("(in millions, except per share data)")
+    for heading, text in (("Assets", body[1]), ("Liabilities", body[2])):
+        page.heading(heading)
+        page.para(text)
+    _, blocks = load(doc, tmp_path)
+    assert [b.text for b in blocks if b.kind == "heading"] == ["Annual report", "CONSOLIDATED BALANCE SHEETS", "Assets",
+                                                               "Liabilities"]
+    under = {b.text[:40]: b.path[1:] for b in blocks if b.kind == "paragraph"}
+    assert under[body[1][:40]] == ("CONSOLIDATED BALANCE SHEETS", "Assets")
+    assert under[body[2][:40]] == ("CONSOLIDATED BALANCE SHEETS", "Liabilities")
+    assert under["(in millions, except per share data)"] == ("CONSOLIDATED BALANCE SHEETS",)
+
+
 # -- 7. figure text ---------------------------------------------------------------------------
 
 
