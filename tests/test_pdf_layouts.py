@@ -388,6 +388,34 @@ def test_statement_stays_one_table_across_its_row_groups(tmp_path):
     assert [b.kind for b in blocks][-2:] == ["table", "paragraph"]  # the prose below reads after it
 
 
+def test_text_between_two_tables_of_one_block_reads_between_them(tmp_path):
+    """MuPDF lays rows, the lines between two tables and a note under them out as one block: what
+    is not a table row reads where it stands, not before both tables."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    writer, font, bold = pymupdf.TextWriter(page.rect), pymupdf.Font("helv"), pymupdf.Font("hebo")
+    rows = [("Net income", "5,363", "4,869"), ("Depreciation", "1,488", "1,544"), ("Deferred taxes", "(57)", "107"),
+            ("Segment results follow", None, None), ("for the two operating segments of the", None, None),
+            ("company, as the board reviews them", None, None), ("Capital spending", "(1,577)", "(1,373)"),
+            ("Acquisitions", "13", "(2,023)"), ("Other", "9", "(6)"), ("The notes are part of this statement.", None, None)]
+    y = 100
+    for label, a, b in rows:
+        writer.append((60, y), label, font=bold if a is None else font, fontsize=8)
+        if a is not None:
+            writer.append((430 - font.text_length(a, 8), y), a, font=font, fontsize=8)
+            writer.append((510 - font.text_length(b, 8), y), b, font=font, fontsize=8)
+        y += 10
+    writer.write_text(page)
+    assert len(page.get_text("dict")["blocks"]) == 1  # the layout this test is about
+    _, blocks = load(doc, tmp_path)
+    order = [b.kind if b.kind == "table" else b.text for b in blocks]
+    assert order.index("table") < next(i for i, t in enumerate(order) if "Segment results" in t)
+    assert order[-1].startswith("The notes are part of this statement")
+    assert [k for k in order if k == "table"] == ["table", "table"]
+    between = order[order.index("table") + 1 : len(order) - 1 - order[::-1].index("table")]
+    assert " ".join(between).startswith("Segment results follow")
+
+
 def test_words_side_by_side_are_no_table(tmp_path):
     doc = pymupdf.open()
     page = Page(doc)
