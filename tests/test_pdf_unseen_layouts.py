@@ -164,3 +164,17 @@ def test_two_columns_first_lines_in_the_top_band_are_not_one_header(tmp_path):
     _, blocks = load(doc, tmp_path)
     assert "Note 6 - Interest income and expense" in [b.text for b in blocks if b.kind == "heading"]
     assert not [b.text for b in blocks if "Card income" in b.text and "Note 6" in b.text]
+
+
+def test_header_pieces_in_other_types_beside_the_page_number_stay_one_line(tmp_path):
+    doc = pymupdf.open()
+    page = Page(doc)
+    page.text(60, 40, "[Ch. XIX.", size=7)
+    page.text(250, 40, "BRITISH HUSBANDRY.", size=10, font="hebo")
+    page.text(520, 40, "400", size=7)
+    for seed in range(4):
+        page.para(prose(90, seed), size=9)
+    _, blocks = load(doc, tmp_path)
+    text = all_text(blocks)
+    assert "BRITISH HUSBANDRY" not in text and "XIX" not in text and "400" not in text
+    assert all(prose(90, seed)[:60] in text for seed in range(4))
