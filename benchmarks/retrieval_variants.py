@@ -7,7 +7,9 @@
 
 - path MODE SRC DST: ingest's chunks with `embed_text` (what rag_eval indexes and reads) rebuilt
   from the heading path: `text` (none), `last` (the last heading), `noroot` (without the first
-  element, the document's name or title, which every chunk of a document shares).
+  element, the document's name or title, which every chunk of a document shares: ingest's own
+  `embed_text` since issue #12's BM25 work), `shared` (also without the headings under it that
+  90% of the document's chunks share, such as a cover page's company name over a whole 10-K).
 - semchunk DATA DST: ingest's cleaned blocks joined by blank lines and chunked by semchunk at 256
   cl100k tokens, as rag_eval chunks PyMuPDF's text: ingest's extraction, a plain splitter's cuts.
 - cleaners MODE DATA DST: ingest's chunks at 256 with no cleaners (`none`) or with the empty_cells
@@ -19,16 +21,41 @@ from __future__ import annotations
 import argparse
 import bisect
 import json
+from collections import Counter
 from pathlib import Path
+
+
+def shared_prefix(paths: list[list[str]], share: float = 0.9) -> list[str]:
+    """The longest heading-path prefix that at least `share` of the paths start with."""
+    prefix: list[str] = []
+    while True:
+        longer = Counter(tuple(p[: len(prefix) + 1]) for p in paths if len(p) > len(prefix) and p[: len(prefix)] == prefix)
+        if not longer:
+            return prefix
+        top, n = longer.most_common(1)[0]
+        if n < share * len(paths):
+            return prefix
+        prefix = list(top)
+
+
+def _common(path: list[str], prefix: list[str]) -> int:
+    n = 0
+    while n < min(len(path), len(prefix)) and path[n] == prefix[n]:
+        n += 1
+    return n
 
 
 def repath(mode: str, src: Path, dst: Path) -> None:
     dst.mkdir(parents=True, exist_ok=True)
     for f in sorted(src.glob("*.jsonl")):
         rows = [json.loads(line) for line in f.read_text().splitlines() if line.strip()]
+        prefix = shared_prefix([c["heading_path"] for c in rows]) if mode == "shared" else []
         for c in rows:
             path = c["heading_path"]
-            keep = [] if mode == "text" else path[-1:] if mode == "last" else path[1:]
+            if mode == "shared":
+                keep = path[max(1, _common(path, prefix)):]
+            else:
+                keep = [] if mode == "text" else path[-1:] if mode == "last" else path[1:]
             c["embed_text"] = " > ".join(keep) + "\n\n" + c["text"] if keep else c["text"]
         (dst / f.name).write_text("".join(json.dumps(c) + "\n" for c in rows))
 
@@ -80,7 +107,7 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     p = sub.add_parser("path")
-    p.add_argument("mode", choices=["text", "last", "noroot"])
+    p.add_argument("mode", choices=["text", "last", "noroot", "shared"])
     p.add_argument("src", type=Path)
     p.add_argument("dst", type=Path)
     p = sub.add_parser("semchunk")

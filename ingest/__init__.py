@@ -8,11 +8,16 @@ The typed API the CLI is a thin layer over:
 
     from ingest import load_config, run
     summary = run(*load_config("configs/local.yaml"))
+
+    from ingest import search, Filters
+    hits = search("out/index.sqlite", "ibuprofen dose", k=3, filters=Filters(mime_types="text/markdown"))
 """
 
 from __future__ import annotations
 
 import importlib
+import sys
+import types
 from typing import TYPE_CHECKING
 
 __version__ = "0.1.0"
@@ -24,13 +29,14 @@ _EXPORTS = {
     "Source": "blocks", "ChunkOptions": "chunker", "chunk": "chunker", "build_chain": "cleaners",
     "clean": "cleaners", "clean_blocks": "cleaners", "Config": "config", "load_config": "config",
     "IngestError": "errors", "load_bytes": "loaders", "load_file": "loaders", "RunSummary": "pipeline",
-    "run": "pipeline", "chunk_files": "parallel",
+    "run": "pipeline", "chunk_files": "parallel", "search": "search_api", "Filters": "search_filters",
+    "Hit": "search",
 }
 
 __all__ = [
-    "Block", "Chunk", "ChunkOptions", "Config", "Document", "IngestError", "Loaded", "Mark", "RunSummary",
-    "Source", "build_chain", "chunk", "chunk_files", "clean", "clean_blocks", "load_bytes", "load_config",
-    "load_file", "run",
+    "Block", "Chunk", "ChunkOptions", "Config", "Document", "Filters", "Hit", "IngestError", "Loaded", "Mark",
+    "RunSummary", "Source", "build_chain", "chunk", "chunk_files", "clean", "clean_blocks", "load_bytes",
+    "load_config", "load_file", "run", "search",
 ]
 
 
@@ -42,6 +48,18 @@ def __getattr__(name: str):
     return value
 
 
+class _Package(types.ModuleType):
+    def __setattr__(self, name: str, value: object) -> None:
+        # `ingest.search` is the search function. Importing the module ingest/search.py (the CLI
+        # does) would otherwise put the module in its place, as Python does with any submodule.
+        if name == "search" and isinstance(value, types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
+
+
 if TYPE_CHECKING:
     from .blocks import Block, Chunk, Document, Loaded, Mark, Source
     from .chunker import ChunkOptions, chunk
@@ -51,3 +69,6 @@ if TYPE_CHECKING:
     from .loaders import load_bytes, load_file
     from .parallel import chunk_files
     from .pipeline import RunSummary, run
+    from .search import Hit
+    from .search_api import search
+    from .search_filters import Filters

@@ -18,12 +18,14 @@ from .chunk_json import chunk_to_dict
 from .chunker import ChunkOptions, chunk
 from .chunker.metrics import defects, sizes
 from .cleaners import clean
+from .cli_filters import filter_options, filters_from
 from .cli_settings import cleaner_option, config_or_folder, config_option, resolve_settings
 from .errors import ConfigError, IngestError, LockHeld, Stopped
 from .loaders import load_file
 from .pipeline import RunFlags, RunSummary, run as run_pipeline
 from .run_report import RunReport, write_summary_json
-from .search import principals, search as search_index
+from .hybrid import MODES, Mode, search_mode
+from .search import principals
 from .stopping import StopRequest
 from .terminal_text import shown
 
@@ -267,12 +269,28 @@ def _measure(docs: list[tuple[Loaded, list]], options: ChunkOptions) -> dict:
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--as", "as_user", metavar="EMAIL", help="Only what this person may open (Drive readers).")
 @click.option("--groups", default="", metavar="A@X,B@X", help="With --as: the groups the person is in.")
-def search_cmd(query: str, index: Path, k: int, window: int, as_json: bool, as_user: str | None, groups: str) -> None:
-    """Best chunks for QUERY (BM25, heading path weighted above the body), with their citation."""
+@click.option("--mode", type=click.Choice(MODES),
+              help="bm25: words; vector: meaning (needs an index built with `embedder:`); hybrid: both, rank-fused. "
+                   "Default: bm25, or hybrid with --config (on PostgreSQL, bm25 ranks by its full-text ts_rank).")
+@click.option("--config", "config_path", type=click.Path(path_type=Path, dir_okay=False),
+              help="Search the index this job writes (its pgvector sink) instead of --index.")
+@filter_options
+def search_cmd(query: str, index: Path, k: int, window: int, as_json: bool, as_user: str | None, groups: str,
+               mode: Mode | None, config_path: Path | None, **filter_flags) -> None:
+    """Best chunks for QUERY (BM25, heading path weighted above the body, or --mode vector|hybrid), with their citation."""
     if groups and not as_user:
         raise click.BadParameter("needs --as (whose groups they are)", param_hint="--groups")
     readers = principals(as_user, tuple(groups.split(","))) if as_user else None
-    hits = search_index(index, query, k=k, window=window, readers=readers)
+    filters = filters_from(**filter_flags)
+    if config_path is not None:
+        if filters:
+            raise click.BadParameter("the pgvector sink takes no filters yet; search it without --doc, --path, "
+                                     "--heading, --type and --modified-*", param_hint="--config")
+        from .cli_pgvector import search_job
+
+        hits = search_job(config_path, query, k=k, window=window, readers=readers, mode=mode or "hybrid")
+    else:
+        hits = search_mode(index, query, mode or "bm25", k=k, window=window, readers=readers, filters=filters)
     out = Console()
     for rank, hit in enumerate(hits, 1):
         if as_json:
@@ -304,3 +322,7 @@ cli.add_command(plugins_cmd)
 from .cli_inspect import inspect_cmd  # noqa: E402
 
 cli.add_command(inspect_cmd)
+
+from .cli_eval import eval_cmd  # noqa: E402
+
+cli.add_command(eval_cmd)

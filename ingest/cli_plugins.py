@@ -13,8 +13,8 @@ from .plugin_list import listing
 @click.command("plugins")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per plugin.")
 def plugins_cmd(as_json: bool) -> None:
-    """List every loader, cleaner, sink and source, with where each comes from."""
-    items = sorted(listing(), key=lambda p: ("loader", "cleaner", "sink", "source").index(p.kind))
+    """List every loader, cleaner, sink, source and embedder, with where each comes from."""
+    items = sorted(listing(), key=lambda p: ("loader", "cleaner", "sink", "source", "embedder").index(p.kind))
     if as_json:
         for item in items:
             click.echo(json.dumps(asdict(item)))

@@ -17,6 +17,7 @@ from pydantic import ConfigDict, Field, ValidationError, model_validator
 from .chunker import ChunkOptions
 from .chunker.tokens import get_tokenizer
 from .cleaners import Step, build_chain
+from .embedders import EmbedderConfig, options_of as embedder_options
 from .errors import ConfigError, IngestError
 from .loaders import resolve as resolve_loader, use as use_loader
 from .plugin_stages import plugin_options
@@ -100,6 +101,8 @@ class Config(StrictOptions):
     """Ordered names (entry points or module:attr); `{name: {options}}` configures, `{name: false}` switches off."""
     loaders: list[str] = Field(default_factory=list)
     """Plugin loaders (entry points or module:attr), each taking over the MIME types it declares."""
+    embedder: EmbedderConfig | None = None
+    """`{name: wordllama, ...options}`: chunks get vectors, for vector and hybrid search. None: none."""
 
 
 def load_config(path: str | Path) -> tuple[Config, tuple[Step, ...], ChunkOptions]:
@@ -135,6 +138,8 @@ def parse_config(
             use_loader(resolve_loader(name, base)[0])
         plugin_options("source", config.source.model_extra, base)  # a plugin's options, checked now
         plugin_options("sink", config.sink.model_extra, base)
+        if config.embedder is not None:
+            embedder_options(config.embedder, base)  # its options checked now; the model loads at the first write
     except IngestError as exc:
         raise ConfigError(str(exc), subject=origin) from exc
     return config, steps, options

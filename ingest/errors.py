@@ -39,8 +39,17 @@ class TokenizerError(ChunkerError):
     """The tokenizer could not be loaded offline."""
 
 
+class EmbedderError(IngestError):
+    """An embedder could not be loaded or could not embed; `subject` is the embedder or setting."""
+
+
 class SinkError(IngestError):
     """The index or dump could not be written."""
+
+
+class SinkUnreachable(SinkError):
+    """A database server the sink writes to refused or dropped the connection, retries included:
+    the machine's fault, not the document's, so the next run tries the document again."""
 
 
 class WorkerCrash(IngestError):

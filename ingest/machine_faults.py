@@ -8,7 +8,7 @@ import errno
 import sqlite3
 from typing import Iterator
 
-from .errors import DocumentTimeout, WorkerCrash
+from .errors import DocumentTimeout, SinkUnreachable, WorkerCrash
 
 _OS_CAUSES = {
     errno.ENOSPC: "the disk is full",
@@ -28,6 +28,8 @@ def machine_fault(exc: BaseException) -> str | None:
     for e in _chain(exc):
         if isinstance(e, (DocumentTimeout, WorkerCrash)):
             return "time limit" if isinstance(e, DocumentTimeout) else "worker lost"
+        if isinstance(e, SinkUnreachable):
+            return "the database server cannot be reached"
         if isinstance(e, MemoryError):
             return "out of memory"
         if isinstance(e, sqlite3.OperationalError):

@@ -15,11 +15,12 @@ from typing import Callable, Iterator, Literal
 from .chunker import ChunkOptions
 from .cleaners import Step
 from .config import Config, LimitsConfig
-from .errors import IngestError, RunError, SourceError, Stopped
+from .embedding_step import ChunkEmbedding
+from .errors import EmbedderError, IngestError, RunError, SourceError, Stopped
 from .loaders import content_hash, supports
 from .machine_faults import machine_fault
 from .parallel import Done, Job, is_heavy, ordered_map, process, worker_count
-from .plugin_stages import plugin_options
+from .plugin_stages import plugin_options, with_job_embedder
 from .read_ahead import read_ahead
 from .run_lock import Holder, RunLock
 from .settings_stamp import SettingsStamps
@@ -146,6 +147,7 @@ class _Run:
         self.stopped: int | None = None
         self.error = ""
         self.gone: set[str] = set()
+        self.embedding: ChunkEmbedding | None = None
 
     def report(self, result: DocResult) -> None:
         self.results.append(result)
@@ -155,6 +157,8 @@ class _Run:
     def sync(self) -> None:
         source = open_source(self.config)
         with StateStore(self.config.state) as state, _open_sink(self.config) as sink:
+            if self.config.embedder is not None:
+                self.embedding = ChunkEmbedding(self.config.embedder, sink)
             stored = self._pair(state, sink)
             with state.batching():
                 try:
@@ -164,7 +168,7 @@ class _Run:
                 _durable(sink, state)
 
     def _sync(self, source: Source, state: StateStore, sink: Sink, stored: dict[str, str]) -> None:
-        stamps = SettingsStamps(self.steps, self.options)
+        stamps = SettingsStamps(self.steps, self.options, self.config.embedder)
         known = state.known(source.key)
         cursor = state.get_cursor(source.key)
         resettled = cursor is not None and _settings_changed(known, stamps)
@@ -203,7 +207,7 @@ class _Run:
             if isinstance(plan, DocResult):
                 self.report(plan)
             else:
-                self.report(_finish(plan, future, sink, state, source.key))
+                self.report(_finish(plan, future, sink, state, source.key, self.embedding))
             if state.pending and time.monotonic() - committed >= _COMMIT_EVERY_S:
                 _durable(sink, state)
                 committed = time.monotonic()
@@ -366,12 +370,16 @@ def _execute(plan: DocResult | _Planned) -> Done | None:
     return None if isinstance(plan, DocResult) else process(plan.job)
 
 
-def _finish(plan: _Planned, future: Future, sink: Sink, state: StateStore, key: str) -> DocResult:
+def _finish(plan: _Planned, future: Future, sink: Sink, state: StateStore, key: str,
+            embedding: ChunkEmbedding | None = None) -> DocResult:
     item, document = plan.item, plan.job.document
     try:
         done: Done = future.result()
         began = time.perf_counter()
-        sink.write(done.document, done.chunks)
+        if embedding is None:
+            sink.write(done.document, done.chunks)
+        else:  # embedded before the sink's transaction: a slow API holds no lock on the index
+            sink.write(done.document, done.chunks, embedding.vectors(done.chunks))
     except RunError:  # a damaged index: no document's fault, and the run must not write on
         raise
     except Exception as exc:  # one bad document must not stop the run
@@ -383,6 +391,8 @@ def _finish(plan: _Planned, future: Future, sink: Sink, state: StateStore, key: 
             log.error("unexpected failure on %s", item.doc_id, exc_info=exc)
             error = f"{document.uri}: internal error: {exc!r}"
         fault = machine_fault(exc)
+        if fault is None and isinstance(exc, EmbedderError):  # an API down or refusing: not the document's fault
+            fault = "the embedder failed; tried again next run"
         if fault is not None:  # no verdict on the document: the next run tries it again
             return _failed(item, "", document.uri, f"{error} [{fault}]", state, key, retry=True)
         return _failed(item, plan.fingerprint, document.uri, error, state, key)
@@ -407,7 +417,7 @@ def _failed(item: Item, fingerprint: str, uri: str, error: str, state: StateStor
 def _open_sink(config: Config) -> Sink:
     plugin = plugin_options("sink", config.sink.model_extra)
     if plugin is not None:
-        return plugin[0].open(plugin[1])
+        return plugin[0].open(with_job_embedder(plugin[1], config.embedder))
     if config.sink.sqlite is not None:
         return SqliteSink(config.sink.sqlite)
     return JsonlSink(config.sink.jsonl)

@@ -1,4 +1,4 @@
-"""What `ingest plugins` shows: every loader, cleaner, sink and source, and where it comes from."""
+"""What `ingest plugins` shows: every loader, cleaner, sink, source and embedder, and where it comes from."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pydantic import BaseModel
 
 from . import registry
 from .cleaners import DEFAULT_CHAIN, Cleaner, _as_cleaner, builtin
+from .embedders import EmbedderType, builtin_types
 from .errors import IngestError
 from .loaders import FormatLoader, available as loaders
 from .plugin_stages import SinkType, SourceType, builtin_sinks, builtin_sources
@@ -17,7 +18,7 @@ from .plugin_stages import SinkType, SourceType, builtin_sinks, builtin_sources
 @dataclass(frozen=True, slots=True)
 class Listed:
     kind: str
-    """loader, cleaner, sink or source."""
+    """loader, cleaner, sink, source or embedder."""
     name: str
     origin: str
     """"built in", or the distribution and version that provides it."""
@@ -31,7 +32,7 @@ def listing() -> Iterator[Listed]:
         yield _loader(loader, origin)
     for name in DEFAULT_CHAIN:
         yield _cleaner(builtin(name), registry.BUILT_IN, "on")
-    for kind in ("loader", "cleaner", "sink", "source"):
+    for kind in ("loader", "cleaner", "sink", "source", "embedder"):
         for ep in registry.installed(kind):
             if kind == "loader":
                 continue  # listed above with the built-ins
@@ -47,9 +48,11 @@ def listing() -> Iterator[Listed]:
             except IngestError as exc:
                 yield Listed(kind, ep.name, registry.origin_of(ep), error=str(exc))
     for sink in builtin_sinks():
-        yield Listed("sink", sink.name, registry.BUILT_IN, {"options": "a path"})
+        yield _stage("sink", sink, registry.BUILT_IN)
     for source in builtin_sources():
         yield _stage("source", source, registry.BUILT_IN)
+    for embedder in builtin_types():
+        yield _stage("embedder", embedder, registry.BUILT_IN)
 
 
 def _loader(loader: FormatLoader, origin: str) -> Listed:
@@ -71,7 +74,7 @@ def _cleaner(cleaner: Cleaner, origin: str, default: str) -> Listed:
 
 
 def _stage(kind: str, obj: object, origin: str, name: str = "") -> Listed:
-    if not isinstance(obj, (SinkType, SourceType)):
+    if not isinstance(obj, (SinkType, SourceType, EmbedderType)):
         return Listed(kind, name, origin, error=f"not an ingest {kind} type")
     return Listed(kind, obj.name, origin, {"options": _options(obj.options) if obj.options else "a path"})
 

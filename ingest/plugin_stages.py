@@ -43,6 +43,9 @@ BUILTIN_SINKS = (  # name, opener (called with a path)
     ("sqlite", "ingest.sinks.sqlite:SqliteSink"),
     ("jsonl", "ingest.sinks.jsonl:JsonlSink"),
 )
+BUILTIN_OPTION_SINKS = (  # name, opener, options model: configured as `sink: {name: {options}}`
+    ("pgvector", "ingest.sinks.pgvector:open_sink", "ingest.sinks.pgvector_options:PgvectorOptions"),
+)
 
 
 def builtin_sources() -> list[SourceType]:
@@ -50,18 +53,21 @@ def builtin_sources() -> list[SourceType]:
 
 
 def builtin_sinks() -> list[SinkType]:
-    return [SinkType(n, _lazy(opener)) for n, opener in BUILTIN_SINKS]
+    return [SinkType(n, _lazy(opener)) for n, opener in BUILTIN_SINKS] + [
+        SinkType(n, _lazy(opener), registry.builtin(model)) for n, opener, model in BUILTIN_OPTION_SINKS]
 
 
 def resolve(kind: str, name: str, base: Path | None = None) -> tuple[SourceType | SinkType, str]:
     """A plugin source or sink by entry-point name or `module:attr` (importable from `base` too)."""
     wanted = SourceType if kind == "source" else SinkType
+    if kind == "sink" and name in {n for n, *_ in BUILTIN_OPTION_SINKS}:
+        return next(s for s in builtin_sinks() if s.name == name), registry.BUILT_IN
     if ":" in name:
         found = registry.import_attr(name, base)
     else:
         ep = registry.entry_point(kind, name)
         if ep is None:
-            builtins = [n for n, *_ in (BUILTIN_SOURCES if kind == "source" else BUILTIN_SINKS)]
+            builtins = [n for n, *_ in (BUILTIN_SOURCES if kind == "source" else BUILTIN_SINKS + BUILTIN_OPTION_SINKS)]
             known = ", ".join(builtins + sorted(e.name for e in registry.installed(kind)))
             raise ConfigError(f"unknown {kind} (there are: {known}; or name one as module:attr)", subject=f"{kind}.{name}")
         found = registry.load_entry_point(kind, ep)
@@ -92,6 +98,15 @@ def plugin_options(
         err = exc.errors()[0]
         key = ".".join(str(p) for p in err["loc"])
         raise ConfigError(f"{key}: {err['msg']}", subject=f"{kind}.{name}") from None
+
+
+def with_job_embedder(options: Any, embedder: Any) -> Any:
+    """A sink's options with the job's `embedder:` where the sink takes one and names none itself,
+    so one `embedder:` serves the sink's vectors and the queries made against them."""
+    takes = isinstance(options, BaseModel) and "embedder" in type(options).model_fields
+    if takes and embedder is not None and options.embedder is None:
+        return options.model_copy(update={"embedder": embedder})
+    return options
 
 
 def _lazy(target: str) -> Callable[[Any], Any]:

@@ -24,6 +24,7 @@ GROUPS = {
     "cleaner": "ingest.cleaners",
     "sink": "ingest.sinks",
     "source": "ingest.sources",
+    "embedder": "ingest.embedders",
 }
 BUILT_IN = "built in"
 

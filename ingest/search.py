@@ -13,6 +13,7 @@ from pathlib import Path, PurePath
 
 from .blocks import Chunk
 from .errors import SinkError
+from .search_filters import Filters
 from .sinks.sqlite import CHUNK_COLUMNS, HEADING_SEPARATOR, chunk_from_row, connect_index, read_chunks
 from .sqlite_files import transaction
 
@@ -48,11 +49,13 @@ def principals(email: str, groups: tuple[str, ...] = ()) -> tuple[str, ...]:
     return tuple(dict.fromkeys(found))
 
 
-def search(index: Path, query: str, k: int = 5, window: int = 1, readers: tuple[str, ...] | None = None) -> list[Hit]:
+def search(index: Path, query: str, k: int = 5, window: int = 1, readers: tuple[str, ...] | None = None,
+           filters: Filters | None = None) -> list[Hit]:
     """The `k` best chunks for the free-text `query`; [] when it holds no searchable word.
 
     With `readers` (what one person matches: `principals`), only
-    chunks of documents one of them may open, or that have no readers recorded (local files)."""
+    chunks of documents one of them may open, or that have no readers recorded (local files).
+    With `filters`, only chunks they let through."""
     if k < 1 or window < 0:
         raise SearchError(f"k must be at least 1 and window at least 0 (got k={k}, window={window})", index)
     match = fts_query(query)
@@ -61,13 +64,31 @@ def search(index: Path, query: str, k: int = 5, window: int = 1, readers: tuple[
     conn = connect_index(Path(index), create=False)
     try:
         with transaction(conn, immediate=False):  # hits and their neighbours from one snapshot
-            allowed = None if readers is None else json.dumps(list(readers))
-            rows = conn.execute(_RANKED, (match, HEADING_WEIGHT, k, allowed)).fetchall()
-            return [_hit(conn, chunk_from_row(row), -row[-1], window) for row in rows]
+            return [hit(conn, chunk, score, window) for chunk, score in ranked_bm25(conn, query, k, readers, filters)]
     except sqlite3.Error as exc:
         raise SearchError(f"search for {query!r} failed ({exc})", index) from exc
     finally:
         conn.close()
+
+
+def ranked_bm25(conn: sqlite3.Connection, query: str, limit: int, readers: tuple[str, ...] | None = None,
+                filters: Filters | None = None) -> list[tuple[Chunk, float]]:
+    """The `limit` best chunks by bm25 (highest score first), as (chunk, negated bm25 rank)."""
+    match = fts_query(query)
+    if not match:
+        return []
+    allowed = None if readers is None else json.dumps(list(readers))
+    where, params = (filters or Filters()).where(first=5)
+    rows = conn.execute(_RANKED.format(filters=where), (match, HEADING_WEIGHT, limit, allowed, *params)).fetchall()
+    return [(chunk_from_row(row), -row[-1]) for row in rows]
+
+
+def readers_clause(param: str) -> str:
+    """SQL true for a chunk `c` one of the readers in JSON array `param` may open (NULL: anyone)."""
+    return f"""({param} IS NULL
+       OR NOT EXISTS (SELECT 1 FROM readers AS r WHERE r.doc_id = c.doc_id)
+       OR EXISTS (SELECT 1 FROM readers AS r WHERE r.doc_id = c.doc_id
+                  AND r.reader IN (SELECT value FROM json_each({param}))))"""
 
 
 _RANKED = f"""
@@ -76,10 +97,8 @@ FROM chunks_fts
 JOIN chunks AS c ON c.seq = chunks_fts.rowid
 JOIN documents AS d ON d.id = c.doc_id
 WHERE chunks_fts MATCH ?1
-  AND (?4 IS NULL
-       OR NOT EXISTS (SELECT 1 FROM readers AS r WHERE r.doc_id = c.doc_id)
-       OR EXISTS (SELECT 1 FROM readers AS r WHERE r.doc_id = c.doc_id
-                  AND r.reader IN (SELECT value FROM json_each(?4))))
+  AND {readers_clause("?4")}
+  AND {{filters}}
 ORDER BY rank, c.doc_id, c.chunk_index
 LIMIT ?3
 """
@@ -111,7 +130,8 @@ def index_stats(index: Path) -> dict[str, int]:
     return {"documents": documents, "chunks": chunks}
 
 
-def _hit(conn: sqlite3.Connection, chunk: Chunk, score: float, window: int) -> Hit:
+def hit(conn: sqlite3.Connection, chunk: Chunk, score: float, window: int) -> Hit:
+    """A ranked chunk as a `Hit`: widened with `window` neighbours on each side, and cited."""
     around = read_chunks(conn, chunk.doc_id, chunk.chunk_index - window, chunk.chunk_index + window)
     return Hit(
         chunk=chunk,

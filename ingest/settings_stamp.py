@@ -12,6 +12,7 @@ from pathlib import Path
 from . import __version__, code_stamp
 from .chunker import ChunkOptions
 from .cleaners import Step, code_version
+from .embedders import EmbedderConfig
 from .loaders import loader_module, supported
 
 
@@ -20,8 +21,8 @@ class SettingsStamps:
     options and, for plugins, their code), and the code of ingest that makes its output
     (`code_stamp.py`). A change re-processes exactly the documents whose output it can change."""
 
-    def __init__(self, steps: tuple[Step, ...], options: ChunkOptions) -> None:
-        self.steps, self.options = steps, options
+    def __init__(self, steps: tuple[Step, ...], options: ChunkOptions, embedder: EmbedderConfig | None = None) -> None:
+        self.steps, self.options, self.embedder = steps, options, embedder
         self._cache: dict[str, str] = {}
 
     def __call__(self, mime_type: str) -> str:
@@ -46,6 +47,10 @@ class SettingsStamps:
             "loader": loader if loader in ours else (loader, _module_digest(loader)),
             "code": code_stamp.digest([*code_stamp.COMMON, *ours]),
         }
+        # Another embedder writes every document again (a text keeps its vector if the model's name
+        # is the same); a job without one keeps the stamps it had before embedders existed.
+        if self.embedder is not None:
+            described["embedder"] = self.embedder.spec()
         return hashlib.sha256(json.dumps(described, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from ingest import ChunkOptions, chunk, load_file
-from ingest.blocks import Block, Document, Loaded
+from ingest.blocks import Block, Chunk, Document, Loaded, Source
 from ingest.chunker import tokens
 from ingest.chunker.tokens import get_tokenizer
 from ingest.errors import ChunkerError
@@ -122,7 +124,17 @@ def test_ids_are_deterministic_and_embed_text_leads_with_the_path(seeds):
     a = list(chunk(load_file(seeds / "paediatric-fever.md")))
     b = list(chunk(load_file(seeds / "paediatric-fever.md")))
     assert [c.id for c in a] == [c.id for c in b] and len({c.id for c in a}) == len(a)
-    assert a[1].embed_text.startswith("Paediatric fever > Antipyretic dosing\n\n")
+    assert a[1].heading_path == ("Paediatric fever", "Antipyretic dosing")
+    # The root, the document's title, is every chunk's: it leads no chunk's embed_text.
+    assert a[1].embed_text == "Antipyretic dosing\n\n" + a[1].text
+    assert all("Paediatric fever" not in c.embed_text.partition("\n\n")[0] for c in a)
+
+
+def test_embed_text_of_a_chunk_under_the_root_alone_is_its_text():
+    c = Chunk("id", "doc", 0, "Body.", ("Title",), ("paragraph",), 2, 0, Source("u", "n", "text/plain", "", ""))
+    assert c.embed_text == "Body."
+    assert replace(c, heading_path=()).embed_text == "Body."
+    assert replace(c, heading_path=("Title", "A", "B")).embed_text == "A > B\n\nBody."
 
 
 @pytest.mark.parametrize("tokenizer", ["cl100k_base", "o200k_base"])

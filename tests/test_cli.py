@@ -24,7 +24,7 @@ def test_chunk_prints_json_lines_with_every_field(seeds):
         assert key in first
     assert set(first["source"]) >= {"uri", "name", "mime_type", "modified", "version"}
     assert first["source"]["mime_type"] == "text/markdown"
-    assert first["embed_text"] == "Paediatric fever > When to seek help the same day\n\n" + first["text"]
+    assert first["embed_text"] == "When to seek help the same day\n\n" + first["text"]  # the root is the title
 
 
 def test_stats_table_and_json(seeds):

@@ -193,6 +193,35 @@ def test_author_lines_and_lead_ins_are_not_headings(tmp_path):
     assert headings == ["Clean Water for Every Village"]
 
 
+def test_a_centred_title_heads_the_flush_left_headings_of_its_size(tmp_path):
+    """A statement's title set centred over flush-left row groups in the same bold type: the
+    groups are under the title, and the unit note in parentheses heads nothing."""
+    doc = pymupdf.open()
+    page = Page(doc)
+    body = [prose(70, k) for k in range(4)]
+    right = max(pymupdf.get_text_length(line, fontsize=10) for text in body for line in textwrap.wrap(text, 90)) + 60
+    page.heading("Annual report", size=16)  # the document's title, above both
+    page.para(body[0])
+
+    def centred(text: str) -> None:
+        page.y += 14
+        page.text((60 + right - pymupdf.get_text_length(text, fontname="hebo", fontsize=10)) / 2, page.y, text, font="hebo")
+        page.y += 4
+
+    centred("CONSOLIDATED BALANCE SHEETS")
+    centred("(in millions, except per share data)")
+    for heading, text in (("Assets", body[1]), ("Liabilities", body[2])):
+        page.heading(heading)
+        page.para(text)
+    _, blocks = load(doc, tmp_path)
+    assert [b.text for b in blocks if b.kind == "heading"] == ["Annual report", "CONSOLIDATED BALANCE SHEETS", "Assets",
+                                                               "Liabilities"]
+    under = {b.text[:40]: b.path[1:] for b in blocks if b.kind == "paragraph"}
+    assert under[body[1][:40]] == ("CONSOLIDATED BALANCE SHEETS", "Assets")
+    assert under[body[2][:40]] == ("CONSOLIDATED BALANCE SHEETS", "Liabilities")
+    assert under["(in millions, except per share data)"] == ("CONSOLIDATED BALANCE SHEETS",)
+
+
 # -- 7. figure text ---------------------------------------------------------------------------
 
 
@@ -321,6 +350,70 @@ def test_statement_without_rules_is_a_table_of_rows(tmp_path):
                               ("Operating income", "$ 1,795", "$ 2,675"))
     assert tables[0].header_rows == 1
     assert not any(b.text in ("46,298", "Revenue") for b in blocks if b.kind != "table")
+
+
+def test_statement_stays_one_table_across_its_row_groups(tmp_path):
+    """A cash flow statement: captions of row groups in bold, a label wrapped onto a second line,
+    a label longer than a cell. One table in reading order, its captions rows, not headings."""
+    doc = pymupdf.open()
+    page = Page(doc)
+    page.para(prose(50, 1))
+    long_label = "Proceeds from issuance of treasury stock pursuant to stock option and benefit plans"
+    rows = [("Cash flows from operating activities", None, None), ("Net income", "5,363", "4,869"),
+            ("Adjustments to reconcile net income to net cash", None, None),
+            ("provided by operating activities", None, None), ("Depreciation", "1,488", "1,544"),
+            ("Deferred income taxes", "(57)", "107"), ("Cash flows from investing activities", None, None),
+            ("Purchases of property and equipment", "(1,577)", "(1,373)"), (long_label, "485", "734"),
+            ("Acquisitions, net of cash acquired", "13", "(2,023)")]
+    y = page.y + 20
+    for label, a, b in rows:
+        page.text(60, y, label, size=8, font="hebo" if a is None and label[0].isupper() else "helv")
+        if a is not None:
+            page.text(430 - pymupdf.get_text_length(a, fontsize=8), y, a, size=8)
+            page.text(510 - pymupdf.get_text_length(b, fontsize=8), y, b, size=8)
+        y += 10
+    page.y = y + 10
+    page.para(prose(50, 2))
+    _, blocks = load(doc, tmp_path)
+    tables = [b for b in blocks if b.kind == "table"]
+    assert len(tables) == 1
+    assert tables[0].rows == (  # the caption above the first figures stays the table's lead-in
+        ("Net income", "5,363", "4,869"),
+        ("Adjustments to reconcile net income to net cash provided by operating activities", "", ""),
+        ("Depreciation", "1,488", "1,544"), ("Deferred income taxes", "(57)", "107"),
+        ("Cash flows from investing activities", "", ""), ("Purchases of property and equipment", "(1,577)", "(1,373)"),
+        (long_label, "485", "734"), ("Acquisitions, net of cash acquired", "13", "(2,023)"))
+    assert tables[0].header_rows == 0  # its first row is data
+    assert not [b for b in blocks if b.kind == "heading" and "investing" in b.text.casefold()]
+    assert [b.kind for b in blocks][-2:] == ["table", "paragraph"]  # the prose below reads after it
+
+
+def test_text_between_two_tables_of_one_block_reads_between_them(tmp_path):
+    """MuPDF lays rows, the lines between two tables and a note under them out as one block: what
+    is not a table row reads where it stands, not before both tables."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    writer, font, bold = pymupdf.TextWriter(page.rect), pymupdf.Font("helv"), pymupdf.Font("hebo")
+    rows = [("Net income", "5,363", "4,869"), ("Depreciation", "1,488", "1,544"), ("Deferred taxes", "(57)", "107"),
+            ("Segment results follow", None, None), ("for the two operating segments of the", None, None),
+            ("company, as the board reviews them", None, None), ("Capital spending", "(1,577)", "(1,373)"),
+            ("Acquisitions", "13", "(2,023)"), ("Other", "9", "(6)"), ("The notes are part of this statement.", None, None)]
+    y = 100
+    for label, a, b in rows:
+        writer.append((60, y), label, font=bold if a is None else font, fontsize=8)
+        if a is not None:
+            writer.append((430 - font.text_length(a, 8), y), a, font=font, fontsize=8)
+            writer.append((510 - font.text_length(b, 8), y), b, font=font, fontsize=8)
+        y += 10
+    writer.write_text(page)
+    assert len(page.get_text("dict")["blocks"]) == 1  # the layout this test is about
+    _, blocks = load(doc, tmp_path)
+    order = [b.kind if b.kind == "table" else b.text for b in blocks]
+    assert order.index("table") < next(i for i, t in enumerate(order) if "Segment results" in t)
+    assert order[-1].startswith("The notes are part of this statement")
+    assert [k for k in order if k == "table"] == ["table", "table"]
+    between = order[order.index("table") + 1 : len(order) - 1 - order[::-1].index("table")]
+    assert " ".join(between).startswith("Segment results follow")
 
 
 def test_words_side_by_side_are_no_table(tmp_path):

@@ -11,6 +11,7 @@ import pytest
 
 from ingest.loaders import load_file
 from ingest.loaders.pdf_lines import restore_glyph_order
+from ingest.loaders.pdf_tables import header_rows
 
 RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")
 WITH_TABLES = {  # found by the finder on these pages; the test fails if it finds none there
@@ -97,3 +98,14 @@ def test_table_words_stay_out_of_the_text(corpus):
         if block.kind != "table" and block.bbox is not None:
             cx, cy = (block.bbox[0] + block.bbox[2]) / 2, (block.bbox[1] + block.bbox[3]) / 2
             assert not any(t.bbox[0] <= cx <= t.bbox[2] and t.bbox[1] <= cy <= t.bbox[3] for t in tables)
+
+
+@pytest.mark.parametrize("first, header", [
+    (("", "2023", "2022"), 1), (("(Millions)", "2018", "2017", "2016"), 1), (("", "December 31, 2022", ""), 1),
+    (("Segment", "Three months ended June 30, 2023", ""), 1), (("", "\u2014", ""), 1),
+    (("Net sales", "1,234", "5,678"), 0), (("Net income", "$ 5,363 $", "4,869"), 0), (("Margin", "10.2%", ""), 0),
+    (("Loss", "(1,577)", ""), 0),
+])
+def test_first_row_is_the_header_unless_it_holds_an_amount(first, header):
+    assert header_rows([first, ("Other", "1", "2")]) == header
+    assert header_rows([first]) == 0  # one row heads nothing

@@ -67,7 +67,7 @@ def test_chunk_dict_round_trips_every_field(fever) -> None:
     chunk = dataclasses.replace(chunks[3], page_start=2, page_end=3, overlap_tokens=4, meta={"sheet": "Doses", "rows": [1, 2]})
     d = json.loads(json.dumps(chunk_to_dict(chunk)))
     assert d["heading_path"] == ["Paediatric fever", "Antipyretic dosing"]
-    assert d["embed_text"] == "Paediatric fever > Antipyretic dosing\n\n" + chunk.text
+    assert d["embed_text"] == "Antipyretic dosing\n\n" + chunk.text
     assert d["source"] == {"uri": doc.uri, "name": "paediatric-fever.md", "mime_type": "text/markdown",
                            "modified": "2024-05-01T10:00:00Z", "version": "v1"}  # fmt: skip
     assert chunk_from_dict(d) == chunk

@@ -51,3 +51,15 @@ def test_the_header_is_found_before_the_delimiter_line():
     lines = render_table(ROWS, 1).splitlines()
     assert header_lines(lines, 1) == 2
     assert header_lines(render_table(ROWS, 0).splitlines(), 0) == 0
+
+
+def test_a_column_empty_in_every_row_is_left_out():
+    rows = [("", "", "2022", "", "2021"), ("Revenue", "", "46,298", "", "51,761"), ("Cost", "", "(36,386)", "", "")]
+    assert render_table(rows).splitlines() == [
+        "|| 2022 | 2021 |",
+        "|---|---|---|",
+        "| Revenue | 46,298 | 51,761 |",
+        "| Cost | (36,386) ||",
+    ]
+    assert _parsed_rows(render_table(rows)) == [[r[0], r[2], r[4]] for r in rows]
+    assert render_table([("", ""), ("", "")], 0) == "|||\n|||"  # nothing to keep: the shape stays

@@ -57,10 +57,11 @@ def chunk(loaded: Loaded, options: ChunkOptions | None = None, blocks: Iterable[
     source = Source.of(loaded.document)
     doc_id = loaded.document.id
     index = 0
+    seen: dict[str, int] = {}
     for path, section in _sections(loaded.blocks if blocks is None else blocks):
         whole = _whole(section, loaded.text, tok, options.max_tokens)
         if whole is not None:
-            yield _chunk(whole, doc_id, index, path, source)
+            yield _chunk(whole, doc_id, index, path, source, seen)
             index += 1
             continue
         units = []
@@ -70,7 +71,7 @@ def chunk(loaded: Loaded, options: ChunkOptions | None = None, blocks: Iterable[
         if not units:
             continue
         for draft in packer.pack(units):
-            yield _chunk(draft, doc_id, index, path, source)
+            yield _chunk(draft, doc_id, index, path, source, seen)
             index += 1
 
 
@@ -306,7 +307,19 @@ def _repeats_header(draft: _Draft, unit: Unit) -> bool:
     )
 
 
-def _chunk(draft: _Draft, doc_id: str, index: int, path: tuple[str, ...], source: Source) -> Chunk:
+def chunk_id(doc_id: str, path: tuple[str, ...], text: str, seen: dict[str, int]) -> str:
+    """Content-addressed: the document, heading path and text, not the position, so a chunk
+    inserted before it leaves its id (and whatever is keyed by it) alone. The n-th repeat of one
+    path and text in a document is told apart by n, counted in `seen`."""
+    heading = "\x1e".join(path)
+    content = hashlib.blake2b(f"{doc_id}\x1f{heading}\x1f{text}".encode(), digest_size=16).hexdigest()
+    n = seen.get(content, 0)
+    seen[content] = n + 1
+    return content if n == 0 else hashlib.blake2b(f"{content}\x1f{n}".encode(), digest_size=16).hexdigest()
+
+
+def _chunk(draft: _Draft, doc_id: str, index: int, path: tuple[str, ...], source: Source,
+           seen: dict[str, int]) -> Chunk:
     text = draft.text()
     units = draft.units
     kinds = tuple(dict.fromkeys(u.kind for u in units[draft.overlap :] or units))
@@ -315,9 +328,8 @@ def _chunk(draft: _Draft, doc_id: str, index: int, path: tuple[str, ...], source
     ends = [u.end for u in units]
     located = None not in starts and None not in ends
     comments = [c for u in units for c in u.comments]
-    digest = hashlib.blake2b(f"{doc_id}\x1f{index}\x1f{text}".encode(), digest_size=16).hexdigest()
     return Chunk(
-        id=digest,
+        id=chunk_id(doc_id, path, text, seen),
         doc_id=doc_id,
         chunk_index=index,
         text=text,

@@ -140,9 +140,10 @@ def _sequence(found: list[tuple[int, int, int]]) -> list[int]:
     while j != -1:
         run.append(found[j][2])
         j = prev[j]
-    # Several numbers on one page (a two-page spread) go with the page's number in the run.
-    pages = {found[k][0] for k in range(len(found)) if found[k][2] in run}
-    return [idx for page, _, idx in found if page in pages]
+    # Several numbers on one page (a two-page spread: 12 and 13) go with the page's number in the
+    # run; a table's "2016" heading a column on that page does not.
+    values = {found[k][0]: found[k][1] for k in range(len(found)) if found[k][2] in run}
+    return [idx for page, value, idx in found if page in values and abs(value - values[page]) <= 2]
 
 
 cleaner = Cleaner(

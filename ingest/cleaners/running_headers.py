@@ -39,6 +39,8 @@ class RunningHeaderOptions(BaseModel):
     min_share: float = Field(0.3, gt=0, le=1)
     """Share of the document's pages a line must recur on (alternating odd/even headers: ~0.5)."""
     min_pages: int = Field(2, ge=2)
+    min_run: int = Field(3, ge=2)
+    """Pages in a row (alternate pages count) a line recurring on fewer than `min_share` must recur on."""
     similarity: float = Field(0.8, gt=0, le=1)
     """How alike two lines must be, digits normalised, to count as the same header."""
     patterns: list[str] = [PACER, PAGE_OF]
@@ -82,7 +84,29 @@ def drop_running_headers(blocks: Iterable[Block], ctx: CleanContext) -> Iterator
     for _, _, c_pages, members in clusters:
         if len(c_pages) >= need:
             drop.update(members)
+        else:  # the same line, not merely a like one: a statement's title block ("... and
+            # Subsidiaries / Consolidated Balance Sheet") changes from page to page
+            same: dict[str, set[int]] = {}
+            for i in members:
+                same.setdefault(_key(blocks[i].text), set()).add(blocks[i].page or 0)
+            drop.update(i for i in members if blocks[i].page in _runs(same[_key(blocks[i].text)], opts.min_run))
     yield from drop_lines(blocks, drop, ctx)
+
+
+def _runs(pages: set[int], least: int) -> set[int]:
+    """Pages of the stretches where a line recurs on `least` pages or more, none more than one page
+    apart: a chapter's running title, or a "Table of Contents" link atop a report's pages but not
+    its exhibits', recurs on too few of the document's pages to pass the share, but page after page."""
+    out: set[int] = set()
+    run: list[int] = []
+    for page in sorted(pages) + [None]:
+        if run and (page is None or page - run[-1] > 2):
+            if len(run) >= least:
+                out.update(run)
+            run = []
+        if page is not None:
+            run.append(page)
+    return out
 
 
 def _one_off(block: Block, band: str, body: float, short: bool) -> bool:

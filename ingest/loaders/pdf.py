@@ -60,7 +60,7 @@ from .pdf_lines import TEXT_FLAGS, GlyphOrder, Line, extract, mend_drop_caps, re
 from .pdf_margins import PageLines, recurring, split_margins
 from .pdf_paragraphs import TERMINAL, Unit, box_of, continues, list_marker, page_units
 from .pdf_rejoin import rejoin
-from .pdf_tables import cell_texts, find_grids
+from .pdf_tables import cell_texts, find_grids, header_rows
 from .pdf_text_tables import text_tables
 
 pymupdf.TOOLS.mupdf_display_errors(False)
@@ -188,11 +188,10 @@ def _tables(page: pymupdf.Page, textpage: pymupdf.TextPage, text: list[dict], ve
     units = []
     for grid in grids:
         rows = [tuple(_cell(c) for c in row) for row in cell_texts(grid, words)]
-        header_rows = 1 if len(rows) > 1 else 0
         rows = [r for r in rows if any(r)]
         if len(rows) < 2 or max(len(r) for r in rows) < 2:
             continue  # a framed paragraph, not a table: its lines stay text
-        units.append(Unit("table", [], number, rows=tuple(rows), header_rows=header_rows, bbox=grid.bbox))
+        units.append(Unit("table", [], number, rows=tuple(rows), header_rows=header_rows(rows), bbox=grid.bbox))
     return units
 
 

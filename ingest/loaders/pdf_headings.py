@@ -41,7 +41,7 @@ def heading_levels(units: Iterable[Unit], toc: list, body: float) -> dict[int, i
     """Heading level by id() of the unit."""
     units = [u for u in units if u.kind != "table"]
     found = [u for u in units if heading_like(u, body)]
-    levels = _font_levels(found, body)
+    levels = _font_levels(found, body, _text_area(units))
     if len(toc) < 2:
         return levels
     outline = _toc_levels(units, toc)
@@ -88,6 +88,8 @@ def heading_like(unit: Unit, body: float) -> bool:
     words = len(text.split())
     if len(text) > 150 or text.endswith((",", ";", ":")) or not _opens_like_a_title(text):
         return False
+    if text.startswith("(") and text.endswith(")"):
+        return False  # "(in millions, except per share data)", "(Unaudited)": a note on what follows
     if text.count(",") >= 3 or _NOT_A_TITLE.search(text):
         return False  # an author or affiliation line, an address
     if CAPTION.match(text) or _CONTENTS_ENTRY.search(text):
@@ -108,7 +110,13 @@ def heading_like(unit: Unit, body: float) -> bool:
 
 
 def _body_size_heading(unit: Unit) -> bool:
-    """A one-line unit at the body's size that is a heading by its number and its type."""
+    """A one-line unit at the body's size that is a heading by its number and its type; or two
+    lines, numbered and in capitals ("4.3.2 AN AUXILIARY CONFIDENCE LOSS CAN ... / ON NLP TASKS")."""
+    if len(unit.lines) == 2:
+        text = unit.text
+        m = _NUMBERED.match(text)
+        return (m is not None and capitals(m.group("title")) and len(text.split()) <= 20
+                and not text.endswith((".", ",", ";", ":")))
     if len(unit.lines) != 1:
         return False
     line: Line = unit.lines[0]
@@ -129,15 +137,37 @@ def _opens_like_a_title(text: str) -> bool:
     return bool(first) and not first.islower() and first not in ",;:.)]}"
 
 
-def _font_levels(found: list[Unit], body: float) -> dict[int, int]:
-    """Level from size rank (larger is higher, bold above plain at one size), deepened by numbering."""
-    ranks = sorted({(round(u.lines[0].size * 2) / 2, u.lines[0].bold) for u in found}, reverse=True)
-    sizes = sorted({r[0] for r in ranks}, reverse=True)
+def _font_levels(found: list[Unit], body: float, area: tuple[float, float] | None) -> dict[int, int]:
+    """Level from size rank (larger is higher), then, at one size, centred above flush left (a
+    statement's centred title over its left-set "Assets"), deepened by numbering."""
+    def rank_key(unit: Unit) -> tuple[float, bool]:
+        return round(unit.lines[0].size * 2) / 2, _centred(unit, area)
+
+    keys = sorted({rank_key(u) for u in found}, reverse=True)
     levels = {}
     for unit in found:
-        rank = sizes.index(round(unit.lines[0].size * 2) / 2) + 1
+        rank = keys.index(rank_key(unit)) + 1
         levels[id(unit)] = min(6, max(rank, section_depth(unit.text)))
     return levels
+
+
+def _text_area(units: list[Unit]) -> tuple[float, float] | None:
+    """Left and right edges of the body's text: where most lines of paragraphs begin and end."""
+    lefts = sorted(l.bbox[0] for u in units if u.kind == "paragraph" and len(u.lines) > 1 for l in u.lines)
+    rights = sorted(l.bbox[2] for u in units if u.kind == "paragraph" and len(u.lines) > 1 for l in u.lines)
+    if len(lefts) < 10:
+        return None
+    return lefts[len(lefts) // 10], rights[len(rights) * 9 // 10]
+
+
+def _centred(unit: Unit, area: tuple[float, float] | None) -> bool:
+    """Set centred over the text: its middle on the area's, well in from the left edge."""
+    if area is None:
+        return False
+    left, right = area
+    x0, _, x1, _ = box_of(unit.lines)
+    width = right - left
+    return width > 0 and abs((x0 + x1) / 2 - (left + right) / 2) <= 0.04 * width and x0 >= left + 0.15 * width
 
 
 def _toc_levels(units: list[Unit], toc: list) -> dict[int, int]:
@@ -185,8 +215,25 @@ def mark_units(units: list[Unit], tables: list[Unit], lines: tuple[Line, ...]) -
             start = bisect.bisect_left(tops, line.bbox[1] - 3 * line.height)
             # Cells beside it (a figure, or two more of them), not a line of the next column of prose.
             cells = [o for o in rows[start:bisect.bisect_right(tops, line.bbox[3])]
-                     if id(o) not in own and len(o.text) <= 30 and side_by_side(line, o, 0.5)]
+                     if id(o) not in own and len(o.text) <= 30 and side_by_side(line, o, 0.5)
+                     and not _columns_apart(line, o, rows, tops)]
             if len(cells) >= 2 or any(any(c.isdigit() for c in o.text) for o in cells):
                 unit.meta["shares_row"] = True
     return units
 
+
+
+def _columns_apart(a: Line, b: Line, rows: list[Line], tops: list[float]) -> bool:
+    """a and b head two columns of prose that happen to share a row (two section headings side by
+    side): each has lines of prose next to it, above or below, that do not reach the other (one
+    such line is a table's long column head)."""
+    return _prose_near(a, b, rows, tops) and _prose_near(b, a, rows, tops)
+
+
+def _prose_near(line: Line, other: Line, rows: list[Line], tops: list[float]) -> bool:
+    reach = 2.5 * line.height
+    lo = bisect.bisect_left(tops, line.bbox[1] - reach)
+    prose = [o for o in rows[lo:bisect.bisect_right(tops, line.bbox[3] + reach)]
+             if o is not line and len(o.text) >= 40 and min(o.bbox[2], line.bbox[2]) > max(o.bbox[0], line.bbox[0])
+             and min(o.bbox[2], other.bbox[2]) <= max(o.bbox[0], other.bbox[0])]
+    return len(prose) >= 2

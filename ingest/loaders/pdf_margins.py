@@ -22,6 +22,8 @@ BAND = 0.13
 """Share of the page height at top and bottom where headers, footers and page numbers live."""
 
 _GUTTER_NUMBER = re.compile(r"\d{1,2}")
+GUTTER = 0.25
+"""Share of the page width, from the left, where a line-number gutter sits."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,13 +68,19 @@ def split_margins(lines: list[Line], number: int, width: float, height: float,
     (`repeated`, from `recurring`), gutter numbers, side stamps."""
     left_edge = _left_edge(lines)
     band: dict[int, str] = {}
+    gutter = []
     for i, line in enumerate(lines):
         x0, _, x1, _ = line.bbox
         if line.rotated:
             if x1 < 0.15 * width or x0 > 0.85 * width:
                 band[i] = "left" if x1 < width / 2 else "right"
-        elif left_edge is not None and x1 <= left_edge - 2 and _GUTTER_NUMBER.fullmatch(line.text):
-            band[i] = "left"
+        elif (left_edge is not None and x1 <= min(left_edge - 2, GUTTER * width)
+              and _GUTTER_NUMBER.fullmatch(line.text)):
+            gutter.append(i)
+    # A gutter numbers many lines at the page's left; one number there (a page number in the
+    # header's corner) or a chart's values left of a column are not one.
+    if len(gutter) >= 3:
+        band.update((i, "left") for i in gutter)
     flow = [i for i, l in enumerate(lines) if i not in band and not l.rotated]
     top = {i for i in flow if lines[i].bbox[3] <= BAND * height}
     bottom = {i for i in flow if lines[i].bbox[1] >= (1 - BAND) * height}
@@ -136,19 +144,25 @@ def _apart(i: int, lines: list[Line], flow: list[int], zone: set[int]) -> bool:
 def _group_margins(lines: list[Line], band: dict[int, str]) -> tuple[tuple[str, tuple[Line, ...]], ...]:
     """One group per header line (pieces on one baseline) or per run of close lines in one band."""
     groups: list[tuple[str, list[Line]]] = []
+    numbers = [lines[i] for i in band if is_page_number(lines[i].text)]
     for i in sorted(band, key=lambda i: (band[i], lines[i].bbox[1], lines[i].bbox[0])):
         line, where = lines[i], band[i]
-        if where in ("top", "bottom") and groups and groups[-1][0] == where and _near(groups[-1][1][-1], line):
+        if where in ("top", "bottom") and groups and groups[-1][0] == where and _near(groups[-1][1][-1], line, numbers):
             groups[-1][1].append(line)
         else:
             groups.append((where, [line]))
     return tuple((where, tuple(ls)) for where, ls in groups)
 
 
-def _near(a: Line, b: Line) -> bool:
+def _near(a: Line, b: Line, numbers: list[Line]) -> bool:
     # Pieces of one header line share their baseline; a footer stacked half a line off is another.
     same_row = min(a.bbox[3], b.bbox[3]) - max(a.bbox[1], b.bbox[1]) > 0.8 * min(a.height, b.height)
     if same_row:
-        return True
+        # Not two columns' first lines side by side in their own types (a note's title beside a
+        # table's heading): pieces of one header line share their type, sit close, or share the
+        # row with the page number ("[Ch. XIX.  BRITISH HUSBANDRY.  400").
+        apart = max(a.bbox[0], b.bbox[0]) - min(a.bbox[2], b.bbox[2])
+        return (abs(a.size - b.size) <= 0.6 or apart < 2 * max(a.size, b.size)
+                or any(side_by_side(a, n, 0.6) or side_by_side(b, n, 0.6) for n in numbers))
     overlap_x = min(a.bbox[2], b.bbox[2]) - max(a.bbox[0], b.bbox[0]) > 0
     return overlap_x and 0 <= b.bbox[1] - a.bbox[3] <= 0.6 * a.height and abs(a.size - b.size) <= 0.6

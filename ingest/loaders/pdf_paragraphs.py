@@ -313,6 +313,12 @@ def _breaks(unit: Unit, b: Line, pitch: float) -> bool:
         return True
     if a.bold != b.bold and not a.mixed:  # a bold lead-in that runs on is its paragraph's start
         return True
+    # A heading in bold set close to a paragraph with words in bold ("Go to **Settings**"): a line
+    # wholly bold against one partly bold, where no sentence runs across.
+    if a.bold and not a.mixed and b.mixed and not continues(a.text, b.text):
+        return True
+    if b.bold and not b.mixed and a.mixed and a.text.rstrip().endswith(TERMINAL):
+        return True
     overlap = min(a.bbox[3], b.bbox[3]) - max(a.bbox[1], b.bbox[1])
     if overlap > 0.5 * min(a.height, b.height) and -1 <= b.bbox[0] - a.bbox[2] < 2 * a.size:
         return False  # the rest of the same visual line, set as another pymupdf block

@@ -30,22 +30,33 @@ def rejoin(pages: list[tuple[PageLines, list[Unit]]], body: float) -> list[tuple
     heading at the page's top, that a chain of close lines links to the body.
     """
     seen: Counter[str] = Counter()
+    smallest: dict[str, float] = {}  # the size a recurring band line is set in on its pages
     for placed, _ in pages:
-        for key in {_band_key(lines) for band, lines in placed.margin if band in ("top", "bottom")}:
+        keys = {}
+        for band, lines in placed.margin:
+            if band in ("top", "bottom"):
+                key = _band_key(lines)
+                keys[key] = min(keys.get(key, lines[0].size), lines[0].size)
+        for key, size in keys.items():
             seen[key] += 1
+            smallest[key] = min(smallest.get(key, size), size)
     out = []
     for placed, tables in pages:
         keep, back, heads = [], [], []
         headed: set[int] = set()  # id() of the groups set like a heading
         for group in placed.margin:
             band, lines = group
-            once = band in ("top", "bottom") and seen[_band_key(lines)] == 1
+            key = _band_key(lines)
+            # A chapter's title set large atop its first page, its running header small on the
+            # pages after: the title appears once in its type.
+            once = band in ("top", "bottom") and (seen[key] == 1 or lines[0].size >= 1.3 * smallest[key])
             if once and heading_like(Unit("paragraph", list(lines), 0), body):
                 headed.add(id(group))
             if once and band == "top" and id(group) in headed:
                 heads.append(group)
-            elif once and (_body_like(lines, body) or CAPTION.match(lines[0].text)):
-                back.append(group)
+            elif once and (_body_like(lines, body) or CAPTION.match(lines[0].text)
+                           or (band == "bottom" and id(group) in headed and not furniture_like(lines[0].text))):
+                back.append(group)  # a heading low on the page goes back with the text it links to
             else:
                 keep.append(group)
         # A heading or a caption stands further from the text beside it than a line does.

@@ -76,6 +76,24 @@ def find_grids(rects: Sequence[Box], shapes: Sequence[Box], has_text: Callable[[
     return grids
 
 
+_CURRENCY = r"(?:US\$|[$\u20ac\u00a3\u00a5])"
+_AMOUNT = re.compile(rf"[-(+]?\s*{_CURRENCY}?\s*\(?\d[\d,.]*\)?\s*%?\)?(?:\s*{_CURRENCY})?")
+"""An amount as a cell shows it; the sign of the next column's amount may stand at its end."""
+_YEAR = re.compile(r"\(?(?:19|20)\d\d\)?")
+
+
+def header_rows(rows: Sequence[Sequence[str]]) -> int:
+    """How many leading rows are column heads: the first row, unless it holds an amount that is no
+    year ("Net sales | 1,234 | 5,678" is a data row; "| 2023 | 2022" heads its columns). A data row
+    taken for the header would repeat in every piece of the table and stand apart from its rows."""
+    if len(rows) < 2:
+        return 0
+    cells = [" ".join(c.split()) for c in rows[0] if c and c.strip()]
+    if any(_AMOUNT.fullmatch(c) and not _YEAR.fullmatch(c) for c in cells):
+        return 0
+    return 1
+
+
 def cell_texts(grid: Grid, words: Sequence[tuple]) -> list[tuple[str, ...]]:
     """Each cell's words (MuPDF `extractWORDS` tuples) placed by their centres.
 

@@ -10,6 +10,7 @@ has long pieces; a list has one piece a row; a label and its value on a few rows
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Sequence
 
 from .pdf_lines import Line
@@ -19,6 +20,8 @@ _BEFORE = ("$", "\u20ac", "\u00a3", "\u00a5", "US$")
 _AFTER = ("%", ")", "%)", "pts", "bps")
 """A currency sign set apart before its amount, a sign set apart after it: one cell with it."""
 _MIN_ROWS = 3
+_MAX_LABEL_ROWS = 2
+"""Label rows (a caption of the rows below, a wrapped label) a table may hold in a row."""
 _MAX_CELL = 40
 """Longest piece (characters) a cell holds; a row's first piece, its label, may be twice as long."""
 
@@ -35,10 +38,16 @@ def text_tables(lines: Sequence[Line], page: int) -> tuple[list[Unit], list[Line
     tables: list[Unit] = []
     taken: set[int] = set()
     run: list[list[Line]] = []
+    held: list[list[Line]] = []  # label rows met inside a run: its rows if more rows follow
     for row in rows + [[]]:
-        if row and _cell_row(row) and (not run or _follows(run[-1], row)):
-            run.append(row)
+        if row and _cell_row(row) and (not run or _follows((held or run)[-1], row)):
+            run += held + [row]
+            held = []
             continue
+        if run and row and len(held) < _MAX_LABEL_ROWS and _label_row(row, run) and _follows((held or run)[-1], row):
+            held.append(row)
+            continue
+        held = []
         if len(run) >= _MIN_ROWS:
             table = _table(run, page)
             if table is not None:
@@ -47,7 +56,27 @@ def text_tables(lines: Sequence[Line], page: int) -> tuple[list[Unit], list[Line
         run = [row] if row and _cell_row(row) else []
     if not tables:
         return [], list(lines)
-    return tables, [l for l in lines if id(l) not in taken]
+    return tables, _cut_at_tables([l for l in lines if id(l) not in taken], tables)
+
+
+_SEGMENT = 100_000
+"""Above any pymupdf block number: a block's lines below the n-th table get block + n * _SEGMENT."""
+
+
+def _cut_at_tables(lines: list[Line], tables: list[Unit]) -> list[Line]:
+    """The lines left, with a pymupdf block that a table was cut out of split at the table.
+
+    MuPDF often lays a whole statement out as one block; its lines that are no table rows (a
+    title, a row group's label) would keep the block's box, which spans the tables, and read
+    as one item before all of them. Split at each table above them, each part is read in its
+    place: the label over the rows it heads."""
+    out = []
+    for line in lines:
+        centre = (line.bbox[1] + line.bbox[3]) / 2
+        above = sum(1 for t in tables if t.bbox is not None and t.bbox[3] <= centre
+                    and t.bbox[0] < line.bbox[2] and line.bbox[0] < t.bbox[2])
+        out.append(replace(line, block=line.block + above * _SEGMENT) if above else line)
+    return out
 
 
 def _rows(lines: Sequence[Line], parts: dict[int, list[Line]]) -> list[list[Line]]:
@@ -89,14 +118,29 @@ def _cell_row(row: list[Line]) -> bool:
     if any(b.bbox[0] < a.bbox[2] - 1 for a, b in zip(row, row[1:])):
         return False  # pieces overlap: not cells side by side
     first, *rest = row
-    return len(first.text) <= 2 * _MAX_CELL and all(len(l.text) <= _MAX_CELL for l in rest)
+    if not all(len(l.text) <= _MAX_CELL for l in rest):
+        return False
+    # A statement's row label may run long when only figures stand beside it.
+    longest = 3 * _MAX_CELL if all(_figure(l.text) for l in rest) else 2 * _MAX_CELL
+    return len(first.text) <= longest
+
+
+def _label_row(row: list[Line], run: list[list[Line]]) -> bool:
+    """A row of the label column alone, inside a table: a group's caption ("Cash Flows from
+    Investing Activities"), a label wrapped onto a second line. It stays in the table when
+    more rows follow; read apart, it would become a heading or a paragraph between two tables."""
+    if len(row) != 1 or len(row[0].text) > 3 * _MAX_CELL or _figure(row[0].text):
+        return False
+    cells = run[-1][1:]  # where the figure columns of the row above begin
+    return row[0].bbox[0] < cells[0].bbox[0] and row[0].bbox[2] <= max(l.bbox[2] for l in cells)
 
 
 def _follows(above: list[Line], row: list[Line]) -> bool:
     """The next row of the same table: close below, in the same type."""
     gap = min(l.bbox[1] for l in row) - max(l.bbox[3] for l in above)
     height = max(l.height for l in above + row)
-    return -1 <= gap <= 1.5 * height and abs(above[0].size - row[0].size) <= 1.0
+    # Set close, line boxes overlap a little, bold type's a little more.
+    return -1.5 <= gap <= 1.5 * height and abs(above[0].size - row[0].size) <= 1.0
 
 
 def _table(run: list[list[Line]], page: int) -> Unit | None:
@@ -111,6 +155,7 @@ def _table(run: list[list[Line]], page: int) -> Unit | None:
         for line in row:
             c = _column_of(line, columns)
             grid[r][c] = f"{grid[r][c]} {line.text}".strip()
+    grid = _rejoin_wrapped(grid)
     filled = sum(1 for row in grid for cell in row if cell)
     if filled < 0.5 * len(grid) * len(columns):
         return None  # labels scattered over a chart, not rows of a table
@@ -118,6 +163,20 @@ def _table(run: list[list[Line]], page: int) -> Unit | None:
     header = 1 if run[0] not in data or not grid[0][0] else 0
     lines = [l for row in run for l in row]
     return Unit("table", [], page, rows=tuple(tuple(r) for r in grid), header_rows=header, bbox=box_of(lines))
+
+
+def _rejoin_wrapped(grid: list[list[str]]) -> list[list[str]]:
+    """A label wrapped onto the next line ("Adjustments to reconcile ... to net cash" / "provided
+    by operating activities") is one label: a label-only row that goes on in lower case joins the
+    label-only row above it."""
+    out: list[list[str]] = []
+    for row in grid:
+        label_only = bool(row[0]) and not any(row[1:])
+        if label_only and out and not any(out[-1][1:]) and out[-1][0] and row[0][0].islower():
+            out[-1][0] = f"{out[-1][0]} {row[0]}"
+        else:
+            out.append(row)
+    return out
 
 
 def _columns(rows: list[list[Line]]) -> list[tuple[float, float]]:

@@ -7,9 +7,12 @@ One sink per file: `sqlite.py` (the embedded, searchable default), `jsonl.py` (a
 from __future__ import annotations
 
 from types import TracebackType
-from typing import Protocol, Sequence, runtime_checkable
+from typing import TYPE_CHECKING, Any, Collection, Mapping, Protocol, Sequence, runtime_checkable
 
 from ..blocks import Chunk, Document
+
+if TYPE_CHECKING:
+    from ..embedders import ChunkVectors
 
 
 @runtime_checkable
@@ -54,7 +57,25 @@ class Sink(Protocol):
         self.close()
 
 
+@runtime_checkable
+class VectorSink(Protocol):
+    """A sink that also stores chunk vectors (a job with `embedder:` needs one): `write` takes the
+    document's `ChunkVectors` as a third argument, in the same transaction as its chunks."""
+
+    def write(self, document: Document, chunks: Sequence[Chunk], vectors: ChunkVectors | None = None) -> None:
+        ...
+
+    def cached_vectors(self, embedder: str, hashes: Collection[str]) -> Mapping[str, Any]:
+        """The stored vector (float32 array) of each `text_hash` it has one for, made by `embedder`:
+        the cache that spares re-embedding unchanged text."""
+        ...
+
+    def record_embedder(self, name: str, spec: Mapping[str, Any]) -> None:
+        """Remember the config (`EmbedderConfig.spec()`) that opens embedder `name`, for searches."""
+        ...
+
+
 from .jsonl import JsonlSink  # noqa: E402  (the sinks subclass Sink)
 from .sqlite import SqliteSink  # noqa: E402
 
-__all__ = ["JsonlSink", "Sink", "SqliteSink"]
+__all__ = ["JsonlSink", "Sink", "SqliteSink", "VectorSink"]

@@ -17,13 +17,16 @@ import sqlite3
 import uuid
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Collection, Iterator, Mapping, Sequence
 
 from ..blocks import Chunk, Document, Source
 from ..errors import SinkError
 from .. import sqlite_files
 from ..sqlite_files import FileKind, check_integrity, check_schema, damaged, is_damage, open_error, transaction
 from . import Sink
+
+if TYPE_CHECKING:
+    from ..embedders import ChunkVectors
 
 SCHEMA_VERSION = 2
 """Stored in `PRAGMA user_version`; bump it (and say how to migrate) when the tables change.
@@ -87,7 +90,24 @@ END;
 """
 
 _META = "CREATE TABLE IF NOT EXISTS ingest_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
-"""What the index says about itself: its `index_id`, when it was last checked for damage."""
+"""What the index says about itself: its `index_id`, when it was last checked for damage, and
+(`embedder:NAME`) the config that opens each embedder its vectors were made with."""
+
+_VECTORS = """
+CREATE TABLE IF NOT EXISTS chunk_vectors (
+    seq      INTEGER PRIMARY KEY,       -- the chunk's chunks.seq
+    embedder TEXT NOT NULL,             -- Embedder.name
+    hash     TEXT NOT NULL,             -- text_hash of the chunk's embed_text: the cache key
+    vector   BLOB NOT NULL              -- float32, native byte order, unit length
+);
+CREATE INDEX IF NOT EXISTS chunk_vectors_by_hash ON chunk_vectors(hash, embedder);
+CREATE TRIGGER IF NOT EXISTS chunk_vectors_delete AFTER DELETE ON chunks BEGIN
+    DELETE FROM chunk_vectors WHERE seq = old.seq;
+END;
+"""
+"""Vectors beside the chunks (vector and hybrid search). A trigger deletes a chunk's vector with
+it, in the same transaction, whichever path deletes the chunk. Created on open, as `ingest_meta`:
+an index made before vectors gains the table without a new schema version."""
 
 CHUNK_COLUMNS = """
 c.id, c.doc_id, c.chunk_index, c.text, c.heading_path, c.kinds, c.token_count, c.overlap_tokens,
@@ -118,9 +138,12 @@ class SqliteSink(Sink):
         self.path = Path(path)
         self._conn: sqlite3.Connection | None = connect_index(self.path, create=True)
 
-    def write(self, document: Document, chunks: Sequence[Chunk]) -> None:
+    def write(self, document: Document, chunks: Sequence[Chunk], vectors: ChunkVectors | None = None) -> None:
+        """`vectors`: the chunks' vectors (`embed_chunks`), stored in the same transaction."""
         conn = self._live()
         chunks = list(chunks)
+        if vectors is not None and len(vectors.hashes) != len(chunks):
+            raise SinkError(f"{len(vectors.hashes)} vectors for the {len(chunks)} chunks of {document.id!r}", self.path)
         # Rows are serialised lazily inside the transaction: a chunk that cannot be stored rolls
         # back the delete of the old chunks too.
         rows = (_chunk_row(document, chunk) for chunk in chunks)
@@ -129,6 +152,8 @@ class SqliteSink(Sink):
             conn.execute(_UPSERT_DOCUMENT, _document_row(document, len(chunks)))
             conn.execute("DELETE FROM chunks WHERE doc_id = ?", (document.id,))
             conn.executemany(_INSERT_CHUNK, rows)
+            if vectors is not None:
+                _write_vectors(conn, document, chunks, vectors)
             _write_readers(conn, document)
             conn.execute("COMMIT")
         except BaseException as exc:
@@ -160,6 +185,27 @@ class SqliteSink(Sink):
             if is_damage(exc):
                 raise damaged(self.path, _INDEX, str(exc)) from exc
             raise SinkError(f"could not delete document {doc_id!r} ({exc})", self.path) from exc
+
+    def cached_vectors(self, embedder: str, hashes: Collection[str]) -> dict[str, Any]:
+        """The stored vector of each text hash the index has one for, made by `embedder`."""
+        import numpy as np
+
+        try:
+            rows = self._live().execute(
+                "SELECT hash, vector FROM chunk_vectors WHERE embedder = ? AND hash IN (SELECT value FROM json_each(?)) "
+                "GROUP BY hash", (embedder, json.dumps(sorted(hashes))))
+            return {h: np.frombuffer(blob, dtype=np.float32) for h, blob in rows}
+        except sqlite3.Error as exc:
+            raise SinkError(f"cannot read stored vectors ({exc})", self.path) from exc
+
+    def record_embedder(self, name: str, spec: Mapping[str, Any]) -> None:
+        """Remember how to open the embedder `name`: a search embeds its query with the same one."""
+        try:
+            with transaction(self._live()):
+                self._live().execute("INSERT OR REPLACE INTO ingest_meta (key, value) VALUES (?, ?)",
+                                     (f"embedder:{name}", json.dumps(dict(spec), default=str)))
+        except sqlite3.Error as exc:
+            raise SinkError(f"cannot record the embedder ({exc})", self.path) from exc
 
     def close(self) -> None:
         if self._conn is not None:
@@ -223,6 +269,8 @@ def connect_index(path: Path, *, create: bool) -> sqlite3.Connection:
         check_schema(conn, path, _INDEX, _create if create else None)
         if create:  # added after schema 1 shipped: created on open, so older indexes gain it too
             conn.execute(_META)
+            for statement in _statements(_VECTORS):
+                conn.execute(statement)
             check_integrity(conn, path, _INDEX, "ingest_meta")
     except BaseException as exc:
         conn.close()
@@ -300,6 +348,15 @@ def _chunk_row(document: Document, chunk: Chunk) -> tuple[Any, ...]:
         chunk.page_end,
         _json(chunk.meta, f"{where} has meta that is not JSON data", document.uri),
         chunk.url,
+    )
+
+
+def _write_vectors(conn: sqlite3.Connection, document: Document, chunks: list[Chunk], vectors: ChunkVectors) -> None:
+    seqs = dict(conn.execute("SELECT id, seq FROM chunks WHERE doc_id = ?", (document.id,)))
+    matrix = vectors.matrix.astype("float32", copy=False)
+    conn.executemany(
+        "INSERT INTO chunk_vectors (seq, embedder, hash, vector) VALUES (?, ?, ?, ?)",
+        ((seqs[c.id], vectors.embedder, h, matrix[i].tobytes()) for i, (c, h) in enumerate(zip(chunks, vectors.hashes))),
     )
 
 
