@@ -411,3 +411,35 @@ def test_contents_entries_and_captions_are_no_headings(tmp_path):
     page.para(prose(150, 1))
     _, blocks = load(doc, tmp_path)
     assert [b.text for b in blocks if b.kind == "heading"] == ["Contents"]
+
+
+# -- overprinted (shadow, fake bold) text -------------------------------------------------------
+
+
+def overprint(page: Page, y: float, text: str, size: float, offset: float, glyph_by_glyph: bool) -> None:
+    """Each glyph drawn twice, `offset` apart: a title set bold or shadowed by printing it again."""
+    if not glyph_by_glyph:
+        for d in (offset, 0):
+            page.text(60 + d, y + d, text, size=size)
+        return
+    x = 60.0
+    for ch in text:
+        for d in (offset, 0):
+            page.text(x + d, y + d, ch, size=size)
+        x += pymupdf.get_text_length(ch, "helv", size)
+
+
+def test_overprinted_title_reads_once_as_bold(tmp_path):
+    doc = pymupdf.open()
+    page = Page(doc)
+    overprint(page, 100, "NEBRASKA HISTORIC", 21, 2.0, glyph_by_glyph=True)  # too far apart for MuPDF to merge
+    overprint(page, 140, "BUILDINGS SURVEY", 21, 0.4, glyph_by_glyph=False)
+    page.y = 170
+    page.para("Bookkeeping of all 111 wells took three committees a full week in the summer of 2008.")
+    page.para(prose(80, 2))
+    loaded, blocks = load(doc, tmp_path)
+    text = all_text(blocks)
+    assert "NEBRASKA HISTORIC" in text and "BUILDINGS SURVEY" in text
+    assert "NEE" not in text and "SURVEY BUILDINGS" not in text and text.count("BUILDINGS") == 1
+    assert "Bookkeeping of all 111 wells took three committees" in text  # honest double letters stay
+    assert [b.text for b in blocks if b.kind == "heading"] == ["NEBRASKA HISTORIC BUILDINGS SURVEY"]

@@ -58,6 +58,7 @@ from .pdf_figures import figure_lines, figure_regions
 from .pdf_headings import heading_levels, mark_units
 from .pdf_lines import TEXT_FLAGS, GlyphOrder, Line, extract, mend_drop_caps, restore_glyph_order
 from .pdf_margins import PageLines, recurring, split_margins
+from .pdf_overprint import single_printed
 from .pdf_paragraphs import TERMINAL, Unit, box_of, continues, list_marker, page_units
 from .pdf_rejoin import rejoin
 from .pdf_tables import cell_texts, find_grids, header_rows
@@ -121,6 +122,7 @@ def _read_pages(
         blocks = page.get_text("dict", textpage=textpage)["blocks"]
         text = [b for b in blocks if b["type"] == 0]
         glyphs = restore_glyph_order(page, textpage, text)
+        text = single_printed(page, textpage, text)
         vectors = [b for b in blocks if b["type"] == 3]
         tables = _tables(page, textpage, text, vectors, number, glyphs)
         lines = mend_drop_caps(extract(text, [t.bbox for t in tables if t.bbox is not None], in_tables))
