@@ -443,3 +443,39 @@ def test_overprinted_title_reads_once_as_bold(tmp_path):
     assert "NEE" not in text and "SURVEY BUILDINGS" not in text and text.count("BUILDINGS") == 1
     assert "Bookkeeping of all 111 wells took three committees" in text  # honest double letters stay
     assert [b.text for b in blocks if b.kind == "heading"] == ["NEBRASKA HISTORIC BUILDINGS SURVEY"]
+
+
+# -- a statement's column heads at the top of every page ------------------------------------------
+
+
+def test_column_heads_atop_every_statement_page_stay_with_their_table(tmp_path):
+    """Statement pages open with their column-head row high on the page, the same on each page,
+    and a size smaller than the rows: it recurs in the band like a running header, but it sits
+    right on the figures it heads. The running header above it still goes."""
+    doc = pymupdf.open()
+    labels = ("Net sales", "Cost of sales", "Selling and administrative expenses", "Research expenses",
+              "Operating income", "Interest expense", "Income before taxes", "Provision for taxes")
+    for n in range(4):
+        page = Page(doc)
+        page.text(60, 40, "Northern Water Company Annual Report", size=8)
+        page.text(60, 88, "(Millions)", size=7.5)
+        for x, year in ((330, "2018"), (400, "2017"), (470, "2016")):
+            page.text(x - pymupdf.get_text_length(year, fontsize=7.5), 88, year, size=7.5)
+        y = 99.0
+        for k, label in enumerate(labels):
+            page.text(60, y, label, size=9)
+            for j, x in enumerate((330, 400, 470)):
+                figure = f"{(n + 1) * 1000 + k * 97 + j * 31:,}"
+                page.text(x - pymupdf.get_text_length(figure, fontsize=9), y, figure, size=9)
+            y += 11
+        page.y = y + 14
+        page.para(prose(120, n))
+        page.text(290, 800, str(n + 40), size=8)
+    loaded, blocks = load(doc, tmp_path)
+    tables = [b for b in blocks if b.kind == "table"]
+    assert len(tables) == 4
+    for table in tables:
+        assert table.rows[0] == ("(Millions)", "2018", "2017", "2016")
+        assert table.header_rows == 1
+        assert table.rows[1][0] == "Net sales"
+    assert "Northern Water Company Annual Report" not in all_text(blocks)  # the running header is furniture
