@@ -479,3 +479,31 @@ def test_column_heads_atop_every_statement_page_stay_with_their_table(tmp_path):
         assert table.header_rows == 1
         assert table.rows[1][0] == "Net sales"
     assert "Northern Water Company Annual Report" not in all_text(blocks)  # the running header is furniture
+
+
+# -- a filing's signature block -------------------------------------------------------------------
+
+
+def test_signature_block_lines_are_no_headings(tmp_path):
+    """Who signed and when, set a size above the filing's small body type: no sections."""
+    doc = pymupdf.open()
+    page = Page(doc)
+    page.heading("SIGNATURES", size=11)
+    page.para(prose(60, 1), size=8)
+    page.heading("Northern Water Company", size=11)
+    page.para("(Registrant)", size=11)
+    page.y += 14
+    page.text(60, page.y, "Date: February 7, 2019", size=11)
+    page.text(300, page.y, "By: /s/ Robert J. Decker, Jr.", size=11)
+    page.y += 16
+    page.text(300, page.y, "Robert J. Decker, Jr.", size=11)
+    page.y += 13
+    page.text(300, page.y, "Senior Vice President and Controller", size=11)
+    page.y += 30
+    page.heading("A. Chief Executive Officer Pay Ratio", size=11)
+    page.para(prose(150, 2), size=8)
+    _, blocks = load(doc, tmp_path)
+    assert [b.text for b in blocks if b.kind == "heading"] == [
+        "SIGNATURES", "Northern Water Company", "A. Chief Executive Officer Pay Ratio"]
+    text = all_text(blocks)
+    assert "Date: February 7, 2019" in text and "Robert J. Decker, Jr." in text
