@@ -31,16 +31,17 @@ def single_printed(page: pymupdf.Page, textpage: pymupdf.TextPage, blocks: list[
 
 
 def _overlapping_lines(lines: list[dict]) -> bool:
-    """Two lines of the block overlap on one row and open on the same character at nearly the same
-    place: the second is a copy (MuPDF starts a line where the pen jumps back)."""
+    """Two lines of the block overlap on one row and the second opens on the letter or digit a span
+    of the first opens on, at nearly the same place: the second is a copy (MuPDF starts a line where the pen jumps back; a formula's
+    commas and brackets overlap without being one)."""
     for a, b in zip(lines, lines[1:]):
         (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = a["bbox"], b["bbox"]
         if min(ay1, by1) - max(ay0, by0) > 0.5 * min(ay1 - ay0, by1 - by0) and bx0 < ax1 - 1 and bx1 > ax0 + 1:
-            firsts = [(s["text"].lstrip()[:1], s["bbox"][0], s["size"]) for s in a["spans"] if s["text"].strip()]
-            for span in b["spans"]:
-                c = span["text"].lstrip()[:1]
-                if c and any(c == f and abs(span["bbox"][0] - x) < 0.5 * size for f, x, size in firsts):
-                    return True
+            span = next((s for s in b["spans"] if s["text"].strip()), None)
+            c = span["text"].lstrip()[:1] if span else ""
+            if c.isalnum() and any(s["text"].lstrip()[:1] == c and abs(span["bbox"][0] - s["bbox"][0]) < 0.5 * s["size"]
+                                   for s in a["spans"]):
+                return True
     return False
 
 
