@@ -14,7 +14,10 @@ the page's own evidence (geometry, type, repetition, drawings, the PDF's outline
   line, left to right, as laid out), `meta["font_size"]` and, where the PDF labels its pages,
   `meta["page_label"]`. A band line that appears once, in the body's type, and that a chain of
   close lines links to the body (a column's first lines under a header, a heading low on a page)
-  goes back to the body; so does a heading at a page's top.
+  goes back to the body; so does a heading at a page's top. A statement's column-head row (periods
+  and units, its years over the figures right below it) and the rows under it are body however
+  often the statement's pages repeat them (`pdf_margins`).
+- text drawn twice for a bold or shadow effect is read once, as bold (`pdf_overprint`).
 - text inside a figure (a cluster of drawn marks: a chart's axis numbers, tick labels, legend)
   becomes a "figure" block (`pdf_figures`), dropped by the `figures` cleaner; its caption stays.
 - everything else is body: read in column order (`pdf_paragraphs`; columns inside one pymupdf
