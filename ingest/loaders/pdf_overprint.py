@@ -32,8 +32,8 @@ def single_printed(page: pymupdf.Page, textpage: pymupdf.TextPage, blocks: list[
 
 def _overlapping_lines(lines: list[dict]) -> bool:
     """Two lines of the block overlap on one row and the second opens on the letter or digit a span
-    of the first opens on, at nearly the same place: the second is a copy (MuPDF starts a line where the pen jumps back; a formula's
-    commas and brackets overlap without being one)."""
+    of the first opens on, at nearly the same place: the second is a copy (MuPDF starts a line
+    where the pen jumps back; a formula's commas and brackets overlap without being one)."""
     for a, b in zip(lines, lines[1:]):
         (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = a["bbox"], b["bbox"]
         if min(ay1, by1) - max(ay0, by0) > 0.5 * min(ay1 - ay0, by1 - by0) and bx0 < ax1 - 1 and bx1 > ax0 + 1:
