@@ -439,3 +439,99 @@ def test_contents_entries_and_captions_are_no_headings(tmp_path):
     page.para(prose(150, 1))
     _, blocks = load(doc, tmp_path)
     assert [b.text for b in blocks if b.kind == "heading"] == ["Contents"]
+
+
+# -- overprinted (shadow, fake bold) text -------------------------------------------------------
+
+
+def overprint(page: Page, y: float, text: str, size: float, offset: float, glyph_by_glyph: bool) -> None:
+    """Each glyph drawn twice, `offset` apart: a title set bold or shadowed by printing it again."""
+    if not glyph_by_glyph:
+        for d in (offset, 0):
+            page.text(60 + d, y + d, text, size=size)
+        return
+    x = 60.0
+    for ch in text:
+        for d in (offset, 0):
+            page.text(x + d, y + d, ch, size=size)
+        x += pymupdf.get_text_length(ch, "helv", size)
+
+
+def test_overprinted_title_reads_once_as_bold(tmp_path):
+    doc = pymupdf.open()
+    page = Page(doc)
+    overprint(page, 100, "NEBRASKA HISTORIC", 21, 2.0, glyph_by_glyph=True)  # too far apart for MuPDF to merge
+    overprint(page, 140, "BUILDINGS SURVEY", 21, 0.4, glyph_by_glyph=False)
+    page.y = 170
+    page.para("Bookkeeping of all 111 wells took three committees a full week in the summer of 2008.")
+    page.para(prose(80, 2))
+    loaded, blocks = load(doc, tmp_path)
+    text = all_text(blocks)
+    assert "NEBRASKA HISTORIC" in text and "BUILDINGS SURVEY" in text
+    assert "NEE" not in text and "SURVEY BUILDINGS" not in text and text.count("BUILDINGS") == 1
+    assert "Bookkeeping of all 111 wells took three committees" in text  # honest double letters stay
+    assert [b.text for b in blocks if b.kind == "heading"] == ["NEBRASKA HISTORIC BUILDINGS SURVEY"]
+
+
+# -- a statement's column heads at the top of every page ------------------------------------------
+
+
+def test_column_heads_atop_every_statement_page_stay_with_their_table(tmp_path):
+    """Statement pages open with their column-head row high on the page, the same on each page,
+    and a size smaller than the rows: it recurs in the band like a running header, but it sits
+    right on the figures it heads. The running header above it still goes."""
+    doc = pymupdf.open()
+    labels = ("Net sales", "Cost of sales", "Selling and administrative expenses", "Research expenses",
+              "Operating income", "Interest expense", "Income before taxes", "Provision for taxes")
+    for n in range(4):
+        page = Page(doc)
+        page.text(60, 40, "Northern Water Company Annual Report", size=8)
+        page.text(60, 88, "(Millions)", size=7.5)
+        for x, year in ((330, "2018"), (400, "2017"), (470, "2016")):
+            page.text(x - pymupdf.get_text_length(year, fontsize=7.5), 88, year, size=7.5)
+        y = 99.0
+        for k, label in enumerate(labels):
+            page.text(60, y, label, size=9)
+            for j, x in enumerate((330, 400, 470)):
+                figure = f"{(n + 1) * 1000 + k * 97 + j * 31:,}"
+                page.text(x - pymupdf.get_text_length(figure, fontsize=9), y, figure, size=9)
+            y += 11
+        page.y = y + 14
+        page.para(prose(120, n))
+        page.text(290, 800, str(n + 40), size=8)
+    loaded, blocks = load(doc, tmp_path)
+    tables = [b for b in blocks if b.kind == "table"]
+    assert len(tables) == 4
+    for table in tables:
+        assert table.rows[0] == ("(Millions)", "2018", "2017", "2016")
+        assert table.header_rows == 1
+        assert table.rows[1][0] == "Net sales"
+    assert "Northern Water Company Annual Report" not in all_text(blocks)  # the running header is furniture
+
+
+# -- a filing's signature block -------------------------------------------------------------------
+
+
+def test_signature_block_lines_are_no_headings(tmp_path):
+    """Who signed and when, set a size above the filing's small body type: no sections."""
+    doc = pymupdf.open()
+    page = Page(doc)
+    page.heading("SIGNATURES", size=11)
+    page.para(prose(60, 1), size=8)
+    page.heading("Northern Water Company", size=11)
+    page.para("(Registrant)", size=11)
+    page.y += 14
+    page.text(60, page.y, "Date: February 7, 2019", size=11)
+    page.text(300, page.y, "By: /s/ Robert J. Decker, Jr.", size=11)
+    page.y += 16
+    page.text(300, page.y, "Robert J. Decker, Jr.", size=11)
+    page.y += 13
+    page.text(300, page.y, "Senior Vice President and Controller", size=11)
+    page.y += 30
+    page.heading("A. Chief Executive Officer Pay Ratio", size=11)
+    page.para(prose(150, 2), size=8)
+    _, blocks = load(doc, tmp_path)
+    assert [b.text for b in blocks if b.kind == "heading"] == [
+        "SIGNATURES", "Northern Water Company", "A. Chief Executive Officer Pay Ratio"]
+    text = all_text(blocks)
+    assert "Date: February 7, 2019" in text and "Robert J. Decker, Jr." in text

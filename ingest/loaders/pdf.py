@@ -14,7 +14,10 @@ the page's own evidence (geometry, type, repetition, drawings, the PDF's outline
   line, left to right, as laid out), `meta["font_size"]` and, where the PDF labels its pages,
   `meta["page_label"]`. A band line that appears once, in the body's type, and that a chain of
   close lines links to the body (a column's first lines under a header, a heading low on a page)
-  goes back to the body; so does a heading at a page's top.
+  goes back to the body; so does a heading at a page's top. A statement's column-head row (periods
+  and units, its years over the figures right below it) and the rows under it are body however
+  often the statement's pages repeat them (`pdf_margins`).
+- text drawn twice for a bold or shadow effect is read once, as bold (`pdf_overprint`).
 - text inside a figure (a cluster of drawn marks: a chart's axis numbers, tick labels, legend)
   becomes a "figure" block (`pdf_figures`), dropped by the `figures` cleaner; its caption stays.
 - everything else is body: read in column order (`pdf_paragraphs`; columns inside one pymupdf
@@ -58,6 +61,7 @@ from .pdf_figures import figure_lines, figure_regions
 from .pdf_headings import heading_levels, mark_units
 from .pdf_lines import TEXT_FLAGS, GlyphOrder, Line, extract, mend_drop_caps, restore_glyph_order
 from .pdf_margins import PageLines, recurring, split_margins
+from .pdf_overprint import single_printed
 from .pdf_paragraphs import TERMINAL, Unit, box_of, continues, list_marker, page_units
 from .pdf_rejoin import rejoin
 from .pdf_tables import cell_texts, find_grids, header_rows
@@ -121,6 +125,7 @@ def _read_pages(
         blocks = page.get_text("dict", textpage=textpage)["blocks"]
         text = [b for b in blocks if b["type"] == 0]
         glyphs = restore_glyph_order(page, textpage, text)
+        text = single_printed(page, textpage, text)
         vectors = [b for b in blocks if b["type"] == 3]
         tables = _tables(page, textpage, text, vectors, number, glyphs)
         lines = mend_drop_caps(extract(text, [t.bbox for t in tables if t.bbox is not None], in_tables))

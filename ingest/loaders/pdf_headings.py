@@ -13,7 +13,8 @@ Two kinds of evidence, combined rather than one switching the other off:
 
 Ruled out whatever type it is set in: a clerk's stamp ("FILED", a date), an author line (three or
 more commas), a lead-in ending in ":", text that opens in lower case or with punctuation (the tail
-of a line), e-mail addresses and links.
+of a line), e-mail addresses and links, a signature block's lines ("By: /s/", "Date:", a signer's
+name and office).
 """
 
 from __future__ import annotations
@@ -35,12 +36,22 @@ _LEAD_NUMBER = re.compile(
 _CONTENTS_ENTRY = re.compile(r"\S+\s+\S+\s+\d{1,3}$")
 """Words, then a page number (up to three digits: a year is four) to end the line."""
 _NOT_A_TITLE = re.compile(r"@|https?://|www\.|\bet al\b|^\d+:")  # addresses, links, algorithm lines
+# A filing's signature block: "By: /s/ ...", "Date: ...", and a signer's name with an initial or a
+# suffix followed by the office held ("Robert J. Decker, Jr. Senior Vice President and Controller").
+_SIGNATURE = re.compile(
+    r"/s/|^(?:By|Date|Name|Title|Its)\s*:\s*\S"
+    r"|^(?=(?:\S+\s+){0,3}?(?:[A-Z]\.\s|(?:Jr|Sr)\b))(?:[A-Z][\w'\u2019-]*\.?,?\s+|[A-Z]\.\s+){2,5}"
+    r"(?:[-\u2013\u2014]\s+)?(?:(?:Senior|Executive|Vice|Chief|Co-|Group|Deputy|Assistant)\s*)*"
+    r"(?:President|Chair(?:man|woman)?|Director|Controller|Treasurer|Secretary|Officer|Counsel)\b")
+_SIGNER = re.compile(r"^(?=.*(?:\b[A-Z]\.\s|\b(?:Jr|Sr)\.?$))(?:[A-Z][\w'\u2019-]*\.?,?\s+|[A-Z]\.\s+){1,4}"
+                     r"[A-Z][\w'\u2019-]*\.?$")
+_OFFICE = re.compile(r"\b(?:President|Chair(?:man|woman)?|Director|Controller|Treasurer|Secretary|Officer|Counsel)\b")
 
 
 def heading_levels(units: Iterable[Unit], toc: list, body: float) -> dict[int, int]:
     """Heading level by id() of the unit."""
     units = [u for u in units if u.kind != "table"]
-    found = [u for u in units if heading_like(u, body)]
+    found = [u for i, u in enumerate(units) if heading_like(u, body) and not _office_of_signer(units, i)]
     levels = _font_levels(found, body, _text_area(units))
     if len(toc) < 2:
         return levels
@@ -64,6 +75,16 @@ def heading_levels(units: Iterable[Unit], toc: list, body: float) -> dict[int, i
         else:
             outline[id(unit)] = min(9, deepest + 1)
     return outline
+
+
+def _office_of_signer(units: list[Unit], i: int) -> bool:
+    """The office under a signer's name ("Senior Vice President and Controller"): part of the
+    signature block, however it is set."""
+    unit = units[i]
+    if i == 0 or not _OFFICE.search(unit.text) or _NUMBERED.match(unit.text):
+        return False
+    above = units[i - 1]
+    return above.page == unit.page and bool(_SIGNER.match(above.text) or _SIGNATURE.search(above.text))
 
 
 def _style(unit: Unit) -> tuple[float, bool, bool]:
@@ -92,6 +113,8 @@ def heading_like(unit: Unit, body: float) -> bool:
         return False  # "(in millions, except per share data)", "(Unaudited)": a note on what follows
     if text.count(",") >= 3 or _NOT_A_TITLE.search(text):
         return False  # an author or affiliation line, an address
+    if _SIGNATURE.search(text) and not _NUMBERED.match(text):
+        return False  # who signed, and when: a signature block, not a section
     if CAPTION.match(text) or _CONTENTS_ENTRY.search(text):
         return False  # a caption names a figure; "2 Workout monitoring 14" is a contents entry
     if unit.kind == "list_item" and not (section_depth(text) or _NUMBERED.match(text)):

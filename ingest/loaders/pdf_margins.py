@@ -25,6 +25,15 @@ _GUTTER_NUMBER = re.compile(r"\d{1,2}")
 GUTTER = 0.25
 """Share of the page width, from the left, where a line-number gutter sits."""
 
+# A statement's column heads are periods and units ("(Millions) 2018 2017", "Year ended December
+# 31, 2019"), never a title: words of that kind only, at least one of them a year.
+_HEAD_WORD = re.compile(
+    r"(?i)(?:19|20)\d\d|\d{1,2}|years?|ended|ending|as|of|at|and|in|fiscal|quarters?|months?|weeks?|three|six"
+    r"|nine|twelve|fourth|first|second|third|q[1-4]|h[12]|fy|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may"
+    r"|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|millions?|thousands?"
+    r"|billions?|except|per|share|amounts?|data|dollars|usd|eur|unaudited|[$%]|\$?m")
+_YEAR = re.compile(r"(?:19|20)\d\d")
+
 
 @dataclass(frozen=True, slots=True)
 class PageLines:
@@ -83,6 +92,7 @@ def split_margins(lines: list[Line], number: int, width: float, height: float,
         band.update((i, "left") for i in gutter)
     flow = [i for i, l in enumerate(lines) if i not in band and not l.rotated]
     top = {i for i in flow if lines[i].bbox[3] <= BAND * height}
+    top -= _column_heads(lines, top, flow)
     bottom = {i for i in flow if lines[i].bbox[1] >= (1 - BAND) * height}
     if flow:  # a page number set higher than the band (LaTeX on A4) is still the page's last line
         last = max(flow, key=lambda i: lines[i].bbox[3])
@@ -104,6 +114,49 @@ def split_margins(lines: list[Line], number: int, width: float, height: float,
                 band[i] = where
     body = tuple(l for i, l in enumerate(lines) if i not in band)
     return PageLines(number, width, height, body, _group_margins(lines, band), left_edge)
+
+
+def _column_heads(lines: list[Line], top: set[int], flow: list[int]) -> set[int]:
+    """Top-band rows that head the columns of figures set directly below them: table content,
+    however often the statement pages repeat them.
+
+    A row (pieces on one baseline) qualifies when it is made of periods and units with a year
+    among them, the body goes on right under it (no wider gap than a line's height and a half),
+    and each year in it stands over a column of figures in the lines below; the band's lines
+    under it are its table's first rows.
+    """
+    heads: set[int] = set()
+    for i in top:
+        if i in heads or not _YEAR.search(lines[i].text):
+            continue
+        row = [j for j in top if j == i or side_by_side(lines[i], lines[j], 0.6)]
+        if not all(_head_words(lines[j].text) for j in row):
+            continue
+        bottom = max(lines[j].bbox[3] for j in row)
+        pitch = max(lines[j].height for j in row)
+        below = [lines[j] for j in flow if j not in row and bottom - 1 <= lines[j].bbox[1] <= bottom + 6 * pitch]
+        if not below or min(b.bbox[1] for b in below) - bottom > 1.5 * pitch:
+            continue
+        years = [lines[j] for j in row if _YEAR.search(lines[j].text)]
+        if all(_over_figures(y, below) for y in years):
+            heads.update(row)
+    if heads:  # the rows under the heads are the table's, however high they start
+        under = min(lines[j].bbox[1] for j in heads)
+        heads.update(j for j in top if lines[j].bbox[1] >= under)
+    return heads
+
+
+def _head_words(text: str) -> bool:
+    words = [w for w in re.split(r"[\s(),.:;\-\u2013\u2014/]+", text) if w]
+    return bool(words) and all(_HEAD_WORD.fullmatch(w) for w in words)
+
+
+def _over_figures(head: Line, below: list[Line]) -> bool:
+    """Some line below holding a figure overlaps the head across (right-aligned figures stick out
+    by a few characters: a type size of slack)."""
+    slack = head.size
+    return any(b.bbox[0] < head.bbox[2] + slack and head.bbox[0] < b.bbox[2] + slack
+               and any(c.isdigit() for c in b.text) for b in below)
 
 
 def _left_edge(lines: list[Line]) -> float | None:

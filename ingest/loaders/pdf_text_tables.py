@@ -10,6 +10,7 @@ has long pieces; a list has one piece a row; a label and its value on a few rows
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Sequence
 
@@ -20,6 +21,7 @@ _BEFORE = ("$", "\u20ac", "\u00a3", "\u00a5", "US$")
 _AFTER = ("%", ")", "%)", "pts", "bps")
 """A currency sign set apart before its amount, a sign set apart after it: one cell with it."""
 _MIN_ROWS = 3
+_YEAR = re.compile(r"(?:19|20)\d\d")
 _MAX_LABEL_ROWS = 2
 """Label rows (a caption of the rows below, a wrapped label) a table may hold in a row."""
 _MAX_CELL = 40
@@ -40,7 +42,7 @@ def text_tables(lines: Sequence[Line], page: int) -> tuple[list[Unit], list[Line
     run: list[list[Line]] = []
     held: list[list[Line]] = []  # label rows met inside a run: its rows if more rows follow
     for row in rows + [[]]:
-        if row and _cell_row(row) and (not run or _follows((held or run)[-1], row)):
+        if row and _cell_row(row) and (not run or _follows((held or run)[-1], row, heads=len(run) == 1 and not held)):
             run += held + [row]
             held = []
             continue
@@ -135,12 +137,19 @@ def _label_row(row: list[Line], run: list[list[Line]]) -> bool:
     return row[0].bbox[0] < cells[0].bbox[0] and row[0].bbox[2] <= max(l.bbox[2] for l in cells)
 
 
-def _follows(above: list[Line], row: list[Line]) -> bool:
-    """The next row of the same table: close below, in the same type."""
+def _follows(above: list[Line], row: list[Line], heads: bool = False) -> bool:
+    """The next row of the same table: close below, in the same type (column heads over the first
+    row may be set a size smaller or larger)."""
     gap = min(l.bbox[1] for l in row) - max(l.bbox[3] for l in above)
     height = max(l.height for l in above + row)
+    slack = 0.25 * max(above[0].size, row[0].size) if heads and _year_heads(above) else 1.0
     # Set close, line boxes overlap a little, bold type's a little more.
-    return -1.5 <= gap <= 1.5 * height and abs(above[0].size - row[0].size) <= 1.0
+    return -1.5 <= gap <= 1.5 * height and abs(above[0].size - row[0].size) <= slack
+
+
+def _year_heads(row: list[Line]) -> bool:
+    """A row of years over the columns ("(Millions)  2018  2017  2016"): a statement's column heads."""
+    return len(row) >= 2 and all(_YEAR.fullmatch(l.text.strip()) for l in row[1:])
 
 
 def _table(run: list[list[Line]], page: int) -> Unit | None:
@@ -160,7 +169,7 @@ def _table(run: list[list[Line]], page: int) -> Unit | None:
     if filled < 0.5 * len(grid) * len(columns):
         return None  # labels scattered over a chart, not rows of a table
     # The column heads: a first row without figures, or without a row label ("", "2023", "2022").
-    header = 1 if run[0] not in data or not grid[0][0] else 0
+    header = 1 if run[0] not in data or not grid[0][0] or _year_heads(run[0]) else 0
     lines = [l for row in run for l in row]
     return Unit("table", [], page, rows=tuple(tuple(r) for r in grid), header_rows=header, bbox=box_of(lines))
 
