@@ -27,11 +27,18 @@ class ChunkEmbedding:
     def embedder(self) -> Embedder:
         if self._embedder is None:
             try:
-                self._embedder = load(self.config)
+                self._embedder = self._sinks_own() or load(self.config)
             except IngestError as exc:  # no document could be written: stop, rather than fail each one
                 raise RunError(f"cannot open the embedder: {exc}") from exc
             self.sink.record_embedder(self._embedder.name, self.config.spec())
         return self._embedder
+
+    def _sinks_own(self) -> Embedder | None:
+        """The embedder a vector store opened from this same config (the job's `embedder:`, handed
+        to its options): one model in memory, loaded once, rather than two."""
+        own = getattr(self.sink, "embedder", None)
+        options = getattr(self.sink, "options", None)
+        return own if isinstance(own, Embedder) and getattr(options, "embedder", None) == self.config else None
 
     def vectors(self, chunks: Sequence[Chunk]) -> ChunkVectors:
         vectors = embed_chunks(self.embedder, chunks, self.sink.cached_vectors)

@@ -14,6 +14,12 @@ from ingest.embedders import Embedder, EmbedderType, load, text_hash
 from ingest.errors import ConfigError, EmbedderError
 
 
+def assert_unit_rows(vectors: np.ndarray, rows: int, dimensions: int) -> None:
+    """The embedder contract: one float32 row per text, each of unit length."""
+    assert vectors.shape == (rows, dimensions) and vectors.dtype == np.float32
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1, atol=1e-5)
+
+
 def _config(tmp_path: Path, embedder: str) -> Path:
     path = tmp_path / "job.yaml"
     path.write_text(f"source: {{local: {{path: {tmp_path}}}}}\nembedder: {embedder}\n")
@@ -54,8 +60,7 @@ def test_wordllama_runs_from_its_wheel_with_unit_rows_that_rank_by_meaning(monke
              "The company's deferred tax liabilities rose in fiscal 2022.",
              "Children under twelve should not be given aspirin for a fever."]
     docs = embedder.embed(texts)
-    assert docs.shape == (3, 256) and docs.dtype == np.float32
-    assert np.allclose(np.linalg.norm(docs, axis=1), 1, atol=1e-5)
+    assert_unit_rows(docs, 3, 256)
     query = embedder.embed(["ibuprofen dose for adults"])[0]
     assert np.argmax(docs @ query) == 0
     assert np.argmax(docs @ embedder.embed(["income tax owed later"])[0]) == 1
@@ -114,8 +119,7 @@ def test_a_sentence_transformers_model_runs_from_a_local_folder_offline(tmp_path
              "The company's deferred tax liabilities rose in fiscal 2022.",
              "Book flights through the travel desk two weeks ahead."]
     docs = embedder.embed(texts)
-    assert docs.shape == (3, 384) and docs.dtype == np.float32
-    assert np.allclose(np.linalg.norm(docs, axis=1), 1, atol=1e-5)
+    assert_unit_rows(docs, 3, 384)
     assert [int(np.argmax(docs @ q)) for q in embedder.embed(["painkiller dosage", "taxes owed", "airline tickets"])] == [0, 1, 2]
     copy = tmp_path / "model"
     shutil.copytree(folder, copy)
