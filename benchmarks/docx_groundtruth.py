@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ingest.blocks import Document
 from ingest.cleaners import build_chain, clean
-from ingest.loaders import docx
+from ingest.loaders.word import docx
 
 ROOT = Path(__file__).resolve().parent.parent
 # Checkbox glyphs: docling keeps a checkbox's state apart from the cell text, we keep the glyph.

@@ -35,7 +35,7 @@ def _reader(name: str):
     if name in ("ingest", "ingest+cleaners"):
         from ingest.blocks import Document
         from ingest.cleaners import build_chain, clean
-        from ingest.loaders import docx
+        from ingest.loaders.word import docx
 
         chain = build_chain([])
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from ingest.blocks import Document
 from ingest.cleaners import CleanContext
 from ingest.cleaners.track_changes import TrackChangesOptions, resolve_track_changes
-from ingest.loaders import docx
+from ingest.loaders.word import docx
 
 ROOT = Path(__file__).resolve().parent.parent
 

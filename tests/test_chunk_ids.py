@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ingest import ChunkOptions, chunk, load_file
 from ingest.blocks import Document
-from ingest.loaders.markdown import parse
+from ingest.loaders.markdown.loader import parse
 
 DOC = Document(id="d", uri="d", name="d.md", mime_type="text/markdown", title="d")
 OPTIONS = ChunkOptions(max_tokens=40, min_tokens=0, overlap_tokens=0)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ingest import ChunkOptions, chunk, load_file
 from ingest.blocks import Document
 from ingest.chunker.tokens import get_tokenizer
-from ingest.loaders.markdown import parse
+from ingest.loaders.markdown.loader import parse
 
 DOC = Document(id="d", uri="d", name="d.md", mime_type="text/markdown", title="d")
 TOK = get_tokenizer("cl100k_base")

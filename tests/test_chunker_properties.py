@@ -9,8 +9,8 @@ from ingest import ChunkOptions, chunk
 from ingest.blocks import Document
 from ingest.chunker.metrics import defects
 from ingest.chunker.tokens import get_tokenizer
-from ingest.loaders import markdown_tokens
-from ingest.loaders.markdown import parse
+from ingest.loaders.markdown import tokens as markdown_tokens
+from ingest.loaders.markdown.loader import parse
 
 DOC = Document(id="p", uri="p", name="p.md", mime_type="text/markdown", title="p")
 

@@ -11,7 +11,7 @@ from ingest.blocks import Block, Chunk, Document, Loaded, Source
 from ingest.chunker import tokens
 from ingest.chunker.tokens import get_tokenizer
 from ingest.errors import ChunkerError
-from ingest.loaders.markdown import parse
+from ingest.loaders.markdown.loader import parse
 
 DOC = Document(id="d", uri="d", name="d.md", mime_type="text/markdown", title="d")
 

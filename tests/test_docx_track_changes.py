@@ -12,7 +12,7 @@ from ingest.blocks import Document, Mark
 from ingest.cleaners import CleanContext, build_chain
 from ingest.cleaners.track_changes import TrackChangesOptions, resolve_changes, resolve_track_changes
 from ingest.errors import CleanerError
-from ingest.loaders import docx
+from ingest.loaders.word import docx
 
 import docx_track_changes as bench  # benchmarks/ is on the test path
 from conftest import CORPUS  # collection needs the corpus path before fixtures exist

@@ -6,15 +6,15 @@ import pytest
 
 from ingest.blocks import Document
 from ingest.chunker import ChunkOptions, chunk
-from ingest.loaders import markdown_tokens, markdown_tree
-from ingest.loaders.markdown import parse
+from ingest.loaders.markdown import tokens as markdown_tokens, tree as markdown_tree
+from ingest.loaders.markdown.loader import parse
 
 
 @pytest.fixture(autouse=True, params=["markdown-it-py", "markdown-it-pyrs"])
 def parser(request, monkeypatch):
     """Every feature holds with either parser."""
     events = markdown_tokens.events if request.param == "markdown-it-py" else markdown_tree.events
-    monkeypatch.setattr("ingest.loaders.markdown._PARSER", events)
+    monkeypatch.setattr("ingest.loaders.markdown.loader._PARSER", events)
 
 
 def load(text: str, name: str = "doc.md"):
@@ -110,7 +110,7 @@ def test_several_h1s_hang_under_the_title():
 
 
 def test_crlf_and_bom_are_normalised():
-    from ingest.loaders.markdown import load as load_bytes
+    from ingest.loaders.markdown.loader import load as load_bytes
 
     doc = Document(id="x", uri="x", name="x.md", mime_type="text/markdown", title="x")
     loaded = load_bytes("\ufeff# H\r\n\r\nBody line.\r\n".encode("utf-8"), doc)

@@ -7,8 +7,8 @@ from __future__ import annotations
 from conftest import CORPUS, SHARED
 
 from ingest.blocks import Document
-from ingest.loaders import markdown_tokens, markdown_tree
-from ingest.loaders.markdown import _PARSER, parse
+from ingest.loaders.markdown import tokens as markdown_tokens, tree as markdown_tree
+from ingest.loaders.markdown.loader import _PARSER, parse
 
 DOC = Document(id="x", uri="x", name="x.md", mime_type="text/markdown", title="x")
 BENCH = SHARED / "bench" / "markdown-pypi" / "files"

@@ -17,7 +17,7 @@ import pytest
 from ingest.blocks import Document
 from ingest.chunker import ChunkOptions, chunk
 from ingest.cleaners import build_chain, clean
-from ingest.loaders import pdf
+from ingest.loaders.pdf import loader as pdf
 
 WORDS = ("the survey of water quality in the northern district found that most wells met the standard "
          "while a few near the old mill held more iron than the limit allows and were closed for repair ")

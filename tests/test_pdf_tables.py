@@ -10,8 +10,8 @@ import pymupdf
 import pytest
 
 from ingest.loaders import load_file
-from ingest.loaders.pdf_lines import restore_glyph_order
-from ingest.loaders.pdf_tables import header_rows
+from ingest.loaders.pdf.lines import restore_glyph_order
+from ingest.loaders.pdf.tables import header_rows
 
 RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")
 WITH_TABLES = {  # found by the finder on these pages; the test fails if it finds none there

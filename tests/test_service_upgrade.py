@@ -45,10 +45,10 @@ def test_editing_a_loader_reprocesses_its_format_only_and_the_chunker_everything
     assert where == str(copy / "__init__.py")  # the copy is what runs
     assert ingest_run() == (3, 0)
     assert ingest_run() == (0, 3)
-    with open(copy / "loaders" / "plain_text.py", "a") as f:
+    with open(copy / "loaders" / "text" / "loader.py", "a") as f:
         f.write("\n# a new plain-text loader\n")
     assert ingest_run() == (1, 2)  # c.txt only
-    with open(copy / "loaders" / "text_decoding.py", "a") as f:  # shared by Markdown and text
+    with open(copy / "loaders" / "text" / "decoding.py", "a") as f:  # shared by Markdown and text
         f.write("\n# better decoding\n")
     assert ingest_run() == (3, 0)
     with open(copy / "cleaners" / "line_numbers.py", "a") as f:  # runs on PDFs only

@@ -19,7 +19,7 @@ from ingest.chunker import ChunkOptions, chunk
 from ingest.cleaners import build_chain, clean
 from ingest.errors import LoaderError
 from ingest.loaders import load_bytes, load_file, local_document
-from ingest.loaders.spreadsheet import shown
+from ingest.loaders.sheets.loader import shown
 
 OPENPYXL = "openpyxl/openpyxl"
 NS = {"s": "http://schemas.openxmlformats.org/spreadsheetml/2006/main"}

@@ -180,15 +180,15 @@ def content_hash(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-# The built-ins: name, "module:function" under this package, MIME types. A loader's parser
+# The built-ins: name, "module:function" under this package (a folder per format), MIME types. A loader's parser
 # library (pymupdf, lxml, openpyxl) is imported only when a document of its type arrives.
 BUILTIN_LOADERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
-    ("markdown", "markdown:load", (MARKDOWN,)),
-    ("plain_text", "plain_text:load", (TEXT,)),
-    ("docx", "docx:load", (_EXTENSIONS[".docx"],)),
-    ("pdf", "pdf:load", (_EXTENSIONS[".pdf"],)),
-    ("xlsx", "spreadsheet:load_workbook", (_EXTENSIONS[".xlsx"], _EXTENSIONS[".xlsm"])),
-    ("csv", "spreadsheet:load_csv", (_EXTENSIONS[".csv"],)),
-    ("gdoc", "gdoc:load", (GOOGLE_DOC,)),  # the Docs API's documents.get JSON, as the Drive source fetches it
+    ("markdown", "markdown.loader:load", (MARKDOWN,)),
+    ("plain_text", "text.loader:load", (TEXT,)),
+    ("docx", "word.docx:load", (_EXTENSIONS[".docx"],)),
+    ("pdf", "pdf.loader:load", (_EXTENSIONS[".pdf"],)),
+    ("xlsx", "sheets.loader:load_workbook", (_EXTENSIONS[".xlsx"], _EXTENSIONS[".xlsm"])),
+    ("csv", "sheets.loader:load_csv", (_EXTENSIONS[".csv"],)),
+    ("gdoc", "word.gdoc:load", (GOOGLE_DOC,)),  # the Docs API's documents.get JSON, as the Drive source fetches it
 )
 _BUILTINS = {mime: target for _, target, mime_types in BUILTIN_LOADERS for mime in mime_types}

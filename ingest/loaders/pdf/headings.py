@@ -23,9 +23,9 @@ import bisect
 import re
 from typing import Iterable
 
-from ..page_furniture import CAPTION
-from .pdf_lines import Line, side_by_side
-from .pdf_paragraphs import Unit, box_of, capitals, section_depth, stamp_like
+from ...page_furniture import CAPTION
+from .lines import Line, side_by_side
+from .paragraphs import Unit, box_of, capitals, section_depth, stamp_like
 
 _NUMBERED = re.compile(
     r"^(?:\d{1,2}(?:\.\d{1,2}){0,4}\.?|[IVXLC]{1,6}\.|[A-H]\.|\(\d{1,2}\)|\([a-h]\))\s+(?P<title>\S.*)$"

@@ -54,18 +54,18 @@ from typing import Iterator
 
 import pymupdf
 
-from ..blocks import Block, Document, Loaded
-from ..errors import LoaderError
-from ..table_text import render_table
-from .pdf_figures import figure_lines, figure_regions
-from .pdf_headings import heading_levels, mark_units
-from .pdf_lines import TEXT_FLAGS, GlyphOrder, Line, extract, mend_drop_caps, restore_glyph_order
-from .pdf_margins import PageLines, recurring, split_margins
-from .pdf_overprint import single_printed
-from .pdf_paragraphs import TERMINAL, Unit, box_of, continues, list_marker, page_units
-from .pdf_rejoin import rejoin
-from .pdf_tables import cell_texts, find_grids, header_rows
-from .pdf_text_tables import text_tables
+from ...blocks import Block, Document, Loaded
+from ...errors import LoaderError
+from ...table_text import render_table
+from .figures import figure_lines, figure_regions
+from .headings import heading_levels, mark_units
+from .lines import TEXT_FLAGS, GlyphOrder, Line, extract, mend_drop_caps, restore_glyph_order
+from .margins import PageLines, recurring, split_margins
+from .overprint import single_printed
+from .paragraphs import TERMINAL, Unit, box_of, continues, list_marker, page_units
+from .rejoin import rejoin
+from .tables import cell_texts, find_grids, header_rows
+from .text_tables import text_tables
 
 pymupdf.TOOLS.mupdf_display_errors(False)
 

@@ -11,7 +11,7 @@ from typing import Callable, Iterator
 
 from lxml import etree
 
-from ..blocks import Mark
+from ...blocks import Mark
 from .docx_inline import CHANGE_TAGS, MC, W, change_of
 from .outline import Table
 

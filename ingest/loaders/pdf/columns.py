@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .pdf_lines import Line
+from .lines import Line
 
 _GUTTER = 5.0
 """Narrowest gap (points) between side-by-side lines that separates columns."""

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator
 
-from ..blocks import Block, Mark
-from ..table_text import render_table
+from ...blocks import Block, Mark
+from ...table_text import render_table
 
 TITLE_RANK = 0
 """The Title style ranks above Heading 1."""

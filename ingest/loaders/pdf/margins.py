@@ -15,8 +15,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..page_furniture import is_page_number
-from .pdf_lines import Line, side_by_side
+from ...page_furniture import is_page_number
+from .lines import Line, side_by_side
 
 BAND = 0.13
 """Share of the page height at top and bottom where headers, footers and page numbers live."""

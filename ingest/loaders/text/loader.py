@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from ..blocks import Block, Document, Loaded
-from .text_decoding import decode_text
+from ...blocks import Block, Document, Loaded
+from .decoding import decode_text
 
 _PARAGRAPH = re.compile(r"\S(?:.*\S)?(?:\n[ \t]*\S.*)*", re.MULTILINE)
 

@@ -14,9 +14,9 @@ import statistics
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from ..page_furniture import CAPTION
-from .pdf_columns import split_columns
-from .pdf_lines import RIGHT_TO_LEFT, Line
+from ...page_furniture import CAPTION
+from .columns import split_columns
+from .lines import RIGHT_TO_LEFT, Line
 
 TERMINAL = tuple('.!?:;"\u201d)\u2019')
 _BULLET = re.compile(

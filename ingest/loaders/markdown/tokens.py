@@ -9,7 +9,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from mdit_py_plugins.front_matter import front_matter_plugin
 
-from .markdown import Event
+from .loader import Event
 
 _LIST_OPEN = ("bullet_list_open", "ordered_list_open")
 

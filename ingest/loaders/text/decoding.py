@@ -6,7 +6,7 @@ from __future__ import annotations
 import charset_normalizer
 from charset_normalizer.md import mess_ratio
 
-from ..errors import LoaderError
+from ...errors import LoaderError
 
 _NAMES = {"cp1252": "Windows-1252", "cp1251": "Windows-1251", "cp932": "Shift-JIS (cp932)", "shift_jis": "Shift-JIS",
           "euc_jp": "EUC-JP", "gb18030": "GB18030", "big5": "Big5", "koi8_r": "KOI8-R", "cp1250": "Windows-1250"}

@@ -14,6 +14,7 @@ from functools import lru_cache
 from lxml import etree
 
 from .docx_inline import W
+from .numbers import format_number
 from .outline import TITLE_RANK
 
 _HEADING_NAME = re.compile(r"heading\s*([1-9])")
@@ -193,42 +194,6 @@ def _level(lvl: etree._Element) -> _Level:
 
 def _start(levels: dict[int, _Level], ilvl: int) -> int:
     return levels[ilvl].start if ilvl in levels else 1
-
-
-def format_number(n: int, fmt: str) -> str:
-    """`n` in a Word number format ("lowerRoman", "upperLetter", "decimalZero"...)."""
-    if fmt in ("lowerLetter", "upperLetter"):
-        s = _letters(n)
-        return s.upper() if fmt == "upperLetter" else s
-    if fmt in ("lowerRoman", "upperRoman"):
-        s = roman(n)
-        return s.lower() if fmt == "lowerRoman" else s
-    if fmt == "decimalZero":
-        return f"{n:02d}"
-    if fmt == "none":
-        return ""
-    if fmt == "ordinal":
-        suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-        return f"{n}{suffix}"
-    return str(n)
-
-
-def _letters(n: int) -> str:
-    # Word repeats the letter past z: 27 -> "aa", 28 -> "bb".
-    if n <= 0:
-        return str(n)
-    return chr(ord("a") + (n - 1) % 26) * ((n - 1) // 26 + 1)
-
-
-def roman(n: int) -> str:
-    if n <= 0:
-        return str(n)
-    out = []
-    for value, digits in ((1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"), (50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")):
-        while n >= value:
-            out.append(digits)
-            n -= value
-    return "".join(out)
 
 
 def xml_val(parent: etree._Element | None, tag: str) -> str | None:

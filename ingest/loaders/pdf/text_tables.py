@@ -14,8 +14,8 @@ import re
 from dataclasses import replace
 from typing import Sequence
 
-from .pdf_lines import Line
-from .pdf_paragraphs import Unit, box_of
+from .lines import Line
+from .paragraphs import Unit, box_of
 
 _BEFORE = ("$", "\u20ac", "\u00a3", "\u00a5", "US$")
 _AFTER = ("%", ")", "%)", "pts", "bps")

@@ -20,12 +20,12 @@ import re
 from dataclasses import dataclass, replace
 from typing import Iterable, Iterator
 
-from ..blocks import Block, Document, Loaded, Mark
-from ..errors import LoaderError
-from .docx_inline import trim
-from .docx_numbering import format_number
+from ...blocks import Block, Document, Loaded, Mark
+from ...errors import LoaderError
 from .gdoc_comments import place_comments
+from .numbers import format_number
 from .outline import TITLE_RANK, Item, Table, place, root_of
+from .spans import trim
 
 MIME_TYPE = "application/vnd.google-apps.document"
 

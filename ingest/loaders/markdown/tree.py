@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from markdown_it_pyrs import MarkdownIt, Node
 
-from .markdown import Event, line_starts
+from .loader import Event, line_starts
 
 _BLOCK_RULES = [
     "blockquote", "code", "fence", "heading", "hr", "lheading", "list", "paragraph", "reference",

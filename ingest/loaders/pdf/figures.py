@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..page_furniture import CAPTION
-from .pdf_groups import Groups
-from .pdf_lines import Line, inside
+from ...page_furniture import CAPTION
+from .groups import Groups
+from .lines import Line, inside
 
 Box = tuple[float, float, float, float]
 

@@ -26,12 +26,12 @@ import openpyxl
 from openpyxl.chartsheet import Chartsheet
 from openpyxl.utils import get_column_letter
 
-from ..blocks import Block, Document, Loaded, Mark
-from ..errors import LoaderError
-from ..table_text import render_table
-from .sheet_comments import CellComment, CommentReader, place
-from .sheet_regions import NUMBER, Merge, SheetCells, SheetFacts, sheet_facts, sheet_pieces
-from .text_decoding import decode_text
+from ...blocks import Block, Document, Loaded, Mark
+from ...errors import LoaderError
+from ...table_text import render_table
+from .comments import CellComment, CommentReader, place
+from .regions import NUMBER, Merge, SheetCells, SheetFacts, sheet_facts, sheet_pieces
+from ..text.decoding import decode_text
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 XLSM = "application/vnd.ms-excel.sheet.macroEnabled.12"

@@ -21,10 +21,10 @@ from typing import Callable, Iterable
 
 import yaml
 
-from ..blocks import Block, Document, Loaded
-from ..table_text import render_table
+from ...blocks import Block, Document, Loaded
+from ...table_text import render_table
 from .html_table import parse_html_table
-from .text_decoding import decode_text
+from ..text.decoding import decode_text
 
 # Inline markup to drop from heading titles: emphasis, code ticks, link targets, images.
 _INLINE_MARKUP = re.compile(r"!?\[([^\]]*)\]\([^)]*\)|[*_`~]+|<[^>]+>")
@@ -42,9 +42,9 @@ Parse = Callable[[str], tuple[str | None, list[Event], list[int] | None]]
 
 def _default_parser() -> Parse:
     try:
-        from .markdown_tree import events
+        from .tree import events
     except ImportError:  # the Rust parser is optional
-        from .markdown_tokens import events
+        from .tokens import events
     return events
 
 

@@ -22,7 +22,7 @@ from lxml import etree
 from openpyxl.utils import get_column_letter
 from openpyxl.utils.cell import coordinate_to_tuple
 
-from .sheet_regions import Cell, Merge, Piece, workbook_part
+from .regions import Cell, Merge, Piece, workbook_part
 
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, remove_comments=True, huge_tree=False)
 _REL = "{http://schemas.openxmlformats.org/package/2006/relationships}Relationship"

@@ -14,7 +14,7 @@ import html
 from dataclasses import replace
 from typing import Iterable
 
-from ..blocks import Block, Mark
+from ...blocks import Block, Mark
 
 
 def place_comments(blocks: list[Block], comments: Iterable[dict]) -> tuple[list[Block], tuple[dict, ...], int]:

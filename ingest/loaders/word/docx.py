@@ -17,12 +17,14 @@ from typing import Iterator
 
 from lxml import etree
 
-from ..blocks import Block, Document, Loaded, Mark
-from ..errors import LoaderError
-from .docx_inline import MC, R, W, InlineReader, Paragraph, trim
-from .docx_numbering import Numbering, Styles, parse_int, roman, xml_val
+from ...blocks import Block, Document, Loaded, Mark
+from ...errors import LoaderError
+from .docx_inline import MC, R, W, InlineReader, Paragraph
+from .docx_numbering import Numbering, Styles, parse_int, xml_val
+from .numbers import roman
 from .docx_tables import read_table
 from .outline import Item, Table, place, root_of
+from .spans import trim
 
 MIME = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
 

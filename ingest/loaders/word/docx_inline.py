@@ -14,7 +14,7 @@ from typing import Callable, Iterable
 
 from lxml import etree
 
-from ..blocks import Mark
+from ...blocks import Mark
 
 W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 M = "{http://schemas.openxmlformats.org/officeDocument/2006/math}"
@@ -247,16 +247,3 @@ class InlineReader:
 def _field_name(f: _Field) -> str:
     words = "".join(f.instr).split()
     return words[0].upper() if words else ""
-
-
-def trim(text: str, marks: Iterable[Mark], lead: bool = True, trail: bool = True) -> tuple[str, list[Mark]]:
-    """Strip whitespace at the ends of `text`, keeping every mark on the characters it covered."""
-    start = len(text) - len(text.lstrip()) if lead else 0
-    end = len(text.rstrip()) if trail else len(text)
-    end = max(start, end)
-    out = []
-    for m in marks:
-        s, e = min(max(m.start - start, 0), end - start), min(max(m.end - start, 0), end - start)
-        if e > s or (m.start == m.end and m.kind == "comment"):
-            out.append(Mark(m.kind, s, e, m.attrs))
-    return text[start:end], out

@@ -13,11 +13,11 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 
-from ..page_furniture import CAPTION, furniture_like, is_page_number
-from .pdf_headings import heading_like
-from .pdf_lines import Line
-from .pdf_margins import PageLines, band_key
-from .pdf_paragraphs import Unit
+from ...page_furniture import CAPTION, furniture_like, is_page_number
+from .headings import heading_like
+from .lines import Line
+from .margins import PageLines, band_key
+from .paragraphs import Unit
 
 
 def rejoin(pages: list[tuple[PageLines, list[Unit]]], body: float) -> list[tuple[PageLines, list[Unit]]]:
