@@ -23,7 +23,16 @@ from ingest.loaders.word import docx
 ROOT = Path(__file__).resolve().parent.parent
 # Checkbox glyphs: docling keeps a checkbox's state apart from the cell text, we keep the glyph.
 _CHECKBOX = re.compile("[\u2610\u2611\u2612]")
-BODY_LABELS = {"text", "paragraph", "list_item", "caption", "code", "footnote", "checkbox_selected", "checkbox_unselected"}
+BODY_LABELS = {
+    "text",
+    "paragraph",
+    "list_item",
+    "caption",
+    "code",
+    "footnote",
+    "checkbox_selected",
+    "checkbox_unselected",
+}
 
 
 def norm(text: str) -> str:
@@ -119,14 +128,18 @@ def main() -> int:
     print(f"{'file':40} {'headings':>9} {'body':>9} {'cells':>9} {'hdr/ftr leaks':>13}")
     tot = [0] * 6
     for s in results:
-        print(f"{s.name:40} {s.headings[0]:>4}/{s.headings[1]:<4} {s.body[0]:>4}/{s.body[1]:<4} {s.cells[0]:>4}/{s.cells[1]:<4} {len(s.furniture_leaks):>13}")
+        print(
+            f"{s.name:40} {s.headings[0]:>4}/{s.headings[1]:<4} {s.body[0]:>4}/{s.body[1]:<4} {s.cells[0]:>4}/{s.cells[1]:<4} {len(s.furniture_leaks):>13}"
+        )
         for i, (a, b) in enumerate((s.headings, s.body, s.cells)):
             tot[2 * i] += a
             tot[2 * i + 1] += b
         if args.verbose:
             for m in s.missing + [f"leak {x!r}" for x in s.furniture_leaks]:
                 print(f"    - {m}")
-    print(f"{'TOTAL':40} {tot[0]:>4}/{tot[1]:<4} {tot[2]:>4}/{tot[3]:<4} {tot[4]:>4}/{tot[5]:<4} {sum(len(s.furniture_leaks) for s in results):>13}")
+    print(
+        f"{'TOTAL':40} {tot[0]:>4}/{tot[1]:<4} {tot[2]:>4}/{tot[3]:<4} {tot[4]:>4}/{tot[5]:<4} {sum(len(s.furniture_leaks) for s in results):>13}"
+    )
     return 0
 
 

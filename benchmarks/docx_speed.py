@@ -55,7 +55,9 @@ def _reader(name: str):
 
         def read(data: bytes, path: Path) -> int:
             stream = io.BytesIO(data)
-            ind = InputDocument(path_or_stream=stream, format=InputFormat.DOCX, backend=MsWordDocumentBackend, filename=path.name)
+            ind = InputDocument(
+                path_or_stream=stream, format=InputFormat.DOCX, backend=MsWordDocumentBackend, filename=path.name
+            )
             return len(MsWordDocumentBackend(ind, stream).convert().export_to_markdown())
 
         return read
@@ -85,8 +87,16 @@ def run_one(name: str, corpus: Path, rounds: int) -> dict:
             except Exception:  # a reader that cannot open a file: counted, not timed as a success
                 errors.add(path.name)
     elapsed = time.perf_counter() - start
-    return {"reader": name, "docs": docs, "seconds": elapsed, "docs_per_s": docs / elapsed,
-            "peak_mb": _rss_mb() - base, "files": len(files), "errors": sorted(errors), "chars": chars // rounds}
+    return {
+        "reader": name,
+        "docs": docs,
+        "seconds": elapsed,
+        "docs_per_s": docs / elapsed,
+        "peak_mb": _rss_mb() - base,
+        "files": len(files),
+        "errors": sorted(errors),
+        "chars": chars // rounds,
+    }
 
 
 def main() -> int:
@@ -100,8 +110,12 @@ def main() -> int:
         return 0
     results = []
     for name in READERS:
-        out = subprocess.run([sys.executable, __file__, "--one", name, "--corpus", str(args.corpus), "--rounds", str(args.rounds)],
-                             capture_output=True, text=True, check=True)
+        out = subprocess.run(
+            [sys.executable, __file__, "--one", name, "--corpus", str(args.corpus), "--rounds", str(args.rounds)],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         results.append(json.loads(out.stdout.strip().splitlines()[-1]))
     floor = next(r for r in results if r["reader"] == "python-docx")
     print(f"{len(list(args.corpus.rglob('*.docx')))} .docx files x {args.rounds} rounds\n")
@@ -111,7 +125,9 @@ def main() -> int:
             print(f"{r['reader']:18} skipped: {r['skipped']}")
             continue
         ratio = r["docs_per_s"] / floor["docs_per_s"]
-        print(f"{r['reader']:18} {r['docs_per_s']:8.1f} {ratio:8.2f} {r['peak_mb']:8.1f} {r['chars']:12}  {', '.join(r['errors']) or '-'}")
+        print(
+            f"{r['reader']:18} {r['docs_per_s']:8.1f} {ratio:8.2f} {r['peak_mb']:8.1f} {r['chars']:12}  {', '.join(r['errors']) or '-'}"
+        )
     return 0
 
 

@@ -59,7 +59,7 @@ def first_difference(a: list[str], b: list[str], context: int = 60) -> str:
         return f"{len(a)} blocks vs Word's {len(b)}"
     x, y = a[k], b[k]
     i = next((i for i, (p, q) in enumerate(zip(x, y)) if p != q), min(len(x), len(y)))
-    return f"block {k} at {i}: ours …{x[max(0, i - context):i + context]!r}… vs Word …{y[max(0, i - context):i + context]!r}…"
+    return f"block {k} at {i}: ours …{x[max(0, i - context) : i + context]!r}… vs Word …{y[max(0, i - context) : i + context]!r}…"
 
 
 def main() -> int:
@@ -73,15 +73,19 @@ def main() -> int:
         ok = texts(ours) == texts(word)
         changed = texts(extracted(original, None)) != texts(word)
         informative += changed
-        print(f"{'ok  ' if ok else 'MISS'} {mode:6} {original.name}{'' if changed else '  (unresolved text already equal)'}")
+        print(
+            f"{'ok  ' if ok else 'MISS'} {mode:6} {original.name}{'' if changed else '  (unresolved text already equal)'}"
+        )
         if not ok:
             misses.append((original, mode, first_difference(texts(ours), texts(word))))
         elif ours != word:
             diff = next((a, b) for a, b in zip(ours, word) if a != b)
             kinds.append(f"{original.name} [{mode}] block {diff[1][1][:40]!r}: {diff[0][0]} vs Word's {diff[1][0]}")
     n = len(sets)
-    print(f"\nexact match, block by block: {n - len(misses)}/{n} = {100 * (n - len(misses)) / max(n, 1):.1f}% "
-          f"({len({o for o, _, _ in sets})} originals; {informative} comparisons where the unresolved text differs from Word's)")
+    print(
+        f"\nexact match, block by block: {n - len(misses)}/{n} = {100 * (n - len(misses)) / max(n, 1):.1f}% "
+        f"({len({o for o, _, _ in sets})} originals; {informative} comparisons where the unresolved text differs from Word's)"
+    )
     for original, mode, why in misses:
         print(f"- MISS {original.name} [{mode}] {why}")
     for note in kinds:

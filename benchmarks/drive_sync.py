@@ -55,19 +55,30 @@ def build_tree(g: FakeGoogle, files: int) -> tuple[str, list[tuple[str, str]]]:
         elif n % 10 == 9:
             made.append((g.add_google_doc(f"Notes {n}", folder, gdoc), "gdoc"))
         else:
-            body = f"# Policy {n}\n\n## Scope\n\nThis policy {n} covers team {n % 10}.\n\n## Rules\n\n" + \
-                   "".join(f"- Rule {r} of policy {n}: keep records for {r + 1} years.\n" for r in range(8))
+            body = f"# Policy {n}\n\n## Scope\n\nThis policy {n} covers team {n % 10}.\n\n## Rules\n\n" + "".join(
+                f"- Rule {r} of policy {n}: keep records for {r + 1} years.\n" for r in range(8)
+            )
             made.append((g.add_file(f"policy-{n}.md", folder, body.encode(), MD), "md"))
     return top, made
 
 
 def config(out: Path, g: Server, folder: str, concurrency: int) -> tuple:
-    return parse_config({
-        "source": {"drive": {"folder_id": folder, "token": g.token, "drive_endpoint": g.drive_endpoint,
-                             "docs_endpoint": g.docs_endpoint, "sheets_endpoint": g.docs_endpoint,
-                             "concurrency": concurrency}},
-        "sink": {"sqlite": str(out / "index.sqlite")}, "state": str(out / "state.sqlite"),
-    })
+    return parse_config(
+        {
+            "source": {
+                "drive": {
+                    "folder_id": folder,
+                    "token": g.token,
+                    "drive_endpoint": g.drive_endpoint,
+                    "docs_endpoint": g.docs_endpoint,
+                    "sheets_endpoint": g.docs_endpoint,
+                    "concurrency": concurrency,
+                }
+            },
+            "sink": {"sqlite": str(out / "index.sqlite")},
+            "state": str(out / "state.sqlite"),
+        }
+    )
 
 
 class Server:
@@ -107,7 +118,7 @@ def _serve(conn, files: int, latency: float) -> None:
                 g.update(file_id, content=docx if kind == "docx" else f"# Edited {n}\n\nChanged text {n}.\n".encode())
             conn.send(None)
         elif command == "requests":
-            conn.send([p for _, p in g.requests[args[0]:]])
+            conn.send([p for _, p in g.requests[args[0] :]])
         elif command == "count":
             conn.send(len(g.requests))
 
@@ -125,8 +136,9 @@ def timed(server: Server, cfg: tuple) -> tuple[float, int, Counter, object]:
 
 def index_rows(out: Path) -> list[tuple]:
     with sqlite3.connect(out / "index.sqlite") as db:
-        return db.execute("SELECT doc_id, chunk_index, text, heading_path, url FROM chunks "
-                          "ORDER BY doc_id, chunk_index").fetchall()
+        return db.execute(
+            "SELECT doc_id, chunk_index, text, heading_path, url FROM chunks ORDER BY doc_id, chunk_index"
+        ).fetchall()
 
 
 def main() -> None:
@@ -155,8 +167,10 @@ def main() -> None:
         shutil.rmtree(work, ignore_errors=True)
 
     serial, fast = modes
-    print(f"fake Google, {args.latency * 1000:.0f} ms a request; {args.files} files (80% Markdown, 10% Word, "
-          f"10% Google Docs) in 10 folders; {len(edited)} changed for the incremental run\n")
+    print(
+        f"fake Google, {args.latency * 1000:.0f} ms a request; {args.files} files (80% Markdown, 10% Word, "
+        f"10% Google Docs) in 10 folders; {len(edited)} changed for the incremental run\n"
+    )
     print(f"{'run':<12} {'concurrency':>11} {'seconds':>8} {'files/s':>8} {'API calls':>9} {'speed-up':>8}")
     for name, figures, files in (("full", full, args.files), ("incremental", incremental, len(edited))):
         for c in modes:

@@ -54,8 +54,11 @@ def main() -> None:
     parser.add_argument("--reuse", action="store_true", help="Keep an index built by an earlier run.")
     parser.add_argument("--k", type=int, default=5)
     parser.add_argument("--budget", type=int, default=1000)
-    parser.add_argument("--rag-eval", action="store_true",
-                        help="Also score the same chunks with rag_eval.py (needs the bench extra: bm25s, numpy).")
+    parser.add_argument(
+        "--rag-eval",
+        action="store_true",
+        help="Also score the same chunks with rag_eval.py (needs the bench extra: bm25s, numpy).",
+    )
     args = parser.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
     rows = []
@@ -72,18 +75,41 @@ def main() -> None:
             print(f"{name}: indexed in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
         for scope in ("all", "doc"):
             report = OUT / f"{name}.{scope}.eval.json"
-            proc = subprocess.run([*INGEST, "eval", questions, "--index", index, "--k", str(args.k), "--budget",
-                                   str(args.budget), "--scope", scope, "--json", report], capture_output=True, text=True)
+            proc = subprocess.run(
+                [
+                    *INGEST,
+                    "eval",
+                    questions,
+                    "--index",
+                    index,
+                    "--k",
+                    str(args.k),
+                    "--budget",
+                    str(args.budget),
+                    "--scope",
+                    scope,
+                    "--json",
+                    report,
+                ],
+                capture_output=True,
+                text=True,
+            )
             if proc.returncode != 0:
                 sys.exit(f"{name}: ingest eval failed ({proc.returncode}):\n{proc.stderr}")
             rows.append((name, scope, count, json.loads(report.read_text())["figures"]))
             if args.rag_eval:
-                print(f"rag_eval.py score, {name}, --scope {scope}:\n{rag_eval(data, index, scope, args.k, args.budget)}")
+                print(
+                    f"rag_eval.py score, {name}, --scope {scope}:\n{rag_eval(data, index, scope, args.k, args.budget)}"
+                )
     print(f"k={args.k}, budget {args.budget} tokens; one index per set, every document in it")
-    print(f"{'set':<14}{'scope':>6}{'questions':>10}{'hit@k':>8}{'MRR':>8}{'evidence':>10}{'answer':>8}{'page hit':>10}")
+    print(
+        f"{'set':<14}{'scope':>6}{'questions':>10}{'hit@k':>8}{'MRR':>8}{'evidence':>10}{'answer':>8}{'page hit':>10}"
+    )
     for name, scope, count, f in rows:
-        print(f"{name:<14}{scope:>6}{count:>10}{_cell(f, 'hit_rate'):>8}{_cell(f, 'mrr'):>8}"
-              f"{_cell(f, 'evidence_recall'):>10}{_cell(f, 'answer_found'):>8}{_cell(f, 'page_hit'):>10}")
+        print(
+            f"{name:<14}{scope:>6}{count:>10}{_cell(f, 'hit_rate'):>8}{_cell(f, 'mrr'):>8}"
+            f"{_cell(f, 'evidence_recall'):>10}{_cell(f, 'answer_found'):>8}{_cell(f, 'page_hit'):>10}"
+        )
 
 
 def rag_eval(data: Path, index: Path, scope: str, k: int, budget: int) -> str:
@@ -94,18 +120,39 @@ def rag_eval(data: Path, index: Path, scope: str, k: int, budget: int) -> str:
         shutil.rmtree(chunks)
     chunks.mkdir()
     conn = sqlite3.connect(f"{index.resolve().as_uri()}?mode=ro", uri=True)
-    rows = conn.execute("SELECT d.name, c.text, c.heading_path, c.page_start, c.page_end FROM chunks AS c "
-                        "JOIN documents AS d ON d.id = c.doc_id ORDER BY d.name, c.chunk_index").fetchall()
+    rows = conn.execute(
+        "SELECT d.name, c.text, c.heading_path, c.page_start, c.page_end FROM chunks AS c "
+        "JOIN documents AS d ON d.id = c.doc_id ORDER BY d.name, c.chunk_index"
+    ).fetchall()
     conn.close()
     for name, text, heading_path, start, end in rows:
         path = json.loads(heading_path)
-        record = {"text": text, "embed_text": " > ".join(path) + "\n\n" + text if path else text,
-                  "page_start": start, "page_end": end}
+        record = {
+            "text": text,
+            "embed_text": " > ".join(path) + "\n\n" + text if path else text,
+            "page_start": start,
+            "page_end": end,
+        }
         with open(chunks / f"{Path(name).stem}.jsonl", "a", encoding="utf-8") as out:
             out.write(json.dumps(record, ensure_ascii=False) + "\n")
-    proc = subprocess.run([sys.executable, RAGBENCH / "tools" / "rag_eval.py", "score", data / "questions.jsonl",
-                           f"ingest={chunks}", "--scope", scope, "--k", str(k), "--budget", str(budget)],
-                          capture_output=True, text=True, check=True)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            RAGBENCH / "tools" / "rag_eval.py",
+            "score",
+            data / "questions.jsonl",
+            f"ingest={chunks}",
+            "--scope",
+            scope,
+            "--k",
+            str(k),
+            "--budget",
+            str(budget),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return proc.stdout.strip()
 
 

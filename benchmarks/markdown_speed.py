@@ -31,10 +31,10 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from importlib import metadata
 from pathlib import Path
-from typing import Callable
 
 from offline_tiktoken import offline_encoding
 
@@ -218,13 +218,22 @@ def child(args: argparse.Namespace) -> None:
         one_pass(-1)
         heap_peak = tracemalloc.get_traced_memory()[1]
         tracemalloc.stop()
-    print(json.dumps({
-        "chunks": chunks, "t_setup": t_setup, "t_first_end": t_first_end, "first_pass": t_first_end - t0,
-        "steady": min(steady) if steady else None, "rss_kb": _peak_rss_kb(),
-        "cpu_total": cpu_first_end if pool is None else None,
-        "cpu_steady": min(steady_cpu) if steady_cpu and pool is None else None,
-        "worker_rss_kb": worker_rss or None, "heap_peak": heap_peak,
-    }))
+    print(
+        json.dumps(
+            {
+                "chunks": chunks,
+                "t_setup": t_setup,
+                "t_first_end": t_first_end,
+                "first_pass": t_first_end - t0,
+                "steady": min(steady) if steady else None,
+                "rss_kb": _peak_rss_kb(),
+                "cpu_total": cpu_first_end if pool is None else None,
+                "cpu_steady": min(steady_cpu) if steady_cpu and pool is None else None,
+                "worker_rss_kb": worker_rss or None,
+                "heap_peak": heap_peak,
+            }
+        )
+    )
 
 
 def _cpu() -> float:
@@ -258,9 +267,22 @@ def profile_child(args: argparse.Namespace) -> None:
 
 # ---- parent: run the children, print the tables ----------------------------------------------
 
+
 def _spawn(args: argparse.Namespace, name: str, workers: int, tracemalloc: bool) -> dict:
-    cmd = [sys.executable, str(Path(__file__).resolve()), "--child", name, "--corpus", str(args.corpus),
-           "--max-tokens", str(args.max_tokens), "--passes", str(args.passes), "--workers", str(workers)]
+    cmd = [
+        sys.executable,
+        str(Path(__file__).resolve()),
+        "--child",
+        name,
+        "--corpus",
+        str(args.corpus),
+        "--max-tokens",
+        str(args.max_tokens),
+        "--passes",
+        str(args.passes),
+        "--workers",
+        str(workers),
+    ]
     if workers == 1:
         cmd += ["--cpu", str(args.cpu)]
         if shutil.which("taskset"):  # pin the interpreter's own start-up too
@@ -311,12 +333,22 @@ def _table(rows: dict[str, dict], corpus_mb: float, workers: int) -> str:
 
 
 def _machine() -> str:
-    model = next((ln.split(":", 1)[1].strip() for ln in Path("/proc/cpuinfo").read_text().splitlines()
-                  if ln.startswith("model name")), platform.processor())
-    versions = ", ".join(f"{p} {metadata.version(p)}" for p in
-                         ("tiktoken", "chonkie", "semchunk", "langchain-text-splitters", "markdown-it-py"))
-    return (f"{model}, {os.cpu_count()} CPUs ({len(os.sched_getaffinity(0))} usable), Python "
-            f"{platform.python_version()}, {platform.system()} {platform.release()}; {versions}")
+    model = next(
+        (
+            ln.split(":", 1)[1].strip()
+            for ln in Path("/proc/cpuinfo").read_text().splitlines()
+            if ln.startswith("model name")
+        ),
+        platform.processor(),
+    )
+    versions = ", ".join(
+        f"{p} {metadata.version(p)}"
+        for p in ("tiktoken", "chonkie", "semchunk", "langchain-text-splitters", "markdown-it-py")
+    )
+    return (
+        f"{model}, {os.cpu_count()} CPUs ({len(os.sched_getaffinity(0))} usable), Python "
+        f"{platform.python_version()}, {platform.system()} {platform.release()}; {versions}"
+    )
 
 
 def check_child(args: argparse.Namespace) -> None:
@@ -369,10 +401,13 @@ def main(argv: list[str] | None = None) -> None:
     corpus_mb = corpus_bytes / 1e6
     settings = [("one", 1)] * ("one" in args.cores) + [("all", args.workers)] * ("all" in args.cores)
     load_before = os.getloadavg()
-    print(f"# markdown_speed {time.strftime('%Y-%m-%d %H:%M %Z')}\n{_machine()}\n"
-          f"corpus {args.corpus}: {len(files)} files, {corpus_mb:.2f} MB; {args.max_tokens} cl100k tokens; "
-          f"best of {args.repeat} children x {args.passes} passes; load average before "
-          f"{load_before[0]:.2f} (1 min)", flush=True)
+    print(
+        f"# markdown_speed {time.strftime('%Y-%m-%d %H:%M %Z')}\n{_machine()}\n"
+        f"corpus {args.corpus}: {len(files)} files, {corpus_mb:.2f} MB; {args.max_tokens} cl100k tokens; "
+        f"best of {args.repeat} children x {args.passes} passes; load average before "
+        f"{load_before[0]:.2f} (1 min)",
+        flush=True,
+    )
     runs: dict[tuple[str, str], list[dict]] = {}
     for repeat in range(args.repeat):  # interleaved, so a burst of load on the machine hits all alike
         for setting, workers in settings:
@@ -390,13 +425,35 @@ def main(argv: list[str] | None = None) -> None:
     load_after = os.getloadavg()
     print(f"\nload average after {load_after[0]:.2f} (1 min), {load_after[1]:.2f} (5 min)")
     if args.json:
-        args.json.write_text(json.dumps({"machine": _machine(), "corpus_bytes": corpus_bytes,
-                                         "load": [load_before, load_after], "results": results}, indent=1))
+        args.json.write_text(
+            json.dumps(
+                {
+                    "machine": _machine(),
+                    "corpus_bytes": corpus_bytes,
+                    "load": [load_before, load_after],
+                    "results": results,
+                },
+                indent=1,
+            )
+        )
     if args.profile:
         for name in (n for n in names if n.startswith("ingest")):
             sys.stdout.flush()
-            subprocess.run(me + ["--profile-child", name, "--max-tokens", str(args.max_tokens), "--cpu",
-                                 str(args.cpu), "--profile-top", str(args.profile_top)], check=True, cwd=ROOT)
+            subprocess.run(
+                me
+                + [
+                    "--profile-child",
+                    name,
+                    "--max-tokens",
+                    str(args.max_tokens),
+                    "--cpu",
+                    str(args.cpu),
+                    "--profile-top",
+                    str(args.profile_top),
+                ],
+                check=True,
+                cwd=ROOT,
+            )
 
 
 if __name__ == "__main__":

@@ -49,10 +49,16 @@ ROOT = Path(__file__).resolve().parent.parent
 PEERS_VENV = ROOT / "benchmarks" / ".peers-venv"
 TOOLS = ("ingest", "p4l-legacy", "p4l-layout")
 # (label, kind, key in pdfeval_score's pooled figures); "pair" = (hits, of), "count" = a bare number.
-STRUCT_COLS = (("furn leaked", "pair", "furn_leak"), ("body kept", "pair", "body"),
-               ("headings", "pair", "head_recall"), ("head prec", "pair", "head_prec"),
-               ("order", "pair", "order"), ("cells", "pair", "cells"), ("pgnum", "count", "pagenum_lines"),
-               ("dupmk", "count", "dup_marker"))
+STRUCT_COLS = (
+    ("furn leaked", "pair", "furn_leak"),
+    ("body kept", "pair", "body"),
+    ("headings", "pair", "head_recall"),
+    ("head prec", "pair", "head_prec"),
+    ("order", "pair", "order"),
+    ("cells", "pair", "cells"),
+    ("pgnum", "count", "pagenum_lines"),
+    ("dupmk", "count", "dup_marker"),
+)
 OLMOCR_COLS = ("absent", "order", "present")
 # The summary's sets: (row label, pdfeval_score struct set, split, with olmocr tests).
 SETS = (("pdfeval dev", "doclingeval", "all", True), ("corpus docling", "docling", "all", False))
@@ -121,8 +127,17 @@ def parse_chunk_output(text: str) -> dict[str, dict]:
 
 
 def run_chunk(tools_dir: Path, set_dir: Path, out: Path, tool: str, python: str, ingest: str, jobs: int) -> dict:
-    cmd = [python, str(tools_dir / "pdfeval_chunk.py"), str(set_dir), str(out), tool,
-           "--ingest", ingest, "--jobs", str(jobs)]
+    cmd = [
+        python,
+        str(tools_dir / "pdfeval_chunk.py"),
+        str(set_dir),
+        str(out),
+        tool,
+        "--ingest",
+        ingest,
+        "--jobs",
+        str(jobs),
+    ]
     shutil.rmtree(out / tool, ignore_errors=True)  # a stale file of an earlier run must not be scored
     t0 = time.perf_counter()
     r = subprocess.run(cmd, capture_output=True, text=True, cwd=tools_dir.parent)
@@ -133,8 +148,12 @@ def run_chunk(tools_dir: Path, set_dir: Path, out: Path, tool: str, python: str,
 
 
 def chunk_errors(tool_out: Path) -> list[str]:
-    return [f"{p.parent.name}/{line}" for p in sorted(tool_out.glob("*/_errors.tsv"))
-            for line in p.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [
+        f"{p.parent.name}/{line}"
+        for p in sorted(tool_out.glob("*/_errors.tsv"))
+        for line in p.read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
 
 
 # The warm pass: a child converts the first PDF untimed, then times passes over every PDF.
@@ -166,8 +185,9 @@ _SETUP = {  # what `pdfeval_chunk.py` runs per document, minus the process start
 def warm_seconds(tool: str, python: str, pdfs: list[str], tools_dir: Path, passes: int = 1) -> tuple[float, int] | None:
     """(seconds of the best of `passes` passes over all PDFs, PDFs failed), in a fresh child."""
     code = _WARM.format(setup=_SETUP["ingest" if tool == "ingest" else "p4l"])
-    r = subprocess.run([python, "-c", code, json.dumps(pdfs), tool, str(tools_dir), str(passes)],
-                       capture_output=True, text=True)
+    r = subprocess.run(
+        [python, "-c", code, json.dumps(pdfs), tool, str(tools_dir), str(passes)], capture_output=True, text=True
+    )
     try:
         secs, failed = r.stdout.strip().splitlines()[-1].split()
         return float(secs), int(failed)
@@ -177,8 +197,16 @@ def warm_seconds(tool: str, python: str, pdfs: list[str], tools_dir: Path, passe
 
 
 def run_score(tools_dir: Path, set_dir: Path, out: Path, tools: list[str], json_path: Path) -> tuple[str, dict]:
-    cmd = [sys.executable, str(tools_dir / "pdfeval_score.py"), str(set_dir), str(out),
-           "--tools", ",".join(tools), "--json", str(json_path)]
+    cmd = [
+        sys.executable,
+        str(tools_dir / "pdfeval_score.py"),
+        str(set_dir),
+        str(out),
+        "--tools",
+        ",".join(tools),
+        "--json",
+        str(json_path),
+    ]
     r = subprocess.run(cmd, capture_output=True, text=True, cwd=tools_dir.parent)
     if r.returncode != 0:
         raise SystemExit(f"pdfeval_score failed ({r.returncode}):\n{r.stderr[-2000:]}")
@@ -268,12 +296,23 @@ def word_scores(shared: Path, out: Path, tools: list[str]) -> list[dict]:
             chunks = chunk_file(path)
             # As pdf_groundtruth --chunks: a heading's words count once, from the heading paths.
             titles = {t for c in chunks for t in c.get("heading_path") or []}
-            scores.append(score(read_truth(gt), [c.get("text") or "" for c in chunks] + sorted(titles),
-                                [tuple(c.get("heading_path") or ()) for c in chunks]))
+            scores.append(
+                score(
+                    read_truth(gt),
+                    [c.get("text") or "" for c in chunks] + sorted(titles),
+                    [tuple(c.get("heading_path") or ()) for c in chunks],
+                )
+            )
         t = total(scores)
-        rows.append({"tool": tool, "docs": len(scores), "body words kept": (t.body_kept, t.body_words),
-                     "furniture words left": (t.furniture_left, t.furniture_words),
-                     "headings found": (t.headings_found, t.headings)})
+        rows.append(
+            {
+                "tool": tool,
+                "docs": len(scores),
+                "body words kept": (t.body_kept, t.body_words),
+                "furniture words left": (t.furniture_left, t.furniture_words),
+                "headings found": (t.headings_found, t.headings),
+            }
+        )
     return rows
 
 
@@ -290,11 +329,19 @@ def speed_rows(runs: dict[str, dict], warm: dict[str, tuple | None], total_pages
     for tool, run in runs.items():
         secs = sum(s["seconds"] for s in run["sets"].values())
         w, warm_failed = warm.get(tool) or (None, None)
-        rows.append({"tool": tool, "PDFs": sum(s["pdfs"] for s in run["sets"].values()),
-                     "failed": sum(s["failed"] for s in run["sets"].values()), "pages": total_pages,
-                     "chunk run s": f"{secs:.1f}", "pages/s run": f"{total_pages / secs:.1f}" if secs else "-",
-                     "warm s": f"{w:.1f}" if w else "-", "warm failed": warm_failed,
-                     "pages/s warm": f"{total_pages / w:.1f}" if w else "-"})
+        rows.append(
+            {
+                "tool": tool,
+                "PDFs": sum(s["pdfs"] for s in run["sets"].values()),
+                "failed": sum(s["failed"] for s in run["sets"].values()),
+                "pages": total_pages,
+                "chunk run s": f"{secs:.1f}",
+                "pages/s run": f"{total_pages / secs:.1f}" if secs else "-",
+                "warm s": f"{w:.1f}" if w else "-",
+                "warm failed": warm_failed,
+                "pages/s warm": f"{total_pages / w:.1f}" if w else "-",
+            }
+        )
     return rows
 
 
@@ -358,8 +405,7 @@ def main(argv: list[str] | None = None) -> int:
     report, result = run_score(tools_dir, set_dir, a.out, tools, a.out / "score.json")
     print(report)
 
-    summary = {"sets": {}, "words": word_scores(a.shared, a.out, tools),
-               "speed": speed_rows(runs, warm, total_pages)}
+    summary = {"sets": {}, "words": word_scores(a.shared, a.out, tools), "speed": speed_rows(runs, warm, total_pages)}
     for label, struct_set, split, olm in SETS:
         rows = summary_rows(result, struct_set, split, olm)
         summary["sets"][label] = {"rows": rows, "ratios": ratios(rows), "title": f"{struct_set}{' + olmocr' * olm}"}
@@ -368,8 +414,9 @@ def main(argv: list[str] | None = None) -> int:
         for e in run["errors"]:
             print(f"{tool} failed on {e}")
     if a.json:
-        a.json.write_text(json.dumps({"summary": summary, "runs": runs, "score": result}, indent=1, default=list),
-                          encoding="utf-8")
+        a.json.write_text(
+            json.dumps({"summary": summary, "runs": runs, "score": result}, indent=1, default=list), encoding="utf-8"
+        )
     return 0
 
 

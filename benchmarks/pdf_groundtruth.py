@@ -20,10 +20,10 @@ import json
 import re
 import sys
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from pathlib import Path
-from typing import Iterable
 
 ROOT = Path(__file__).resolve().parent.parent
 _WORD = re.compile(r"\w+")
@@ -102,9 +102,15 @@ def score(truth: Truth, texts: Iterable[str], paths: Iterable[tuple[str, ...]]) 
     keys = {_key(p) for path in paths for p in path}
     missing = tuple(h for h in truth.headings if not _found(_key(h), keys))
     return Score(
-        truth.name, sum(truth.body.values()), sum(kept.values()),
-        sum(truth.furniture.values()), sum(left.values()),
-        len(truth.headings), len(truth.headings) - len(missing), missing, tuple(sorted(left.elements())),
+        truth.name,
+        sum(truth.body.values()),
+        sum(kept.values()),
+        sum(truth.furniture.values()),
+        sum(left.values()),
+        len(truth.headings),
+        len(truth.headings) - len(missing),
+        missing,
+        tuple(sorted(left.elements())),
     )
 
 
@@ -147,9 +153,12 @@ def evaluate(pdf: Path, gt: Path, chunks: bool = False) -> Score:
 def total(scores: list[Score]) -> Score:
     return Score(
         "overall",
-        sum(s.body_words for s in scores), sum(s.body_kept for s in scores),
-        sum(s.furniture_words for s in scores), sum(s.furniture_left for s in scores),
-        sum(s.headings for s in scores), sum(s.headings_found for s in scores),
+        sum(s.body_words for s in scores),
+        sum(s.body_kept for s in scores),
+        sum(s.furniture_words for s in scores),
+        sum(s.furniture_left for s in scores),
+        sum(s.headings for s in scores),
+        sum(s.headings_found for s in scores),
         tuple(h for s in scores for h in s.missing_headings),
         tuple(w for s in scores for w in s.furniture_left_words),
     )
@@ -164,8 +173,10 @@ def main() -> int:
     scores = [evaluate(pdf, gt, args.chunks) for pdf, gt in truth_files(args.corpus)]
     print(f"{'file':32} {'body kept':>16} {'furniture left':>15} {'headings found':>15}")
     for s in scores + [total(scores)]:
-        print(f"{s.name:32} {s.body_kept:>6}/{s.body_words:<5} {s.body_share:6.1%} "
-              f"{s.furniture_left:>6}/{s.furniture_words:<5}   {s.headings_found:>5}/{s.headings:<3} {s.heading_share:6.1%}")
+        print(
+            f"{s.name:32} {s.body_kept:>6}/{s.body_words:<5} {s.body_share:6.1%} "
+            f"{s.furniture_left:>6}/{s.furniture_words:<5}   {s.headings_found:>5}/{s.headings:<3} {s.heading_share:6.1%}"
+        )
         if args.verbose and s.name != "overall":
             for h in s.missing_headings:
                 print(f"    missed heading: {h!r}")

@@ -24,9 +24,9 @@ import io
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from contextlib import redirect_stdout
 from pathlib import Path
-from typing import Callable
 
 import pymupdf
 
@@ -111,8 +111,9 @@ def timed(fn: Callable[[Path, bytes], None], pdfs: list[tuple[Path, bytes]]) -> 
     return time.perf_counter() - wall, time.process_time() - cpu
 
 
-def measure(runs: dict[str, Callable[[Path, bytes], None]], pdfs: list[tuple[Path, bytes]],
-            rounds: int) -> dict[str, list[tuple[float, float]]]:
+def measure(
+    runs: dict[str, Callable[[Path, bytes], None]], pdfs: list[tuple[Path, bytes]], rounds: int
+) -> dict[str, list[tuple[float, float]]]:
     """(wall, CPU) seconds per round for each run. Rounds interleave the runs, so load from other
     work on the machine falls on all of them alike."""
     times: dict[str, list[tuple[float, float]]] = {name: [] for name in runs}

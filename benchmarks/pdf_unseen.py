@@ -56,9 +56,13 @@ ROOT = Path(__file__).resolve().parent.parent
 SETS = ("ragbench/financebench/pdfs", "ragbench/mmlb/pdfs", "corpus")
 BAND = 0.1  # top and bottom tenth of the page
 ROWS = 2  # outermost rows of each band where furniture sits
-_PAGE_NUMBER = re.compile(r"(?i)(?:page\s*)?[-\u2013\u2014]?\s*(?:\d{1,4}|[ivxlcdm]{1,7})\s*[-\u2013\u2014]?(?:\s*(?:of|/)\s*\d{1,4})?")
+_PAGE_NUMBER = re.compile(
+    r"(?i)(?:page\s*)?[-\u2013\u2014]?\s*(?:\d{1,4}|[ivxlcdm]{1,7})\s*[-\u2013\u2014]?(?:\s*(?:of|/)\s*\d{1,4})?"
+)
 _NUMERIC = re.compile(r"[-+\u2212]?[$\u20ac\u00a3]?\(?\d[\d,.]*\)?%?")
-_LEAD_NUMBER = re.compile(r"(?i)^(?:(?:chapter|section|part|appendix|annex|item)\s+)?(?:\d{1,3}(?:\.\d{1,3})*|[ivxlc]{1,6}|[a-h](?:\.\d{1,3})*)[.):]?\s+")
+_LEAD_NUMBER = re.compile(
+    r"(?i)^(?:(?:chapter|section|part|appendix|annex|item)\s+)?(?:\d{1,3}(?:\.\d{1,3})*|[ivxlc]{1,6}|[a-h](?:\.\d{1,3})*)[.):]?\s+"
+)
 
 
 def norm(text: str) -> str:
@@ -117,7 +121,13 @@ def read_raw(doc: pymupdf.Document) -> Raw:
         bottom = set(r for r in rows[-ROWS:] if r >= (1 - BAND) * h - 12)
         for text, bb, b in found:
             r = round(bb[1])
-            outer = "top" if r in top and bb[3] <= BAND * h else "bottom" if r in bottom and bb[1] >= (1 - BAND) * h else None
+            outer = (
+                "top"
+                if r in top and bb[3] <= BAND * h
+                else "bottom"
+                if r in bottom and bb[1] >= (1 - BAND) * h
+                else None
+            )
             lines.append(RawLine(page.number + 1, text, bb, outer, b))
     return Raw(doc.page_count, lines, doc.get_toc(simple=True))
 
@@ -130,7 +140,11 @@ def furniture(raw: Raw) -> tuple[dict[str, set[int]], dict[int, set[str]]]:
     numbers: dict[int, set[str]] = defaultdict(set)
     for line in raw.lines:
         core = norm(line.text).strip("#")
-        if line.outer and _PAGE_NUMBER.fullmatch(line.text.strip()) and not re.fullmatch(r"[IVXLCDM]", line.text.strip()):
+        if (
+            line.outer
+            and _PAGE_NUMBER.fullmatch(line.text.strip())
+            and not re.fullmatch(r"[IVXLCDM]", line.text.strip())
+        ):
             numbers[line.page].add(line.text.strip().lower())
             continue
         if line.outer:
@@ -138,8 +152,10 @@ def furniture(raw: Raw) -> tuple[dict[str, set[int]], dict[int, set[str]]]:
         else:
             elsewhere[core] += 1
     least = 2 if raw.pages < 6 else 3
-    return ({c: p for c, p in band.items() if len(c) >= 5 and len(p) >= least and len(p) > elsewhere[c]},
-            printed_numbers(numbers))
+    return (
+        {c: p for c, p in band.items() if len(c) >= 5 and len(p) >= least and len(p) > elsewhere[c]},
+        printed_numbers(numbers),
+    )
 
 
 def printed_numbers(found: dict[int, set[str]]) -> dict[int, set[str]]:
@@ -148,8 +164,10 @@ def printed_numbers(found: dict[int, set[str]]) -> dict[int, set[str]]:
     offsets = Counter()
     for page, texts in found.items():
         offsets.update({int(d) - page for t in texts for d in re.findall(r"\d+", t)[:1]})
-    return {page: {t for t in texts if not re.search(r"\d", t) or offsets[int(re.findall(r"\d+", t)[0]) - page] >= 2}
-            for page, texts in found.items()}
+    return {
+        page: {t for t in texts if not re.search(r"\d", t) or offsets[int(re.findall(r"\d+", t)[0]) - page] >= 2}
+        for page, texts in found.items()
+    }
 
 
 def line_pairs(raw: Raw, boxes: dict[int, list[tuple]]) -> list[tuple[str, ...]]:
@@ -167,7 +185,7 @@ def line_pairs(raw: Raw, boxes: dict[int, list[tuple]]) -> list[tuple[str, ...]]
             continue
         if len(p.text) < 25 or len(line.text) < 25 or p.text.endswith(("-", "\u00ad")):
             continue
-        if any(inside(l.bbox, b) for l in (p, line) for b in boxes.get(line.page, ())):
+        if any(inside(ln.bbox, b) for ln in (p, line) for b in boxes.get(line.page, ())):
             continue
         a, b = words(p.text), words(line.text)
         if len(a) >= 3 and len(b) >= 3:
@@ -209,6 +227,7 @@ def recall(entries: list[tuple[str, int]], headings: list[tuple[str, int]]) -> t
 @dataclass
 class Output:
     """What a tool made of a document: text pieces with their page, headings, prose, tables."""
+
     stream: str  # norm() of all chunk text, for furniture
     pieces: list[tuple[int, str, bool]]  # (page, text, is a kept band line) of non-table blocks
     headings: list[tuple[str, int, tuple | None]]  # (text, page, bbox)
@@ -251,7 +270,7 @@ def grams(texts: list[str]) -> set[tuple[str, ...]]:
 # ----------------------------------------------------------------------------- the proxies
 def figures(raw: Raw, out: Output, toc_out: Output | None, pairs: list) -> dict:
     furn, numbers = furniture(raw)
-    raw_stream = norm(" ".join(l.text for l in raw.lines))
+    raw_stream = norm(" ".join(line.text for line in raw.lines))
     f_lines = f_leaked = f_strs = f_strs_leaked = 0
     leaks = []
     for core, pages in furn.items():
@@ -265,7 +284,7 @@ def figures(raw: Raw, out: Output, toc_out: Output | None, pairs: list) -> dict:
             leaks.append(core[:40])
     pgnum = 0
     num_lines = 0
-    inner = Counter((l.page, l.text.strip().lower()) for l in raw.lines if not l.outer)
+    inner = Counter((line.page, line.text.strip().lower()) for line in raw.lines if not line.outer)
     seen = Counter()
     for page, text, kept_band in out.pieces:
         t = text.strip().lower()
@@ -281,8 +300,8 @@ def figures(raw: Raw, out: Output, toc_out: Output | None, pairs: list) -> dict:
     heads = out.headings
     counts = Counter(" ".join(h.split()).lower() for h, _, _ in heads)
     by_page = defaultdict(list)
-    for l in raw.lines:
-        by_page[l.page].append(l)
+    for line in raw.lines:
+        by_page[line.page].append(line)
     sus = Counter()
     for text, page, bbox in heads:
         n = len(text.split())
@@ -298,10 +317,20 @@ def figures(raw: Raw, out: Output, toc_out: Output | None, pairs: list) -> dict:
         elif counts[" ".join(text.split()).lower()] >= 3:
             sus["repeated"] += 1
     entries = printed_entries(raw) if raw.toc else []
-    row = {"pages": raw.pages, "furn_lines": f_lines, "furn_leaked": f_leaked, "furn_strs": f_strs,
-           "furn_strs_leaked": f_strs_leaked, "leaks": leaks[:5], "pgnum": pgnum, "num_lines": num_lines,
-           "headings": len(heads), "head_sus": sum(sus.values()), "sus": dict(sus),
-           "order": (sum(p in out.grams for p in pairs), len(pairs))}
+    row = {
+        "pages": raw.pages,
+        "furn_lines": f_lines,
+        "furn_leaked": f_leaked,
+        "furn_strs": f_strs,
+        "furn_strs_leaked": f_strs_leaked,
+        "leaks": leaks[:5],
+        "pgnum": pgnum,
+        "num_lines": num_lines,
+        "headings": len(heads),
+        "head_sus": sum(sus.values()),
+        "sus": dict(sus),
+        "order": (sum(p in out.grams for p in pairs), len(pairs)),
+    }
     if entries:
         row["toc_on"] = recall(entries, [(key(h), p) for h, p, _ in heads])
         if toc_out is not None:
@@ -312,7 +341,11 @@ def figures(raw: Raw, out: Output, toc_out: Output | None, pairs: list) -> dict:
 def _in_row(bbox, lines: list[RawLine]) -> bool:
     """Two or more other pieces of text beside the heading, on its row."""
     mid = (bbox[1] + bbox[3]) / 2
-    beside = [l for l in lines if l.bbox[1] <= mid <= l.bbox[3] and (l.bbox[0] >= bbox[2] or l.bbox[2] <= bbox[0])]
+    beside = [
+        line
+        for line in lines
+        if line.bbox[1] <= mid <= line.bbox[3] and (line.bbox[0] >= bbox[2] or line.bbox[2] <= bbox[0])
+    ]
     return len(beside) >= 2
 
 
@@ -417,17 +450,34 @@ COLS = ("pages", "furn lines", "furn strs", "pgnum", "toc off", "toc on", "heads
 def cells(r: dict) -> list[str]:
     if "error" in r:
         return [str(r.get("pages", "")), r["error"][:60]]
-    return [str(r["pages"]), f"{r['furn_leaked']}/{r['furn_lines']}", f"{r['furn_strs_leaked']}/{r['furn_strs']}",
-            str(r["pgnum"]), f"{r['toc_off'][0]}/{r['toc_off'][1]}" if "toc_off" in r else "-",
-            f"{r['toc_on'][0]}/{r['toc_on'][1]}" if "toc_on" in r else "-", str(r["headings"]),
-            str(r["head_sus"]), str(r["num_lines"]), pct(r["order"])]
+    return [
+        str(r["pages"]),
+        f"{r['furn_leaked']}/{r['furn_lines']}",
+        f"{r['furn_strs_leaked']}/{r['furn_strs']}",
+        str(r["pgnum"]),
+        f"{r['toc_off'][0]}/{r['toc_off'][1]}" if "toc_off" in r else "-",
+        f"{r['toc_on'][0]}/{r['toc_on'][1]}" if "toc_on" in r else "-",
+        str(r["headings"]),
+        str(r["head_sus"]),
+        str(r["num_lines"]),
+        pct(r["order"]),
+    ]
 
 
 def total(rows: list[dict]) -> dict:
     ok = [r for r in rows if "error" not in r]
     t = {"docs": len(ok), "errors": len(rows) - len(ok)}
-    for k in ("pages", "furn_lines", "furn_leaked", "furn_strs", "furn_strs_leaked", "pgnum", "num_lines",
-              "headings", "head_sus"):
+    for k in (
+        "pages",
+        "furn_lines",
+        "furn_leaked",
+        "furn_strs",
+        "furn_strs_leaked",
+        "pgnum",
+        "num_lines",
+        "headings",
+        "head_sus",
+    ):
         t[k] = sum(r[k] for r in ok)
     for k in ("toc_off", "toc_on", "order"):
         t[k] = (sum(r[k][0] for r in ok if k in r), sum(r[k][1] for r in ok if k in r))
@@ -444,13 +494,15 @@ def print_table(title: str, named: list[tuple[str, dict]]) -> None:
 
 
 def summary(label: str, t: dict) -> str:
-    return (f"{label:22} {t['docs']:>4} docs {t['pages']:>5} pages | furn lines leaked {t['furn_leaked']}/{t['furn_lines']}"
-            f" ({pct((t['furn_leaked'], t['furn_lines']))}), strings {t['furn_strs_leaked']}/{t['furn_strs']}"
-            f" | pgnum {t['pgnum']} | toc recall off {pct(t['toc_off'])} ({t['toc_off'][0]}/{t['toc_off'][1]})"
-            f", on {pct(t['toc_on'])} | headings {t['headings']}, suspect {t['head_sus']}"
-            f" ({pct((t['head_sus'], t['headings']))}) {t['sus']} | num lines {t['num_lines']}"
-            f" | order {pct(t['order'])} ({t['order'][0]}/{t['order'][1]})"
-            + (f" | {t['errors']} failed" if t["errors"] else ""))
+    return (
+        f"{label:22} {t['docs']:>4} docs {t['pages']:>5} pages | furn lines leaked {t['furn_leaked']}/{t['furn_lines']}"
+        f" ({pct((t['furn_leaked'], t['furn_lines']))}), strings {t['furn_strs_leaked']}/{t['furn_strs']}"
+        f" | pgnum {t['pgnum']} | toc recall off {pct(t['toc_off'])} ({t['toc_off'][0]}/{t['toc_off'][1]})"
+        f", on {pct(t['toc_on'])} | headings {t['headings']}, suspect {t['head_sus']}"
+        f" ({pct((t['head_sus'], t['headings']))}) {t['sus']} | num lines {t['num_lines']}"
+        f" | order {pct(t['order'])} ({t['order'][0]}/{t['order'][1]})"
+        + (f" | {t['errors']} failed" if t["errors"] else "")
+    )
 
 
 def main() -> int:
@@ -482,10 +534,18 @@ def main() -> int:
     if args.peer_python:
         small = [p for _, p in docs if rows[p].get("pages", 0) <= args.peer_max_pages]
         md = run_peer(args.peer_python, small, args.peer_cache)
-        peer = {p: (measure_peer(p, md[p], rows[p].get("pairs", [])) if isinstance(md[p], list)
-                    else {"error": md[p]["error"], "pages": rows[p].get("pages", 0)}) for p in small}
-        print_table(f"pymupdf4llm + layout, documents of at most {args.peer_max_pages} pages",
-                    [(Path(p).name[:44], peer[p]) for p in small])
+        peer = {
+            p: (
+                measure_peer(p, md[p], rows[p].get("pairs", []))
+                if isinstance(md[p], list)
+                else {"error": md[p]["error"], "pages": rows[p].get("pages", 0)}
+            )
+            for p in small
+        }
+        print_table(
+            f"pymupdf4llm + layout, documents of at most {args.peer_max_pages} pages",
+            [(Path(p).name[:44], peer[p]) for p in small],
+        )
         print(f"\nsame {len(small)} documents (pymupdf4llm's 'toc off' is its only run: it ignores outlines)")
         ti, tp = total([rows[p] for p in small]), total(list(peer.values()))
         print(summary("ingest", ti))

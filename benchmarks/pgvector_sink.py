@@ -64,8 +64,10 @@ def copies(documents, wanted: int):
         for document, chunks in documents:
             doc = replace(document, id=f"copy{n}/{document.id}", uri=f"{document.uri}#copy{n}")
             source = replace(chunks[0].source, uri=doc.uri)
-            made = [replace(c, id=f"{n}-{c.id}", doc_id=doc.id, source=source,
-                            text=c.text if n == 0 else f"{c.text} ({n})") for c in chunks]
+            made = [
+                replace(c, id=f"{n}-{c.id}", doc_id=doc.id, source=source, text=c.text if n == 0 else f"{c.text} ({n})")
+                for c in chunks
+            ]
             made = made[: wanted - total]
             out.append((doc, made))
             total += len(made)
@@ -115,18 +117,21 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=200)
     args = parser.parse_args()
 
+    from pg_server import pg_server
+
     from ingest.embedders import EmbedderConfig, load
     from ingest.pgvector_search import PgvectorSearch
     from ingest.search import search as search_sqlite
     from ingest.sinks.pgvector import PgvectorSink
     from ingest.sinks.pgvector_options import PgvectorOptions
     from ingest.sinks.sqlite import SqliteSink
-    from pg_server import pg_server
 
     documents = copies(corpus_documents(), args.chunks)
     chunks = [c for _, cs in documents for c in cs]
-    print(f"{len(chunks)} chunks in {len(documents)} documents "
-          f"(mean {statistics.mean(c.token_count for c in chunks):.0f} tokens)")
+    print(
+        f"{len(chunks)} chunks in {len(documents)} documents "
+        f"(mean {statistics.mean(c.token_count for c in chunks):.0f} tokens)"
+    )
     embedder = load(EmbedderConfig())
     texts = [c.embed_text for c in chunks]
     began = time.perf_counter()
@@ -150,8 +155,12 @@ def main() -> None:
             rows = [("sqlite bm25", latencies(lambda q: search_sqlite(index, q, k=5, window=1), queries))]
             with PgvectorSearch(options, embedder) as searcher:
                 for mode in ("keyword", "vector", "hybrid"):
-                    rows.append((f"pgvector {mode}", latencies(
-                        lambda q, m=mode: searcher.search(q, k=5, window=1, mode=m), queries)))
+                    rows.append(
+                        (
+                            f"pgvector {mode}",
+                            latencies(lambda q, m=mode: searcher.search(q, k=5, window=1, mode=m), queries),
+                        )
+                    )
         finally:
             next(server_started, None)
 

@@ -80,9 +80,14 @@ def repeated_header(prev: str | None, text: str) -> str:
 
 def sizes(docs: dict[str, list[dict]], count) -> str:
     n = sorted(count(c["text"]) for rows in docs.values() for c in rows)
-    small = lambda k: sum(x < k for x in n) / len(n)
-    return (f"chunks {len(n)}, tokens p10/p50/p90 {quantile(n, .1)}/{quantile(n, .5)}/{quantile(n, .9)}, "
-            f"under 32: {small(32):.3f}, under 64: {small(64):.3f}")
+
+    def small(k):
+        return sum(x < k for x in n) / len(n)
+
+    return (
+        f"chunks {len(n)}, tokens p10/p50/p90 {quantile(n, 0.1)}/{quantile(n, 0.5)}/{quantile(n, 0.9)}, "
+        f"under 32: {small(32):.3f}, under 64: {small(64):.3f}"
+    )
 
 
 def syntax(docs: dict[str, list[dict]], count) -> str:
@@ -101,9 +106,11 @@ def syntax(docs: dict[str, list[dict]], count) -> str:
                 rep += count(head) if head else 0
             prev = c["text"]
     path = read - total
-    return (f"table chunks hold {table / total:.3f} of tokens; of those, pipe syntax {syn / max(1, table):.3f}, "
-            f"repeated header {rep / max(1, table):.3f} (of all tokens: {syn / total:.3f}, {rep / total:.3f}); "
-            f"heading path {path / read:.3f} of read tokens; overlap {overlap / total:.3f}")
+    return (
+        f"table chunks hold {table / total:.3f} of tokens; of those, pipe syntax {syn / max(1, table):.3f}, "
+        f"repeated header {rep / max(1, table):.3f} (of all tokens: {syn / total:.3f}, {rep / total:.3f}); "
+        f"heading path {path / read:.3f} of read tokens; overlap {overlap / total:.3f}"
+    )
 
 
 def category(chunk: dict, prev: str | None, n: int) -> str:
@@ -121,8 +128,10 @@ def budget(RE, docs: dict[str, list[dict]], questions: list[dict], limit: int = 
         rows = docs.get(q["doc"], [])
         if q["doc"] not in indexes:
             reads = [c.get("embed_text") or c["text"] for c in rows]
-            cats = [category(c, rows[i - 1]["text"] if i else None, len(enc.encode_ordinary(r)))
-                    for i, (c, r) in enumerate(zip(rows, reads))]
+            cats = [
+                category(c, rows[i - 1]["text"] if i else None, len(enc.encode_ordinary(r)))
+                for i, (c, r) in enumerate(zip(rows, reads))
+            ]
             indexes[q["doc"]] = (RE._Index(reads), reads, cats)
         index, reads, cats = indexes[q["doc"]]
         ev = [RE.words(e["text"]) for e in q["evidence"]]
@@ -137,8 +146,11 @@ def budget(RE, docs: dict[str, list[dict]], questions: list[dict], limit: int = 
             a = agg.setdefault(cats[i], [0, 0, 0.0, 0])
             a[0], a[1], a[2], a[3] = a[0] + n, a[1] + 1, a[2] + share, a[3] + on_page(rows[i], q["pages"])
     spent = sum(a[0] for a in agg.values())
-    return "; ".join(f"{k} {a[0] / spent:.3f} of tokens ({a[1]} chunks, evidence {a[2] / a[1]:.3f} each, "
-                     f"{a[3] / a[1]:.3f} on an evidence page)" for k, a in sorted(agg.items()))
+    return "; ".join(
+        f"{k} {a[0] / spent:.3f} of tokens ({a[1]} chunks, evidence {a[2] / a[1]:.3f} each, "
+        f"{a[3] / a[1]:.3f} on an evidence page)"
+        for k, a in sorted(agg.items())
+    )
 
 
 def on_page(chunk: dict, pages: list[int]) -> bool:
@@ -177,8 +189,11 @@ def rows_together(RE, docs: dict[str, list[dict]], questions: list[dict]) -> str
     return f"statement rows with label and figure in one chunk: {together}/{total} = {together / max(1, total):.3f}"
 
 
-STATEMENT = re.compile(r"balance sheet|cash flow|statements? of (?:income|operations|earnings|comprehensive|financial "
-                       r"position|equity|shareholders|stockholders)|income statement", re.I)
+STATEMENT = re.compile(
+    r"balance sheet|cash flow|statements? of (?:income|operations|earnings|comprehensive|financial "
+    r"position|equity|shareholders|stockholders)|income statement",
+    re.I,
+)
 
 
 def statement_named(RE, docs: dict[str, list[dict]], questions: list[dict]) -> str:
@@ -191,7 +206,9 @@ def statement_named(RE, docs: dict[str, list[dict]], questions: list[dict]) -> s
             continue
         rows = docs.get(q["doc"], [])
         ev = [RE.words(e["text"]) for e in q["evidence"]]
-        cover = [sum(RE.covered(e, [RE.grams(RE.words(c.get("embed_text") or c["text"]), 3)], 3) for e in ev) for c in rows]
+        cover = [
+            sum(RE.covered(e, [RE.grams(RE.words(c.get("embed_text") or c["text"]), 3)], 3) for e in ev) for c in rows
+        ]
         best = rows[max(range(len(rows)), key=cover.__getitem__)]
         n += 1
         in_path += bool(STATEMENT.search(" > ".join(best.get("heading_path", ()))))
@@ -217,8 +234,10 @@ def table_heads(docs: dict[str, list[dict]]) -> str:
                         long_cell += any(len(x) > 300 for r in lines if r.startswith("|") for x in r.split("|"))
                         break
             prev = c["text"]
-    return (f"tables {tables}: header row holds a figure {figure_head / max(1, tables):.3f}; "
-            f"a cell over 300 characters {long_cell / max(1, tables):.3f}")
+    return (
+        f"tables {tables}: header row holds a figure {figure_head / max(1, tables):.3f}; "
+        f"a cell over 300 characters {long_cell / max(1, tables):.3f}"
+    )
 
 
 def recall_by_evidence(RE, per_question: Path, questions: list[dict]) -> str:
@@ -228,8 +247,9 @@ def recall_by_evidence(RE, per_question: Path, questions: list[dict]) -> str:
         r = json.loads(line)
         if r["qid"] in tab and r.get("b_recall") is not None:
             agg.setdefault((r["run"], tab[r["qid"]]), []).append(r["b_recall"])
-    return "; ".join(f"{run} {'tabular' if t else 'prose'} ({len(v)}) {sum(v) / len(v):.3f}"
-                     for (run, t), v in sorted(agg.items()))
+    return "; ".join(
+        f"{run} {'tabular' if t else 'prose'} ({len(v)}) {sum(v) / len(v):.3f}" for (run, t), v in sorted(agg.items())
+    )
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -237,12 +257,18 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--ragbench", type=Path, default=RAGBENCH)
     ap.add_argument("--work", type=Path, default=ROOT / "out" / "ragbench")
     ap.add_argument("--datasets", default="financebench,mmlb")
-    ap.add_argument("--runs", default="ingest-256,semchunk-256,lc-recursive-256,chonkie-256",
-                    help="chunk folders under WORK/DATASET")
+    ap.add_argument(
+        "--runs",
+        default="ingest-256,semchunk-256,lc-recursive-256,chonkie-256",
+        help="chunk folders under WORK/DATASET",
+    )
     a = ap.parse_args(argv)
     RE = load_rag_eval(a.ragbench)
     enc = RE.cl100k()
-    count = lambda s: len(enc.encode_ordinary(s))
+
+    def count(s):
+        return len(enc.encode_ordinary(s))
+
     for ds in a.datasets.split(","):
         questions = RE.read_jsonl(a.ragbench / ds / "questions.jsonl")
         for run in a.runs.split(","):

@@ -32,17 +32,21 @@ import json
 import re
 import statistics
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "corpus" / "chunking_evaluation"
 CORPORA = ("chatlogs", "state_of_the_union", "wikitexts")
 K = 5
 # The issue's figures for the baselines, measured with this protocol on a 2-core machine.
-REFERENCE = {"chonkie": (0.931, 0.048), "semchunk": (0.934, 0.048), "langchain-200": (0.911, 0.058),
-             "fixed-1200": (0.928, 0.040)}
+REFERENCE = {
+    "chonkie": (0.931, 0.048),
+    "semchunk": (0.934, 0.048),
+    "langchain-200": (0.911, 0.058),
+    "fixed-1200": (0.928, 0.040),
+}
 
 Span = tuple[int, int]
 
@@ -61,6 +65,7 @@ Chunker = Callable[[str, Path], list[Piece]]  # (corpus id, its .md file) -> chu
 
 
 # ---- chunkers ----------------------------------------------------------------------------------
+
 
 def ingest_chunker(max_tokens: int, overlap: int, min_tokens: int) -> Chunker:
     from ingest.chunker import ChunkOptions, chunk
@@ -99,8 +104,10 @@ def ingest_lines_as_paragraphs(max_tokens: int, overlap: int, min_tokens: int) -
         origin.append(len(text))
         data = "".join(doubled).encode("utf-8")
         loaded = load_bytes(data, local_document(path, data, path.stat().st_mtime))
-        return [Piece(corpus, origin[c.start], origin[c.end], text[origin[c.start] : origin[c.end]])
-                for c in chunk(loaded, options)]
+        return [
+            Piece(corpus, origin[c.start], origin[c.end], text[origin[c.start] : origin[c.end]])
+            for c in chunk(loaded, options)
+        ]
 
     return run
 
@@ -203,8 +210,13 @@ def merged(spans: list[Span]) -> list[Span]:
 
 def score(retrieved: list[Piece], corpus: str, refs: list[Span]) -> tuple[float, float, float]:
     """Recall, precision, IoU of one question's retrieved chunks, in characters (see the docstring)."""
-    hits = [(max(p.start, rs), min(p.end, re_)) for p in retrieved if p.corpus == corpus
-            for rs, re_ in refs if max(p.start, rs) < min(p.end, re_)]
+    hits = [
+        (max(p.start, rs), min(p.end, re_))
+        for p in retrieved
+        if p.corpus == corpus
+        for rs, re_ in refs
+        if max(p.start, rs) < min(p.end, re_)
+    ]
     covered = sum(e - s for s, e in merged(hits))
     ref_chars = sum(e - s for s, e in refs)
     retrieved_chars = sum(p.end - p.start for p in retrieved)
@@ -216,13 +228,19 @@ def score(retrieved: list[Piece], corpus: str, refs: list[Span]) -> tuple[float,
 
 def load_questions() -> list[tuple[str, str, list[Span]]]:
     with open(DATA / "questions_df.csv", encoding="utf-8", newline="") as f:
-        return [(row["question"], row["corpus_id"], [(r["start_index"], r["end_index"]) for r in json.loads(row["references"])])
-                for row in csv.DictReader(f)]
+        return [
+            (
+                row["question"],
+                row["corpus_id"],
+                [(r["start_index"], r["end_index"]) for r in json.loads(row["references"])],
+            )
+            for row in csv.DictReader(f)
+        ]
 
 
 def evaluate(chunker: Chunker, questions, count_tokens: Callable[[str], int]) -> dict:
-    from rank_bm25 import BM25Okapi
     import numpy as np
+    from rank_bm25 import BM25Okapi
 
     pieces = [p for corpus in CORPORA for p in chunker(corpus, DATA / "corpora" / f"{corpus}.md")]
     bm25 = BM25Okapi([words(p.indexed or p.text) for p in pieces])
@@ -242,32 +260,53 @@ def evaluate(chunker: Chunker, questions, count_tokens: Callable[[str], int]) ->
     tokens = sorted(count_tokens(p.text) for p in pieces)
     mean = lambda rows, i: statistics.fmean(r[i] for r in rows)  # noqa: E731
     return {
-        "recall": mean(per_question, 0), "precision": mean(per_question, 1), "iou": mean(per_question, 2),
-        "by_corpus": {c: {"recall": mean(rows, 0), "iou": mean(rows, 2), "chunks": sum(p.corpus == c for p in pieces)}
-                      for c, rows in per_corpus.items()},
+        "recall": mean(per_question, 0),
+        "precision": mean(per_question, 1),
+        "iou": mean(per_question, 2),
+        "by_corpus": {
+            c: {"recall": mean(rows, 0), "iou": mean(rows, 2), "chunks": sum(p.corpus == c for p in pieces)}
+            for c, rows in per_corpus.items()
+        },
         "chunks": len(pieces),
-        "refs": sum(len(refs) for _, _, refs in questions), "refs_cut": refs_cut, "refs_missed": refs_missed,
-        "tokens": {"min": tokens[0], "p10": tokens[len(tokens) // 10], "p50": tokens[len(tokens) // 2],
-                   "p90": tokens[len(tokens) * 9 // 10], "max": tokens[-1], "mean": statistics.fmean(tokens),
-                   "under_64": sum(t < 64 for t in tokens), "under_128": sum(t < 128 for t in tokens)},
+        "refs": sum(len(refs) for _, _, refs in questions),
+        "refs_cut": refs_cut,
+        "refs_missed": refs_missed,
+        "tokens": {
+            "min": tokens[0],
+            "p10": tokens[len(tokens) // 10],
+            "p50": tokens[len(tokens) // 2],
+            "p90": tokens[len(tokens) * 9 // 10],
+            "max": tokens[-1],
+            "mean": statistics.fmean(tokens),
+            "under_64": sum(t < 64 for t in tokens),
+            "under_128": sum(t < 128 for t in tokens),
+        },
         "chars_mean": statistics.fmean(p.end - p.start for p in pieces),
         # IoU at fixed k follows the length of what is retrieved, which need not be the mean chunk
         "retrieved_chars_mean": statistics.fmean(retrieved_chars),
-        "stored_x": sum(p.end - p.start for p in pieces) / sum(len((DATA / "corpora" / f"{c}.md").read_text(encoding="utf-8")) for c in CORPORA),
+        "stored_x": sum(p.end - p.start for p in pieces)
+        / sum(len((DATA / "corpora" / f"{c}.md").read_text(encoding="utf-8")) for c in CORPORA),
     }
 
 
 # ---- report ------------------------------------------------------------------------------------
+
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--max-tokens", default="256", help="ingest budgets, comma-separated")
     parser.add_argument("--overlaps", default="0,16,32,48,64", help="ingest overlap_tokens values")
     parser.add_argument("--mins", default="0,64,128", help="ingest min_tokens values")
-    parser.add_argument("--lines-as-paragraphs", action="store_true",
-                        help="also run the experiment that makes every line a paragraph for ingest")
-    parser.add_argument("--wiki-sections", action="store_true",
-                        help="also run the experiment that gives ingest wikitexts' sections and indexes embed_text")
+    parser.add_argument(
+        "--lines-as-paragraphs",
+        action="store_true",
+        help="also run the experiment that makes every line a paragraph for ingest",
+    )
+    parser.add_argument(
+        "--wiki-sections",
+        action="store_true",
+        help="also run the experiment that gives ingest wikitexts' sections and indexes embed_text",
+    )
     parser.add_argument("--json", type=Path, help="also write every figure here")
     args = parser.parse_args(argv)
 
@@ -288,15 +327,18 @@ def main(argv: list[str] | None = None) -> None:
                 if overlap < max_tokens and min_tokens <= max_tokens:
                     ours[f"ingest-{max_tokens}-o{overlap}-m{min_tokens}"] = (
                         f"ingest {max_tokens}, overlap {overlap}, min {min_tokens}",
-                        ingest_chunker(max_tokens, overlap, min_tokens))
+                        ingest_chunker(max_tokens, overlap, min_tokens),
+                    )
                     if args.lines_as_paragraphs:
                         ours[f"ingest-lines-{max_tokens}-o{overlap}-m{min_tokens}"] = (
                             f"experiment: ingest {max_tokens}, overlap {overlap}, min {min_tokens}, lines as paragraphs",
-                            ingest_lines_as_paragraphs(max_tokens, overlap, min_tokens))
+                            ingest_lines_as_paragraphs(max_tokens, overlap, min_tokens),
+                        )
                     if args.wiki_sections:
                         ours[f"ingest-wiki-{max_tokens}-o{overlap}-m{min_tokens}"] = (
                             f"experiment: ingest {max_tokens}, overlap {overlap}, min {min_tokens}, wiki sections + embed_text",
-                            ingest_wiki_sections(max_tokens, overlap, min_tokens))
+                            ingest_wiki_sections(max_tokens, overlap, min_tokens),
+                        )
 
     questions = load_questions()
     started = time.strftime("%Y-%m-%d %H:%M %Z")
@@ -306,28 +348,47 @@ def main(argv: list[str] | None = None) -> None:
 
     best_recall = max(results[b]["recall"] for b in baselines)
     best_iou = max(results[b]["iou"] for b in baselines)
-    print(f"# retrieval_eval {started}: {len(questions)} questions, BM25Okapi over lowercased \\w+ words, "
-          f"k = {K}; all chunks of {', '.join(CORPORA)} in one index\n")
-    print("| chunker | chunks | tokens mean (p10/p50/p90, max) | <64 tok | chars mean | retrieved chars mean "
-          "| stored x | refs in 2+ chunks / missed | recall | precision | IoU | against the best baseline |")
+    print(
+        f"# retrieval_eval {started}: {len(questions)} questions, BM25Okapi over lowercased \\w+ words, "
+        f"k = {K}; all chunks of {', '.join(CORPORA)} in one index\n"
+    )
+    print(
+        "| chunker | chunks | tokens mean (p10/p50/p90, max) | <64 tok | chars mean | retrieved chars mean "
+        "| stored x | refs in 2+ chunks / missed | recall | precision | IoU | against the best baseline |"
+    )
     print("|" + " --- |" * 12)
     for name, r in results.items():
         t = r["tokens"]
-        beats = "-" if name in baselines else (
-            "YES" if r["recall"] > best_recall and r["iou"] > best_iou else
-            f"recall {r['recall'] - best_recall:+.3f}, IoU {r['iou'] - best_iou:+.4f}")
+        beats = (
+            "-"
+            if name in baselines
+            else (
+                "YES"
+                if r["recall"] > best_recall and r["iou"] > best_iou
+                else f"recall {r['recall'] - best_recall:+.3f}, IoU {r['iou'] - best_iou:+.4f}"
+            )
+        )
         ref = f" (issue: {REFERENCE[name][0]:.3f} / {REFERENCE[name][1]:.3f})" if name in REFERENCE else ""
-        print(f"| {r['label']}{ref} | {r['chunks']} | {t['mean']:.0f} ({t['p10']}/{t['p50']}/{t['p90']}, {t['max']}) "
-              f"| {t['under_64']} | {r['chars_mean']:.0f} | {r['retrieved_chars_mean']:.0f} | {r['stored_x']:.2f} | {r['refs_cut']} / {r['refs_missed']} | {r['recall']:.3f} | {r['precision']:.4f} | {r['iou']:.4f} | {beats} |")
-    print(f"\nrefs in 2+ chunks / missed: of the {results[next(iter(results))]['refs']} reference passages, how "
-          "many two or more chunks touch (cut at a boundary, or repeated by overlap), and how many no retrieved "
-          "chunk touches at all (a ranking miss)")
-    print(f"best baseline recall {best_recall:.3f}, best baseline IoU {best_iou:.4f}; "
-          "the last column is the difference to those")
+        print(
+            f"| {r['label']}{ref} | {r['chunks']} | {t['mean']:.0f} ({t['p10']}/{t['p50']}/{t['p90']}, {t['max']}) "
+            f"| {t['under_64']} | {r['chars_mean']:.0f} | {r['retrieved_chars_mean']:.0f} | {r['stored_x']:.2f} | {r['refs_cut']} / {r['refs_missed']} | {r['recall']:.3f} | {r['precision']:.4f} | {r['iou']:.4f} | {beats} |"
+        )
+    print(
+        f"\nrefs in 2+ chunks / missed: of the {results[next(iter(results))]['refs']} reference passages, how "
+        "many two or more chunks touch (cut at a boundary, or repeated by overlap), and how many no retrieved "
+        "chunk touches at all (a ranking miss)"
+    )
+    print(
+        f"best baseline recall {best_recall:.3f}, best baseline IoU {best_iou:.4f}; "
+        "the last column is the difference to those"
+    )
     print("\n| chunker | " + " | ".join(f"{c} recall / IoU (chunks)" for c in CORPORA) + " |")
     print("|" + " --- |" * (len(CORPORA) + 1))
-    for name, r in results.items():
-        cells = [f"{r['by_corpus'][c]['recall']:.3f} / {r['by_corpus'][c]['iou']:.4f} ({r['by_corpus'][c]['chunks']})" for c in CORPORA]
+    for r in results.values():
+        cells = [
+            f"{r['by_corpus'][c]['recall']:.3f} / {r['by_corpus'][c]['iou']:.4f} ({r['by_corpus'][c]['chunks']})"
+            for c in CORPORA
+        ]
         print(f"| {r['label']} | " + " | ".join(cells) + " |")
     if args.json:
         args.json.write_text(json.dumps({"date": started, "results": results}, indent=1))

@@ -23,20 +23,20 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import logging
 import json
+import logging
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 import numpy as np
-
-logging.getLogger("bm25s").setLevel(logging.WARNING)  # rag_eval builds an index per question
+from retrieval_real import paired, read_per_question
 
 from ingest.embedders import load
 from ingest.hybrid import DEPTH, RRF_K, fuse
-from retrieval_real import paired, read_per_question
+
+logging.getLogger("bm25s").setLevel(logging.WARNING)  # rag_eval builds an index per question
 
 ROOT = Path(__file__).resolve().parent.parent
 RAGBENCH = ROOT.parent / "shared" / "ragbench"
@@ -82,8 +82,9 @@ def judged(rag, q: dict, ranked: list[dict], budget: int, n: int, enc) -> dict:
         ev = [rag.words(e["text"]) for e in q["evidence"]]
         row["b_recall"] = sum(rag.covered(e, cg, n) for e in ev) / max(1, sum(len(e) for e in ev))
     if q["pages"]:
-        row["b_page_hit"] = any(s[1] is not None and s[1] <= p <= (s[2] if s[2] is not None else s[1])
-                                for s in cut for p in q["pages"])
+        row["b_page_hit"] = any(
+            s[1] is not None and s[1] <= p <= (s[2] if s[2] is not None else s[1]) for s in cut for p in q["pages"]
+        )
     if q.get("answer_check"):
         row["b_answer"] = any(rag._has_run(s[0], rag.words(q["answer"])) for s in cut)
     return row
@@ -123,12 +124,18 @@ def agrees_with_rag_eval(rag, data: Path, folder: Path, ours: dict[str, dict]) -
 
 def table(dataset: str, results: dict[str, dict[str, dict]]) -> str:
     metrics = METRICS[dataset]
-    lines = [f"| {dataset} (1,000-token budget) | " + " | ".join(LABELS[m] for m in metrics) + " |",
-             "|" + " --- |" * (len(metrics) + 1)]
-    vals = {mode: {m: {q: float(r[m]) for q, r in rows.items() if m in r} for m in metrics}
-            for mode, rows in results.items()}
+    lines = [
+        f"| {dataset} (1,000-token budget) | " + " | ".join(LABELS[m] for m in metrics) + " |",
+        "|" + " --- |" * (len(metrics) + 1),
+    ]
+    vals = {
+        mode: {m: {q: float(r[m]) for q, r in rows.items() if m in r} for m in metrics}
+        for mode, rows in results.items()
+    }
     for mode in MODES:
-        lines.append(f"| {mode} | " + " | ".join(f"{np.mean(list(vals[mode][m].values())):.3f}" for m in metrics) + " |")
+        lines.append(
+            f"| {mode} | " + " | ".join(f"{np.mean(list(vals[mode][m].values())):.3f}" for m in metrics) + " |"
+        )
     for mode in ("hybrid", "vector"):
         cells = []
         for m in metrics:
@@ -146,8 +153,11 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--size", type=int, default=256)
     ap.add_argument("--ingest-bin", type=Path, default=ROOT / ".venv" / "bin" / "ingest")
     ap.add_argument("--reuse-chunks", action="store_true")
-    ap.add_argument("--embedder", default='{"name": "wordllama"}',
-                    help='the embedder config as JSON, e.g. \'{"name": "sentence_transformers", "path": "models/minilm"}\'')
+    ap.add_argument(
+        "--embedder",
+        default='{"name": "wordllama"}',
+        help='the embedder config as JSON, e.g. \'{"name": "sentence_transformers", "path": "models/minilm"}\'',
+    )
     ap.add_argument("--json", type=Path, default=None)
     a = ap.parse_args(argv)
     tool = a.ragbench / "tools" / "rag_eval.py"
@@ -158,8 +168,22 @@ def main(argv: list[str] | None = None) -> None:
         data, folder = a.ragbench / ds, a.work / ds / f"ingest-{a.size}"
         if not a.reuse_chunks:
             print(f"  chunking {ds} with ingest ...", file=sys.stderr, flush=True)
-            subprocess.run([sys.executable, str(tool), "chunk", "ingest", str(data), str(folder), "--size", str(a.size),
-                            "--ingest-bin", str(a.ingest_bin)], check=True, capture_output=True)
+            subprocess.run(
+                [
+                    sys.executable,
+                    str(tool),
+                    "chunk",
+                    "ingest",
+                    str(data),
+                    str(folder),
+                    "--size",
+                    str(a.size),
+                    "--ingest-bin",
+                    str(a.ingest_bin),
+                ],
+                check=True,
+                capture_output=True,
+            )
         results = evaluate(rag, data, folder, embedder)
         same, total = agrees_with_rag_eval(rag, data, folder, results["bm25"])
         print(table(ds, results))

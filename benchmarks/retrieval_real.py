@@ -35,8 +35,12 @@ RAGBENCH = ROOT.parent / "shared" / "ragbench"
 OURS = "ingest"
 PEERS = ("lc-recursive", "semchunk", "chonkie", "md-header")
 # The module each peer imports, to skip a peer that is not installed.
-PEER_MODULE = {"lc-recursive": "langchain_text_splitters", "semchunk": "semchunk", "chonkie": "chonkie",
-               "md-header": "pymupdf4llm"}
+PEER_MODULE = {
+    "lc-recursive": "langchain_text_splitters",
+    "semchunk": "semchunk",
+    "chonkie": "chonkie",
+    "md-header": "pymupdf4llm",
+}
 # The budget-cut metrics each dataset has (rag_eval's per-question keys).
 METRICS = {"financebench": ("b_recall", "b_page_hit"), "mmlb": ("b_page_hit", "b_answer")}
 LABELS = {"b_recall": "evidence recall", "b_page_hit": "page hit", "b_answer": "answer found"}
@@ -100,7 +104,8 @@ def summarise(runs: dict[str, dict[str, dict]], metrics: tuple[str, ...], peers:
     best = {m: best_peer(runs, m, peers) for m in metrics}
     against = {
         name: {m: (best[m], paired(values(rows, m), values(runs[best[m]], m))) for m in metrics if best[m]}
-        for name, rows in runs.items() if name not in peers
+        for name, rows in runs.items()
+        if name not in peers
     }
     return {"means": means, "against": against}
 
@@ -153,8 +158,12 @@ def rag_eval(tool: Path, *args: str) -> str:
 
 def peer_versions(peer: str) -> dict[str, str | None]:
     """The versions rag_eval records for a peer, as installed now (a change re-chunks it)."""
-    want = {"lc-recursive": ["langchain-text-splitters"], "chonkie": ["chonkie"], "semchunk": ["semchunk"],
-            "md-header": ["pymupdf4llm", "langchain-text-splitters"]}[peer]
+    want = {
+        "lc-recursive": ["langchain-text-splitters"],
+        "chonkie": ["chonkie"],
+        "semchunk": ["semchunk"],
+        "md-header": ["pymupdf4llm", "langchain-text-splitters"],
+    }[peer]
     got = {}
     for pkg in want + ["tiktoken", "pymupdf"]:
         try:
@@ -173,8 +182,9 @@ def cached(out: Path, size: int, versions: dict[str, str | None]) -> bool:
     return t.get("size") == size and all(t.get("versions", {}).get(k) == v for k, v in versions.items())
 
 
-def chunk_all(tool: Path, data: Path, work: Path, size: int, peers: list[str], ingest_bin: Path | None,
-              rechunk: bool) -> list[str]:
+def chunk_all(
+    tool: Path, data: Path, work: Path, size: int, peers: list[str], ingest_bin: Path | None, rechunk: bool
+) -> list[str]:
     """Chunks of ingest (unless `ingest_bin` is None: reuse the last) and each peer under
     work/<name>-<size>; the run names that have them."""
     out = work / f"{OURS}-{size}"
@@ -212,8 +222,13 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--ingest-bin", type=Path, default=ROOT / ".venv" / "bin" / "ingest")
     ap.add_argument("--rechunk-peers", action="store_true")
     ap.add_argument("--reuse-ingest", action="store_true", help="score ingest's last chunks, do not chunk again")
-    ap.add_argument("--also", action="append", default=[], metavar="DATASET:NAME=DIR",
-                    help="score another chunk folder too (an experiment), e.g. mmlb:ingest-x=out/x")
+    ap.add_argument(
+        "--also",
+        action="append",
+        default=[],
+        metavar="DATASET:NAME=DIR",
+        help="score another chunk folder too (an experiment), e.g. mmlb:ingest-x=out/x",
+    )
     ap.add_argument("--json", type=Path, default=None, help="write the summary here")
     a = ap.parse_args(argv)
     tool = a.ragbench / "tools" / "rag_eval.py"
@@ -227,9 +242,14 @@ def main(argv: list[str] | None = None) -> None:
         result, per_q = score_all(tool, a.ragbench / ds, work, a.size, names, extra)
         summary = summarise(read_per_question(per_q), METRICS[ds], names[1:])
         print(format_table(ds, summary, METRICS[ds], read_facts(result)) + "\n")
-        report[ds] = {"means": summary["means"], "score_json": str(result),
-                      "against": {run: {m: {"peer": peer, **(asdict(p) if p else {})} for m, (peer, p) in ag.items()}
-                                  for run, ag in summary["against"].items()}}
+        report[ds] = {
+            "means": summary["means"],
+            "score_json": str(result),
+            "against": {
+                run: {m: {"peer": peer, **(asdict(p) if p else {})} for m, (peer, p) in ag.items()}
+                for run, ag in summary["against"].items()
+            },
+        }
     if a.json:
         a.json.write_text(json.dumps(report, indent=1) + "\n")
 

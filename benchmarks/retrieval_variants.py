@@ -29,7 +29,9 @@ def shared_prefix(paths: list[list[str]], share: float = 0.9) -> list[str]:
     """The longest heading-path prefix that at least `share` of the paths start with."""
     prefix: list[str] = []
     while True:
-        longer = Counter(tuple(p[: len(prefix) + 1]) for p in paths if len(p) > len(prefix) and p[: len(prefix)] == prefix)
+        longer = Counter(
+            tuple(p[: len(prefix) + 1]) for p in paths if len(p) > len(prefix) and p[: len(prefix)] == prefix
+        )
         if not longer:
             return prefix
         top, n = longer.most_common(1)[0]
@@ -53,7 +55,7 @@ def repath(mode: str, src: Path, dst: Path) -> None:
         for c in rows:
             path = c["heading_path"]
             if mode == "shared":
-                keep = path[max(1, _common(path, prefix)):]
+                keep = path[max(1, _common(path, prefix)) :]
             else:
                 keep = [] if mode == "text" else path[-1:] if mode == "last" else path[1:]
             c["embed_text"] = " > ".join(keep) + "\n\n" + c["text"] if keep else c["text"]

@@ -23,7 +23,7 @@ import sys
 import tempfile
 import time
 from dataclasses import replace
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,9 +34,13 @@ from ingest.blocks import Document, Source  # noqa: E402
 from ingest.sinks import SqliteSink  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
-TYPES = ("text/markdown", "application/pdf", "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-         "text/plain")
-START = datetime(2022, 1, 1, tzinfo=timezone.utc)
+TYPES = (
+    "text/markdown",
+    "application/pdf",
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    "text/plain",
+)
+START = datetime(2022, 1, 1, tzinfo=UTC)
 
 
 def build(index: Path, target: int) -> int:
@@ -51,8 +55,10 @@ def build(index: Path, target: int) -> int:
                     break
                 when = START + timedelta(days=rng.randrange(4 * 365))
                 document = _document(result, f"d{documents % 100:02d}", copy, TYPES[documents % len(TYPES)], when)
-                chunks = [replace(c, id=f"{document.id}#{c.chunk_index}", doc_id=document.id, source=Source.of(document))
-                          for c in result.chunks[: target - written]]
+                chunks = [
+                    replace(c, id=f"{document.id}#{c.chunk_index}", doc_id=document.id, source=Source.of(document))
+                    for c in result.chunks[: target - written]
+                ]
                 sink.write(document, chunks)
                 written += len(chunks)
                 documents += 1
@@ -63,8 +69,15 @@ def build(index: Path, target: int) -> int:
 def _document(result, folder: str, copy: int, mime: str, when: datetime) -> Document:
     name = Path(result.path).name
     doc_id = f"{folder}/{copy}-{name}"
-    return Document(id=doc_id, uri=f"file:///bench/{doc_id}", name=name, mime_type=mime,
-                    modified=when.isoformat(timespec="seconds"), version=str(copy), title=Path(name).stem)
+    return Document(
+        id=doc_id,
+        uri=f"file:///bench/{doc_id}",
+        name=name,
+        mime_type=mime,
+        modified=when.isoformat(timespec="seconds"),
+        version=str(copy),
+        title=Path(name).stem,
+    )
 
 
 def queries(index: Path, count: int) -> list[str]:
@@ -77,7 +90,7 @@ def queries(index: Path, count: int) -> list[str]:
         words = [w for w in rng.choice(texts).split() if w.isalpha() and len(w) > 3]
         if len(words) >= 4:
             start = rng.randrange(len(words) - 3)
-            out.append(" ".join(words[start:start + rng.randint(2, 4)]))
+            out.append(" ".join(words[start : start + rng.randint(2, 4)]))
     return out
 
 
@@ -110,8 +123,10 @@ def main() -> None:
             (f"--heading {' > '.join(heading)!r}", Filters(heading=heading)),
             ("--type pdf (a quarter)", Filters(mime_types="application/pdf")),
             ("--modified-after (a quarter)", Filters(modified_after=START + timedelta(days=3 * 365))),
-            ("all of path, type, after", Filters(paths="d0", mime_types="application/pdf",
-                                                 modified_after=START + timedelta(days=3 * 365))),
+            (
+                "all of path, type, after",
+                Filters(paths="d0", mime_types="application/pdf", modified_after=START + timedelta(days=3 * 365)),
+            ),
         ]
         base, base_results = timed(index, qs, None)
         print(f"{'filter':<44}{'median ms':>10}{'x none':>8}{'hits':>8}")

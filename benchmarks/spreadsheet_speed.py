@@ -39,9 +39,9 @@ import tempfile
 import time
 import tracemalloc
 import warnings
-from pathlib import Path
+from collections.abc import Callable
 from datetime import date, timedelta
-from typing import Callable
+from pathlib import Path
 
 import openpyxl
 
@@ -71,6 +71,7 @@ def floor(reset: bool) -> Callable[[Path, bytes], int]:
                 n += len(row)
         wb.close()
         return n
+
     return read
 
 
@@ -83,6 +84,7 @@ def ingest(cleaned: bool) -> Callable[[Path, bytes], int]:
         if cleaned:
             blocks = tuple(clean(blocks, loaded.document, chain)[0])
         return len(blocks)
+
     return read
 
 
@@ -93,11 +95,15 @@ def docling_backend() -> Callable[[Path, bytes], int]:
     from docling.datamodel.document import InputDocument
 
     def read(path: Path, data: bytes) -> int:
-        fmt, backend = (InputFormat.CSV, CsvDocumentBackend) if path.suffix == ".csv" else (
-            InputFormat.XLSX, MsExcelDocumentBackend)
+        fmt, backend = (
+            (InputFormat.CSV, CsvDocumentBackend)
+            if path.suffix == ".csv"
+            else (InputFormat.XLSX, MsExcelDocumentBackend)
+        )
         stream = io.BytesIO(data)
         doc = InputDocument(path_or_stream=stream, format=fmt, backend=backend, filename=path.name)
         return len(backend(doc, stream).convert().export_to_markdown())
+
     return read
 
 
@@ -128,9 +134,13 @@ def measure(contenders: dict[str, Callable[[Path, bytes], int]], docs: list[tupl
             read(path, data)
             peaks[path.name] = tracemalloc.get_traced_memory()[1]
             tracemalloc.stop()
-        results[name] = {"docs_per_s": len(docs) / best[name], "seconds": best[name],
-                         "peak_max": max(peaks.values()), "peak_inflated": peaks[INFLATED],
-                         "inflated_s": best_inflated[name]}
+        results[name] = {
+            "docs_per_s": len(docs) / best[name],
+            "seconds": best[name],
+            "peak_max": max(peaks.values()),
+            "peak_inflated": peaks[INFLATED],
+            "inflated_s": best_inflated[name],
+        }
     return results
 
 
@@ -150,9 +160,18 @@ def large_sheet(rows: int, folder: Path) -> Path:
     cities = ["Oslo", "Lima", "Pune", "Kyiv", "Graz", "Nice"]
     start = date(2020, 1, 1)
     for i in range(rows):
-        ws.append([i + 1, f"item {rnd.randrange(10**6)}", round(rnd.uniform(-1e4, 1e4), 2),
-                   start + timedelta(days=rnd.randrange(2000)), rnd.random(), rnd.choice(cities),
-                   rnd.randrange(1000), "" if i % 7 else f"note {i}"])
+        ws.append(
+            [
+                i + 1,
+                f"item {rnd.randrange(10**6)}",
+                round(rnd.uniform(-1e4, 1e4), 2),
+                start + timedelta(days=rnd.randrange(2000)),
+                rnd.random(),
+                rnd.choice(cities),
+                rnd.randrange(1000),
+                "" if i % 7 else f"note {i}",
+            ]
+        )
     path = folder / f"large_{rows}.xlsx"
     wb.save(path)
     return path
@@ -185,10 +204,14 @@ def measure_large(names: list[str], rows: int, repeat: int) -> None:
     spawn = multiprocessing.get_context("spawn")
     with tempfile.TemporaryDirectory() as tmp:
         path = large_sheet(rows, Path(tmp))
-        print(f"\nlarge sheet: {rows} rows x 8 columns, {path.stat().st_size / 1e6:.2f} MB; "
-              f"fresh child per contender, best of {repeat} (docling: 1)")
-        print(f"{'contender':22} {'s/pass':>7} {'x floor':>8} {'tracemalloc MB':>15} {'peak RSS MB':>12} "
-              f"{'RSS growth MB':>14}")
+        print(
+            f"\nlarge sheet: {rows} rows x 8 columns, {path.stat().st_size / 1e6:.2f} MB; "
+            f"fresh child per contender, best of {repeat} (docling: 1)"
+        )
+        print(
+            f"{'contender':22} {'s/pass':>7} {'x floor':>8} {'tracemalloc MB':>15} {'peak RSS MB':>12} "
+            f"{'RSS growth MB':>14}"
+        )
         base = None
         for name in names:
             docling = name.startswith("docling")
@@ -196,8 +219,10 @@ def measure_large(names: list[str], rows: int, repeat: int) -> None:
                 r = pool.apply(_large_child, (name, path, 1 if docling else repeat, not docling))
             base = base or r["seconds"]
             traced = f"{r['traced'] / 1e6:15.1f}" if r["traced"] is not None else f"{'-':>15}"
-            print(f"{name:22} {r['seconds']:7.2f} {base / r['seconds']:8.2f} {traced} {r['hwm'] / 1e6:12.0f} "
-                  f"{r['growth'] / 1e6:14.0f}")
+            print(
+                f"{name:22} {r['seconds']:7.2f} {base / r['seconds']:8.2f} {traced} {r['hwm'] / 1e6:12.0f} "
+                f"{r['growth'] / 1e6:14.0f}"
+            )
 
 
 def main() -> None:
@@ -209,19 +234,24 @@ def main() -> None:
     logging.getLogger("docling").setLevel(logging.ERROR)  # "install LibreOffice for EMF images"
     docs = [(p, p.read_bytes()) for p in corpus_files()]
     print(f"{len(docs)} documents, {sum(len(d) for _, d in docs) / 1e6:.2f} MB, best of {args.repeat}")
-    contenders = {name: contender(name) for name in ("floor (openpyxl ro)", "floor+reset", "ingest load",
-                                                      "ingest load+clean")}
+    contenders = {
+        name: contender(name) for name in ("floor (openpyxl ro)", "floor+reset", "ingest load", "ingest load+clean")
+    }
     try:
         contenders["docling backend"] = docling_backend()
     except ImportError as exc:
         print(f"docling backend: not measured ({exc}); pip install -e .[bench]")
     results = measure(contenders, docs, args.repeat)
     base = results["floor (openpyxl ro)"]
-    print(f"{'contender':22} {'docs/s':>8} {'x floor':>8} {'s/pass':>7} {'peak MB':>8} "
-          f"{'inflated ms':>12} {'inflated MB':>12}")
+    print(
+        f"{'contender':22} {'docs/s':>8} {'x floor':>8} {'s/pass':>7} {'peak MB':>8} "
+        f"{'inflated ms':>12} {'inflated MB':>12}"
+    )
     for name, r in results.items():
-        print(f"{name:22} {r['docs_per_s']:8.1f} {r['docs_per_s'] / base['docs_per_s']:8.2f} {r['seconds']:7.3f} "
-              f"{r['peak_max'] / 1e6:8.2f} {r['inflated_s'] * 1e3:12.1f} {r['peak_inflated'] / 1e6:12.2f}")
+        print(
+            f"{name:22} {r['docs_per_s']:8.1f} {r['docs_per_s'] / base['docs_per_s']:8.2f} {r['seconds']:7.3f} "
+            f"{r['peak_max'] / 1e6:8.2f} {r['inflated_s'] * 1e3:12.1f} {r['peak_inflated'] / 1e6:12.2f}"
+        )
     print("docling (full package): not installed: `pip install docling` pulls torch and the CUDA wheels.")
     if args.rows:
         measure_large([n for n in contenders if n != "floor+reset"], args.rows, args.repeat)

@@ -63,8 +63,10 @@ def sentence_pool(limit: int) -> list[str]:
     return sentences[:limit]
 
 
-STOP = frozenset("a an and are as at be but by for if in into is it no not of on or such that the their then there "
-                 "these they this to was will with what how which who when where does did do".split())
+STOP = frozenset(
+    "a an and are as at be but by for if in into is it no not of on or such that the their then there "
+    "these they this to was will with what how which who when where does did do".split()
+)
 
 
 def keywords(question: str, n: int = 4) -> str:
@@ -89,23 +91,41 @@ def build(index: Path, size: int, sentences: list[str], vectors: np.ndarray, nam
     with SqliteSink(index) as sink:
         sink.record_embedder(name, SPEC)
         for d in range(size // PER_DOC):
-            doc = Document(id=f"doc{d:05d}", uri=f"synthetic://doc{d:05d}", name=f"doc{d:05d}.md",
-                           mime_type="text/markdown", title=f"Document {d}")
+            doc = Document(
+                id=f"doc{d:05d}",
+                uri=f"synthetic://doc{d:05d}",
+                name=f"doc{d:05d}.md",
+                mime_type="text/markdown",
+                title=f"Document {d}",
+            )
             chunks, rows = [], []
             for i in range(PER_DOC):
                 picked = [rng.randrange(len(sentences)) for _ in range(rng.randint(3, 6))]
                 text = " ".join(sentences[p] for p in picked)
                 path = (doc.title, f"Section {i // 20}")
-                chunks.append(Chunk(id=f"{doc.id}-{i}", doc_id=doc.id, chunk_index=i, text=text, heading_path=path,
-                                    kinds=("paragraph",), token_count=len(text) // 4, overlap_tokens=0,
-                                    source=Source.of(doc)))
+                chunks.append(
+                    Chunk(
+                        id=f"{doc.id}-{i}",
+                        doc_id=doc.id,
+                        chunk_index=i,
+                        text=text,
+                        heading_path=path,
+                        kinds=("paragraph",),
+                        token_count=len(text) // 4,
+                        overlap_tokens=0,
+                        source=Source.of(doc),
+                    )
+                )
                 row = vectors[picked].sum(axis=0)
                 rows.append(row / np.linalg.norm(row))
             matrix = np.asarray(rows, dtype=np.float32)
             sink.write(doc, chunks, ChunkVectors(name, tuple(text_hash(c.embed_text) for c in chunks), matrix, 0))
             if d % 100 == 99:
-                print(f"    {(d + 1) * PER_DOC} chunks written, {time.perf_counter() - started:.0f} s",
-                      file=sys.stderr, flush=True)
+                print(
+                    f"    {(d + 1) * PER_DOC} chunks written, {time.perf_counter() - started:.0f} s",
+                    file=sys.stderr,
+                    flush=True,
+                )
 
 
 def sqlite_vec_db(path: Path, index: Path) -> None:
@@ -139,24 +159,43 @@ class SqliteVecPeer:
 
     def vector(self, query: str, k: int) -> list[tuple]:
         q = self.embedder.embed([query])[0].astype(np.float32).tobytes()
-        seqs = [r[0] for r in self.conn.execute(
-            "SELECT rowid FROM vec WHERE embedding MATCH ? AND k = ? ORDER BY distance", (q, k))]
+        seqs = [
+            r[0]
+            for r in self.conn.execute(
+                "SELECT rowid FROM vec WHERE embedding MATCH ? AND k = ? ORDER BY distance", (q, k)
+            )
+        ]
         return self._chunks(seqs)
 
     def hybrid(self, query: str, k: int, sqlite_conn) -> list[tuple]:
         q = self.embedder.embed([query])[0].astype(np.float32).tobytes()
-        near = [r[0] for r in self.conn.execute(
-            "SELECT rowid FROM vec WHERE embedding MATCH ? AND k = ? ORDER BY distance", (q, DEPTH))]
+        near = [
+            r[0]
+            for r in self.conn.execute(
+                "SELECT rowid FROM vec WHERE embedding MATCH ? AND k = ? ORDER BY distance", (q, DEPTH)
+            )
+        ]
         words = [c.id for c, _ in ranked_bm25(sqlite_conn, query, DEPTH)]
-        ids = {r[0]: r[1] for r in self.conn.execute(
-            "SELECT seq, id FROM ix.chunks WHERE seq IN (SELECT value FROM json_each(?))", (json.dumps(near),))}
+        ids = {
+            r[0]: r[1]
+            for r in self.conn.execute(
+                "SELECT seq, id FROM ix.chunks WHERE seq IN (SELECT value FROM json_each(?))", (json.dumps(near),)
+            )
+        }
         fused = fuse([words, [ids[s] for s in near if s in ids]])[:k]
-        return list(self.conn.execute("SELECT id, text FROM ix.chunks WHERE id IN (SELECT value FROM json_each(?))",
-                                      (json.dumps([i for i, _ in fused]),)))
+        return list(
+            self.conn.execute(
+                "SELECT id, text FROM ix.chunks WHERE id IN (SELECT value FROM json_each(?))",
+                (json.dumps([i for i, _ in fused]),),
+            )
+        )
 
     def _chunks(self, seqs: list[int]) -> list[tuple]:
-        return list(self.conn.execute("SELECT id, text FROM ix.chunks WHERE seq IN (SELECT value FROM json_each(?))",
-                                      (json.dumps(seqs),)))
+        return list(
+            self.conn.execute(
+                "SELECT id, text FROM ix.chunks WHERE seq IN (SELECT value FROM json_each(?))", (json.dumps(seqs),)
+            )
+        )
 
 
 class FaissPeer:
@@ -174,8 +213,9 @@ class FaissPeer:
         q = self.embedder.embed([query]).astype(np.float32)
         _, rows = self.index.search(q, k)
         seqs = [int(self.seqs[r]) for r in rows[0] if r >= 0]
-        return self.conn.execute("SELECT id, text FROM chunks WHERE seq IN (SELECT value FROM json_each(?))",
-                                 (json.dumps(seqs),)).fetchall()
+        return self.conn.execute(
+            "SELECT id, text FROM chunks WHERE seq IN (SELECT value FROM json_each(?))", (json.dumps(seqs),)
+        ).fetchall()
 
 
 def timed(runs: dict[str, callable], texts: list[str]) -> dict[str, list[float]]:
@@ -198,8 +238,11 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--queries", type=int, default=200)
     ap.add_argument("--work", type=Path, default=ROOT / "out" / "vector_bench")
     ap.add_argument("--peers", default="sqlite-vec,faiss")
-    ap.add_argument("--query-sets", default="questions,keywords",
-                    help="questions: the ragbench questions whole; keywords: their first four words that are not stop words")
+    ap.add_argument(
+        "--query-sets",
+        default="questions,keywords",
+        help="questions: the ragbench questions whole; keywords: their first four words that are not stop words",
+    )
     ap.add_argument("--json", type=Path, default=None)
     a = ap.parse_args(argv)
     a.work.mkdir(parents=True, exist_ok=True)
@@ -222,9 +265,13 @@ def main(argv: list[str] | None = None) -> None:
         vectors._current()
         load_s = time.perf_counter() - began
         runs = {
-            "ingest vector": lambda q: search_mode(index, q, "vector", k=K, window=0, vectors=vectors),
-            "ingest hybrid": lambda q: search_mode(index, q, "hybrid", k=K, window=0, vectors=vectors),
-            "ingest bm25 top 100 (hybrid's first half)": lambda q: ranked_bm25(vectors.conn, q, DEPTH),
+            "ingest vector": lambda q, index=index, vectors=vectors: search_mode(
+                index, q, "vector", k=K, window=0, vectors=vectors
+            ),
+            "ingest hybrid": lambda q, index=index, vectors=vectors: search_mode(
+                index, q, "hybrid", k=K, window=0, vectors=vectors
+            ),
+            "ingest bm25 top 100 (hybrid's first half)": lambda q, vectors=vectors: ranked_bm25(vectors.conn, q, DEPTH),
             "query embedding only": lambda q: embedder.embed([q]),
         }
         peers = [p for p in a.peers.split(",") if p]
@@ -235,20 +282,22 @@ def main(argv: list[str] | None = None) -> None:
                 sqlite_vec_db(vec_db.with_suffix(".tmp"), index)
                 vec_db.with_suffix(".tmp").rename(vec_db)
             peer = SqliteVecPeer(vec_db, index, embedder)
-            runs["sqlite-vec vector"] = lambda q: peer.vector(q, K)
-            runs["sqlite-vec hybrid"] = lambda q: peer.hybrid(q, K, vectors.conn)
+            runs["sqlite-vec vector"] = lambda q, peer=peer: peer.vector(q, K)
+            runs["sqlite-vec hybrid"] = lambda q, peer=peer, vectors=vectors: peer.hybrid(q, K, vectors.conn)
         if "faiss" in peers:
             flat = FaissPeer(vectors, embedder)
-            runs["faiss flat vector"] = lambda q: flat.vector(q, K)
+            runs["faiss flat vector"] = lambda q, flat=flat: flat.vector(q, K)
         report[size] = {"load_s": load_s}
         sets = {"questions": texts, "keywords": [keywords(t) for t in texts]}
         for kind, asked in ((k, sets[k]) for k in a.query_sets.split(",")):
             print(f"  timing {len(asked)} {kind} at {size} chunks ...", file=sys.stderr, flush=True)
             ms = timed(runs, asked)
             rows = {name: (float(np.percentile(v, 50)), float(np.percentile(v, 95))) for name, v in ms.items()}
-            print(f"\n{size:,} chunks ({vectors._current().vectors.nbytes / 2**20:.0f} MiB of vectors, loaded in "
-                  f"{load_s:.2f} s; index {index.stat().st_size / 2**20:.0f} MiB), {len(asked)} {kind} "
-                  f"(e.g. {asked[1]!r}), k={K}, one core, load average {os.getloadavg()[0]:.1f}")
+            print(
+                f"\n{size:,} chunks ({vectors._current().vectors.nbytes / 2**20:.0f} MiB of vectors, loaded in "
+                f"{load_s:.2f} s; index {index.stat().st_size / 2**20:.0f} MiB), {len(asked)} {kind} "
+                f"(e.g. {asked[1]!r}), k={K}, one core, load average {os.getloadavg()[0]:.1f}"
+            )
             print("| search | p50 ms | p95 ms | p50 / ingest's |\n| --- | --- | --- | --- |")
             for name, (p50, p95) in rows.items():
                 mode = name.rsplit(" ", 1)[-1]

@@ -8,8 +8,9 @@ of a block's `text`, so one cleaner can resolve Word track changes and Google Do
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, Mapping
+from typing import Any, Literal
 
 BlockKind = Literal[
     "heading",

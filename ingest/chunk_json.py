@@ -6,7 +6,8 @@ file; reading ignores it, because it is derived from `heading_path` and `text`.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .blocks import Chunk, Source
 from .errors import SinkError
@@ -59,7 +60,9 @@ def chunk_from_dict(d: Mapping[str, Any]) -> Chunk:
             url=str(d.get("url") or ""),
         )
     except KeyError as exc:
-        raise SinkError(f"chunk record lacks the field {exc.args[0]!r}; was it written by chunk_to_dict?", subject) from exc
+        raise SinkError(
+            f"chunk record lacks the field {exc.args[0]!r}; was it written by chunk_to_dict?", subject
+        ) from exc
     except (TypeError, ValueError, AttributeError) as exc:
         raise SinkError(f"chunk record is malformed ({exc}); was it written by chunk_to_dict?", subject) from exc
 

@@ -19,12 +19,13 @@ from .chunker import ChunkOptions, chunk
 from .chunker.metrics import defects, sizes
 from .cleaners import clean
 from .cli_filters import filter_options, filters_from
-from .cli_settings import cleaner_option, config_or_folder, config_option, resolve_settings
+from .cli_settings import cleaner_option, config_option, config_or_folder, resolve_settings
 from .errors import ConfigError, IngestError, LockHeld, Stopped
-from .loaders import load_file
-from .pipeline import RunFlags, RunSummary, run as run_pipeline
-from .run_report import RunReport, write_summary_json
 from .hybrid import MODES, Mode, search_mode
+from .loaders import load_file
+from .pipeline import RunFlags, RunSummary
+from .pipeline import run as run_pipeline
+from .run_report import RunReport, write_summary_json
 from .search import principals
 from .stopping import StopRequest
 from .terminal_text import shown
@@ -106,20 +107,46 @@ class _Interval(click.ParamType):
 
 @cli.command()
 @click.argument("config", type=click.Path(path_type=Path))
-@click.option("--index", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="With a folder: the index to write  [default: out/index.sqlite]")
+@click.option(
+    "--index",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="With a folder: the index to write  [default: out/index.sqlite]",
+)
 @click.option("--quiet", is_flag=True, help="No progress and no line per changed document: problems and the summary.")
-@click.option("--every", type=_Interval(), default=None,
-              help="Run again this long after each run starts (e.g. 15m, 1h, 90s) until interrupted.")
+@click.option(
+    "--every",
+    type=_Interval(),
+    default=None,
+    help="Run again this long after each run starts (e.g. 15m, 1h, 90s) until interrupted.",
+)
 @click.option("--wait", is_flag=True, help="If another run holds the state, wait for it instead of exiting.")
 @click.option("--allow-mass-delete", is_flag=True, help="Delete what the source lost even past max_delete.")
 @click.option("--reprocess", is_flag=True, help="Process every document again, changed or not.")
-@click.option("--log-format", type=click.Choice(["auto", "pretty", "text", "json"]), default="auto", show_default=True,
-              help="auto: pretty on a terminal, else text (timestamped lines); json: one event a line.")
-@click.option("--summary-json", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Write the run's summary, failures and changes to this file as JSON.")
-def run(config: Path, index: Path | None, quiet: bool, every: float | None, wait: bool, allow_mass_delete: bool,
-        reprocess: bool, log_format: str, summary_json: Path | None) -> None:
+@click.option(
+    "--log-format",
+    type=click.Choice(["auto", "pretty", "text", "json"]),
+    default="auto",
+    show_default=True,
+    help="auto: pretty on a terminal, else text (timestamped lines); json: one event a line.",
+)
+@click.option(
+    "--summary-json",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write the run's summary, failures and changes to this file as JSON.",
+)
+def run(
+    config: Path,
+    index: Path | None,
+    quiet: bool,
+    every: float | None,
+    wait: bool,
+    allow_mass_delete: bool,
+    reprocess: bool,
+    log_format: str,
+    summary_json: Path | None,
+) -> None:
     """Sync the source in CONFIG into its index: changed documents only, deletions included.
 
     CONFIG may be a folder: it is indexed with the defaults of configs/local.yaml, no file needed."""
@@ -175,11 +202,24 @@ def _chunk_options(f):
 @click.option("--max-tokens", type=int, default=None, help="[default: 512]")
 @click.option("--overlap-tokens", type=int, default=None, help="[default: 48]")
 @_chunk_options
-def chunk_cmd(paths: tuple[Path, ...], max_tokens: int | None, overlap_tokens: int | None, min_tokens: int | None,
-              tokenizer: str | None, config: Path | None, cleaners: tuple[str, ...]) -> None:
+def chunk_cmd(
+    paths: tuple[Path, ...],
+    max_tokens: int | None,
+    overlap_tokens: int | None,
+    min_tokens: int | None,
+    tokenizer: str | None,
+    config: Path | None,
+    cleaners: tuple[str, ...],
+) -> None:
     """Print the chunks of each file as JSON Lines."""
-    steps, options = resolve_settings(config, cleaners, max_tokens=max_tokens, min_tokens=min_tokens,
-                                      overlap_tokens=overlap_tokens, tokenizer=tokenizer)
+    steps, options = resolve_settings(
+        config,
+        cleaners,
+        max_tokens=max_tokens,
+        min_tokens=min_tokens,
+        overlap_tokens=overlap_tokens,
+        tokenizer=tokenizer,
+    )
     failed = 0
     for path in paths:
         try:
@@ -201,12 +241,22 @@ def chunk_cmd(paths: tuple[Path, ...], max_tokens: int | None, overlap_tokens: i
 
 @cli.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--max-tokens", default=None, help="Comma-separated budgets  [default: the config's, else 120,200,300,400,600,1000]")
+@click.option(
+    "--max-tokens", default=None, help="Comma-separated budgets  [default: the config's, else 120,200,300,400,600,1000]"
+)
 @click.option("--overlap-tokens", default=None, help="Comma-separated overlaps  [default: the config's, else 0]")
 @_chunk_options
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per setting.")
-def stats(paths: tuple[Path, ...], max_tokens: str | None, overlap_tokens: str | None, min_tokens: int | None,
-          tokenizer: str | None, config: Path | None, cleaners: tuple[str, ...], as_json: bool) -> None:
+def stats(
+    paths: tuple[Path, ...],
+    max_tokens: str | None,
+    overlap_tokens: str | None,
+    min_tokens: int | None,
+    tokenizer: str | None,
+    config: Path | None,
+    cleaners: tuple[str, ...],
+    as_json: bool,
+) -> None:
     """Size distribution and defects of the chunks, for each budget and overlap."""
     steps, base = resolve_settings(config, cleaners, min_tokens=min_tokens, tokenizer=tokenizer)
     if max_tokens is None:
@@ -221,21 +271,48 @@ def stats(paths: tuple[Path, ...], max_tokens: str | None, overlap_tokens: str |
     rows = []
     for budget in _ints(max_tokens, "--max-tokens"):
         for overlap in _ints(overlap_tokens, "--overlap-tokens"):
-            rows.append(_measure(docs, ChunkOptions(budget, min(min_tokens, budget), min(overlap, budget - 1), tokenizer)))
+            rows.append(
+                _measure(docs, ChunkOptions(budget, min(min_tokens, budget), min(overlap, budget - 1), tokenizer))
+            )
     if as_json:
         for row in rows:
             click.echo(json.dumps(row))
         return
-    headers = ("max", "overlap", "n", "min", "p50", "p90", "max", "over", "mid-sentence",
-               "orphan-rows", "headerless", "separated", "stored")
+    headers = (
+        "max",
+        "overlap",
+        "n",
+        "min",
+        "p50",
+        "p90",
+        "max",
+        "over",
+        "mid-sentence",
+        "orphan-rows",
+        "headerless",
+        "separated",
+        "stored",
+    )
     lines = [headers]
     for r in rows:
         s, d = r["sizes"], r["defects"]
-        lines.append((
-            r["max_tokens"], r["overlap_tokens"], s["n"], s["min"], s["p50"], s["p90"], s["max"],
-            s["over_target"], d["end_mid_sentence"], d["orphaned_table_rows"], d["headerless_table_pieces"],
-            f"{d['separated_pairs']}/{d['sentence_pairs']}", f"{d['stored_ratio']:.2f}x",
-        ))
+        lines.append(
+            (
+                r["max_tokens"],
+                r["overlap_tokens"],
+                s["n"],
+                s["min"],
+                s["p50"],
+                s["p90"],
+                s["max"],
+                s["over_target"],
+                d["end_mid_sentence"],
+                d["orphaned_table_rows"],
+                d["headerless_table_pieces"],
+                f"{d['separated_pairs']}/{d['sentence_pairs']}",
+                f"{d['stored_ratio']:.2f}x",
+            )
+        )
     widths = [max(len(str(line[i])) for line in lines) for i in range(len(headers))]
     for line in lines:  # plain columns: readable in a terminal, a pipe or a log alike
         click.echo("  ".join(str(v).rjust(w) for v, w in zip(line, widths)))
@@ -256,8 +333,11 @@ def _measure(docs: list[tuple[Loaded, list]], options: ChunkOptions) -> dict:
         length += len(loaded.text) if loaded.text is not None else sum(len(b.text) for b in blocks)
     totals["stored_ratio"] = round(stored / max(length, 1), 3)
     return {
-        "max_tokens": options.max_tokens, "overlap_tokens": options.overlap_tokens,
-        "tokenizer": options.tokenizer, "sizes": asdict(sizes(counts, options.max_tokens)), "defects": totals,
+        "max_tokens": options.max_tokens,
+        "overlap_tokens": options.overlap_tokens,
+        "tokenizer": options.tokenizer,
+        "sizes": asdict(sizes(counts, options.max_tokens)),
+        "defects": totals,
     }
 
 
@@ -265,18 +345,41 @@ def _measure(docs: list[tuple[Loaded, list]], options: ChunkOptions) -> dict:
 @click.argument("query")
 @click.option("--index", default="out/index.sqlite", show_default=True, type=click.Path(path_type=Path))
 @click.option("-k", default=5, show_default=True, type=click.IntRange(1, 100))
-@click.option("--window", default=1, show_default=True, type=click.IntRange(0, 20), help="Neighbouring chunks to add on each side.")
+@click.option(
+    "--window",
+    default=1,
+    show_default=True,
+    type=click.IntRange(0, 20),
+    help="Neighbouring chunks to add on each side.",
+)
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--as", "as_user", metavar="EMAIL", help="Only what this person may open (Drive readers).")
 @click.option("--groups", default="", metavar="A@X,B@X", help="With --as: the groups the person is in.")
-@click.option("--mode", type=click.Choice(MODES),
-              help="bm25: words; vector: meaning (needs an index built with `embedder:`); hybrid: both, rank-fused. "
-                   "Default: bm25, or hybrid with --config (on PostgreSQL, bm25 ranks by its full-text ts_rank).")
-@click.option("--config", "config_path", type=click.Path(path_type=Path, dir_okay=False),
-              help="Search the index this job writes (its pgvector sink) instead of --index.")
+@click.option(
+    "--mode",
+    type=click.Choice(MODES),
+    help="bm25: words; vector: meaning (needs an index built with `embedder:`); hybrid: both, rank-fused. "
+    "Default: bm25, or hybrid with --config (on PostgreSQL, bm25 ranks by its full-text ts_rank).",
+)
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Search the index this job writes (its pgvector sink) instead of --index.",
+)
 @filter_options
-def search_cmd(query: str, index: Path, k: int, window: int, as_json: bool, as_user: str | None, groups: str,
-               mode: Mode | None, config_path: Path | None, **filter_flags) -> None:
+def search_cmd(
+    query: str,
+    index: Path,
+    k: int,
+    window: int,
+    as_json: bool,
+    as_user: str | None,
+    groups: str,
+    mode: Mode | None,
+    config_path: Path | None,
+    **filter_flags,
+) -> None:
     """Best chunks for QUERY (BM25, heading path weighted above the body, or --mode vector|hybrid), with their citation."""
     if groups and not as_user:
         raise click.BadParameter("needs --as (whose groups they are)", param_hint="--groups")
@@ -284,8 +387,11 @@ def search_cmd(query: str, index: Path, k: int, window: int, as_json: bool, as_u
     filters = filters_from(**filter_flags)
     if config_path is not None:
         if filters:
-            raise click.BadParameter("the pgvector sink takes no filters yet; search it without --doc, --path, "
-                                     "--heading, --type and --modified-*", param_hint="--config")
+            raise click.BadParameter(
+                "the pgvector sink takes no filters yet; search it without --doc, --path, "
+                "--heading, --type and --modified-*",
+                param_hint="--config",
+            )
         from .cli_pgvector import search_job
 
         hits = search_job(config_path, query, k=k, window=window, readers=readers, mode=mode or "hybrid")
@@ -294,8 +400,19 @@ def search_cmd(query: str, index: Path, k: int, window: int, as_json: bool, as_u
     out = Console()
     for rank, hit in enumerate(hits, 1):
         if as_json:
-            click.echo(json.dumps({"rank": rank, "score": hit.score, "citation": hit.citation, "url": hit.chunk.url,
-                                   "context": hit.context, "chunk": chunk_to_dict(hit.chunk)}, ensure_ascii=False))
+            click.echo(
+                json.dumps(
+                    {
+                        "rank": rank,
+                        "score": hit.score,
+                        "citation": hit.citation,
+                        "url": hit.chunk.url,
+                        "context": hit.context,
+                        "chunk": chunk_to_dict(hit.chunk),
+                    },
+                    ensure_ascii=False,
+                )
+            )
             continue
         out.rule(f"{rank}. {hit.citation}  [dim](score {hit.score:.2f})[/dim]")
         if hit.chunk.url:

@@ -23,27 +23,56 @@ BAD_INPUT = 2  # as cli.BAD_INPUT, which imports this module
 @click.command("eval")
 @click.argument("questions", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--index", default="out/index.sqlite", show_default=True, type=click.Path(path_type=Path))
-@click.option("-k", "--k", "k", default=5, show_default=True, type=click.IntRange(1, 100),
-              help="Hit rate and MRR over this many chunks.")
-@click.option("--budget", default=1000, show_default=True, type=click.IntRange(1),
-              help="Evidence, answers and pages over the chunks that fit in this many tokens (the last one cut).")
-@click.option("--mode", type=click.Choice(MODES), default="bm25", show_default=True,
-              help="How search ranks: bm25 (words), vector (meaning; an index built with `embedder:`) or hybrid.")
-@click.option("--scope", type=click.Choice(SCOPES), default="all", show_default=True,
-              help="all: search the whole index for every question; doc: a question naming a document "
-                   "searches that document only, in place of --doc (the chunks measured apart from finding "
-                   "the document).")
-@click.option("--json", "json_out", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Also write the figures and every question's outcome to this file as JSON.")
+@click.option(
+    "-k",
+    "--k",
+    "k",
+    default=5,
+    show_default=True,
+    type=click.IntRange(1, 100),
+    help="Hit rate and MRR over this many chunks.",
+)
+@click.option(
+    "--budget",
+    default=1000,
+    show_default=True,
+    type=click.IntRange(1),
+    help="Evidence, answers and pages over the chunks that fit in this many tokens (the last one cut).",
+)
+@click.option(
+    "--mode",
+    type=click.Choice(MODES),
+    default="bm25",
+    show_default=True,
+    help="How search ranks: bm25 (words), vector (meaning; an index built with `embedder:`) or hybrid.",
+)
+@click.option(
+    "--scope",
+    type=click.Choice(SCOPES),
+    default="all",
+    show_default=True,
+    help="all: search the whole index for every question; doc: a question naming a document "
+    "searches that document only, in place of --doc (the chunks measured apart from finding "
+    "the document).",
+)
+@click.option(
+    "--json",
+    "json_out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Also write the figures and every question's outcome to this file as JSON.",
+)
 @filter_options
-def eval_cmd(questions: Path, index: Path, k: int, budget: int, mode: str, scope: str, json_out: Path | None,
-             **filter_flags) -> None:
+def eval_cmd(
+    questions: Path, index: Path, k: int, budget: int, mode: str, scope: str, json_out: Path | None, **filter_flags
+) -> None:
     """Search the index with each question of QUESTIONS (JSON Lines) and score what comes back.
 
     A line: {"question": "...", "doc": "handbook.pdf", "heading": "Leave > Parental", "page": 12,
     "answer": "16 weeks", "evidence": "..."}; question and at least one of the others."""
-    report = evaluate(questions, index, k=k, budget=budget, mode=mode, filters=filters_from(**filter_flags),
-                      scope=scope)
+    report = evaluate(
+        questions, index, k=k, budget=budget, mode=mode, filters=filters_from(**filter_flags), scope=scope
+    )
     err = Console(stderr=True, soft_wrap=True, highlight=False)
     for bad in report.bad_lines:
         err.print(f"[red]error:[/red] {escape(shown(f'{questions}:{bad.line}: {bad.message}'))}")
@@ -59,9 +88,11 @@ def eval_cmd(questions: Path, index: Path, k: int, budget: int, mode: str, scope
 
 def show(report: Report, out: Console) -> None:
     f = report.figures
-    out.print(f"{len(report.outcomes)} questions from {escape(str(report.questions_file))} against "
-              f"{escape(str(report.index))} ({escape(report.mode)}, k={report.k}, budget {report.budget} tokens"
-              f"{', each in its own document' if report.scope == 'doc' else ''})")
+    out.print(
+        f"{len(report.outcomes)} questions from {escape(str(report.questions_file))} against "
+        f"{escape(str(report.index))} ({escape(report.mode)}, k={report.k}, budget {report.budget} tokens"
+        f"{', each in its own document' if report.scope == 'doc' else ''})"
+    )
     if not report.outcomes:
         return
     hits = sum(o.hit for o in report.outcomes)
@@ -86,8 +117,11 @@ def show(report: Report, out: Console) -> None:
         for key, value in q.expected().items():
             out.print(f"  expected {key}: {escape(shown(_short(value)))}")
         for r in o.returned:
-            pages = "" if r.page_start is None else f" p.{r.page_start}" + (
-                f"-{r.page_end}" if r.page_end not in (None, r.page_start) else "")
+            pages = (
+                ""
+                if r.page_start is None
+                else f" p.{r.page_start}" + (f"-{r.page_end}" if r.page_end not in (None, r.page_start) else "")
+            )
             mark = "*" if r.relevant else " "
             out.print(f"  {mark}{r.rank}. {escape(shown(r.citation))}{pages}")
         if not o.returned:

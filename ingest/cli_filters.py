@@ -27,32 +27,64 @@ class _Moment(click.ParamType):
 def filter_options(f):
     """Adds --doc, --path, --heading, --type, --modified-after and --modified-before."""
     options = (
-        click.option("--doc", "docs", multiple=True, metavar="ID|NAME|URI",
-                     help="Only this document (its id, uri, name, or name without extension). Repeatable."),
-        click.option("--path", "paths", multiple=True, metavar="PREFIX",
-                     help="Only documents under this path in the source (handbook/), or whose uri starts so. "
-                          "Repeatable."),
-        click.option("--heading", default=None, metavar="'A > B'",
-                     help="Only chunks under this heading path (the document title may be left out)."),
-        click.option("--type", "types", multiple=True, metavar="TYPE",
-                     help="Only this format: a MIME type or a file extension (pdf, docx, md). Repeatable."),
-        click.option("--modified-after", type=_Moment(), default=None, metavar="DATE",
-                     help="Only documents modified at or after it (2024-03-01, 2024-03-01T09:30Z)."),
-        click.option("--modified-before", type=_Moment(), default=None, metavar="DATE",
-                     help="Only documents modified before it."),
+        click.option(
+            "--doc",
+            "docs",
+            multiple=True,
+            metavar="ID|NAME|URI",
+            help="Only this document (its id, uri, name, or name without extension). Repeatable.",
+        ),
+        click.option(
+            "--path",
+            "paths",
+            multiple=True,
+            metavar="PREFIX",
+            help="Only documents under this path in the source (handbook/), or whose uri starts so. Repeatable.",
+        ),
+        click.option(
+            "--heading",
+            default=None,
+            metavar="'A > B'",
+            help="Only chunks under this heading path (the document title may be left out).",
+        ),
+        click.option(
+            "--type",
+            "types",
+            multiple=True,
+            metavar="TYPE",
+            help="Only this format: a MIME type or a file extension (pdf, docx, md). Repeatable.",
+        ),
+        click.option(
+            "--modified-after",
+            type=_Moment(),
+            default=None,
+            metavar="DATE",
+            help="Only documents modified at or after it (2024-03-01, 2024-03-01T09:30Z).",
+        ),
+        click.option(
+            "--modified-before", type=_Moment(), default=None, metavar="DATE", help="Only documents modified before it."
+        ),
     )
     for option in reversed(options):
         f = option(f)
     return f
 
 
-def filters_from(docs: tuple[str, ...], paths: tuple[str, ...], heading: str | None, types: tuple[str, ...],
-                 modified_after, modified_before) -> Filters | None:
+def filters_from(
+    docs: tuple[str, ...],
+    paths: tuple[str, ...],
+    heading: str | None,
+    types: tuple[str, ...],
+    modified_after,
+    modified_before,
+) -> Filters | None:
     """The `Filters` the flags ask for; None when none was given."""
     if modified_after and modified_before and modified_after >= modified_before:
-        raise click.BadParameter(f"--modified-after {modified_after:%Y-%m-%d %H:%M:%S} is not before --modified-before "
-                                 f"{modified_before:%Y-%m-%d %H:%M:%S}: no document could match",
-                                 param_hint="--modified-after/--modified-before")
+        raise click.BadParameter(
+            f"--modified-after {modified_after:%Y-%m-%d %H:%M:%S} is not before --modified-before "
+            f"{modified_before:%Y-%m-%d %H:%M:%S}: no document could match",
+            param_hint="--modified-after/--modified-before",
+        )
     try:
         filters = Filters(
             docs=docs,
@@ -85,6 +117,8 @@ def _mime_type(given: str) -> str:
         return text
     found = mime_type_of("x." + text.lstrip("."))
     if found == "application/octet-stream":
-        raise click.BadParameter(f"{given!r} is not a MIME type (application/pdf) or a known file extension "
-                                 "(pdf, docx, xlsx, md, txt)", param_hint="--type")
+        raise click.BadParameter(
+            f"{given!r} is not a MIME type (application/pdf) or a known file extension (pdf, docx, xlsx, md, txt)",
+            param_hint="--type",
+        )
     return found

@@ -22,12 +22,23 @@ _TERMINAL = ("red", "blue", "green", "yellow", "magenta", "dark_orange", "cyan",
 @click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @config_option
 @cleaner_option
-@click.option("--html", "html_out", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Write one self-contained HTML page here.")
+@click.option(
+    "--html",
+    "html_out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write one self-contained HTML page here.",
+)
 @click.option("--json", "as_json_flag", is_flag=True, help="One JSON object: blocks, removals, chunks, counts.")
 @click.option("--changes-only", is_flag=True, help="On the terminal, only the blocks a cleaner touched.")
-def inspect_cmd(path: Path, config: Path | None, cleaners: tuple[str, ...], html_out: Path | None,
-                as_json_flag: bool, changes_only: bool) -> None:
+def inspect_cmd(
+    path: Path,
+    config: Path | None,
+    cleaners: tuple[str, ...],
+    html_out: Path | None,
+    as_json_flag: bool,
+    changes_only: bool,
+) -> None:
     """Show the blocks of PATH after loading and what each cleaner removed or changed."""
     steps, options = resolve_settings(config, cleaners)
     inspection = inspect_document(load_file(path), steps, options)
@@ -58,8 +69,10 @@ def show(inspection: Inspection, out: Console, changes_only: bool = False) -> No
             else:
                 line.append(run)
         for cleaner in labels:  # labelled in words too: strike-through is lost in a pipe or a log
-            line.append(f"  [{'removed' if cleaner == traced.removed_by else 'cut'} by {cleaner}]",
-                        style=f"bold {colour.get(cleaner, 'grey50')}")
+            line.append(
+                f"  [{'removed' if cleaner == traced.removed_by else 'cut'} by {cleaner}]",
+                style=f"bold {colour.get(cleaner, 'grey50')}",
+            )
         for cleaner in traced.changed_by:
             if cleaner not in labels:
                 line.append(f"  [changed by {cleaner}]", style=f"italic {colour.get(cleaner, 'grey50')}")
@@ -67,8 +80,13 @@ def show(inspection: Inspection, out: Console, changes_only: bool = False) -> No
     out.rule("what each cleaner did")
     for name in inspection.cleaners:
         c = inspection.counts[name]
-        out.print(Text(f"{name}: {c['blocks_removed']} blocks removed, {c['blocks_changed']} changed, "
-                       f"{c['chars_removed']} characters removed", style=colour[name]))
+        out.print(
+            Text(
+                f"{name}: {c['blocks_removed']} blocks removed, {c['blocks_changed']} changed, "
+                f"{c['chars_removed']} characters removed",
+                style=colour[name],
+            )
+        )
     for warning in inspection.loaded.warnings:
         out.print(Text(f"loader warning: {warning}", style="yellow"))
     out.print(f"{len(inspection.chunks)} chunks")

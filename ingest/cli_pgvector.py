@@ -12,16 +12,19 @@ from .search import Hit
 from .sinks.pgvector_options import PgvectorOptions
 
 
-def search_job(config_path: Path, query: str, k: int, window: int, readers: tuple[str, ...] | None,
-               mode: str) -> list[Hit]:
+def search_job(
+    config_path: Path, query: str, k: int, window: int, readers: tuple[str, ...] | None, mode: str
+) -> list[Hit]:
     from .pgvector_search import search_pgvector
 
     config, _steps, _options = load_config(config_path)
     plugin = plugin_options("sink", config.sink.model_extra, config_path.parent)
     options = None if plugin is None else with_job_embedder(plugin[1], config.embedder)
     if not isinstance(options, PgvectorOptions):
-        raise ConfigError("--config searches a job whose sink is pgvector; for the SQLite index use --index",
-                          subject=str(config_path))
+        raise ConfigError(
+            "--config searches a job whose sink is pgvector; for the SQLite index use --index", subject=str(config_path)
+        )
     embedder = load(options.embedder or EmbedderConfig(), config_path.parent)
-    return search_pgvector(options, embedder, query, k=k, window=window, readers=readers,
-                           mode="keyword" if mode == "bm25" else mode)  # type: ignore[arg-type]
+    return search_pgvector(
+        options, embedder, query, k=k, window=window, readers=readers, mode="keyword" if mode == "bm25" else mode
+    )  # type: ignore[arg-type]

@@ -3,9 +3,10 @@ cleaners (`--config`), cleaners named on the command line (`--cleaner`), then ex
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import click
 
@@ -18,20 +19,28 @@ from .errors import ConfigError, IngestError
 
 def cleaner_option(f):
     return click.option(
-        "--cleaner", "cleaners", multiple=True, metavar="NAME[:JSON]",
-        help='A cleaner to run (built in, installed, or module:attr), with options as JSON '
-             '(running_headers:{"min_pages": 3}) or :false to switch one off. Repeatable.',
+        "--cleaner",
+        "cleaners",
+        multiple=True,
+        metavar="NAME[:JSON]",
+        help="A cleaner to run (built in, installed, or module:attr), with options as JSON "
+        '(running_headers:{"min_pages": 3}) or :false to switch one off. Repeatable.',
     )(f)
 
 
 def config_option(f):
     return click.option(
-        "--config", "config", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+        "--config",
+        "config",
+        type=click.Path(exists=True, dir_okay=False, path_type=Path),
+        default=None,
         help="Take the chunker and cleaners of this config file.",
     )(f)
 
 
-def resolve_settings(config: Path | None, cleaners: Iterable[str], **chunker: Any) -> tuple[tuple[Step, ...], ChunkOptions]:
+def resolve_settings(
+    config: Path | None, cleaners: Iterable[str], **chunker: Any
+) -> tuple[tuple[Step, ...], ChunkOptions]:
     """The cleaner chain and chunk options; `chunker` holds the flags given (None: not given)."""
     items: dict[str, Any] = {}
     base = None
@@ -54,7 +63,6 @@ def resolve_settings(config: Path | None, cleaners: Iterable[str], **chunker: An
     return steps, ChunkOptions(**merged)
 
 
-
 def config_or_folder(path: Path, index: Path | None):
     """`ingest run`'s argument: a config file, or a folder to index with the defaults of
     `configs/local.yaml` (into `--index`, default out/index.sqlite, its state beside it)."""
@@ -62,7 +70,9 @@ def config_or_folder(path: Path, index: Path | None):
 
     if not path.is_dir():
         if index is not None:
-            raise click.BadParameter("--index goes with a folder; a config file names its own sink", param_hint="--index")
+            raise click.BadParameter(
+                "--index goes with a folder; a config file names its own sink", param_hint="--index"
+            )
         return load_config(path)
     index = index or Path("out/index.sqlite")
     state = Path("out/state.sqlite") if index == Path("out/index.sqlite") else index.with_suffix(".state.sqlite")

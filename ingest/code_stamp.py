@@ -13,9 +13,9 @@ from __future__ import annotations
 import ast
 import hashlib
 import importlib.util
-from functools import lru_cache
+from collections.abc import Iterable
+from functools import cache, lru_cache
 from pathlib import Path
-from typing import Iterable
 
 _PACKAGE = "ingest"
 COMMON = ("ingest.loaders", "ingest.chunker")
@@ -37,7 +37,7 @@ def digest(modules: Iterable[str]) -> str:
     return h.hexdigest()[:16]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _closure(module: str) -> frozenset[Path]:
     out: set[Path] = set()
     pending = [module]

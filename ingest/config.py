@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 import yaml
 from pydantic import ConfigDict, Field, ValidationError, model_validator
@@ -17,11 +18,13 @@ from pydantic import ConfigDict, Field, ValidationError, model_validator
 from .chunker import ChunkOptions
 from .chunker.tokens import get_tokenizer
 from .cleaners import Step, build_chain
-from .embedders import EmbedderConfig, options_of as embedder_options
+from .embedders import EmbedderConfig
+from .embedders import options_of as embedder_options
 from .errors import ConfigError, IngestError
-from .loaders import resolve as resolve_loader, use as use_loader
-from .plugin_stages import plugin_options
+from .loaders import resolve as resolve_loader
+from .loaders import use as use_loader
 from .options import StrictOptions
+from .plugin_stages import plugin_options
 from .sources.drive_options import DriveSourceConfig
 from .sources.local_options import LocalSourceConfig
 

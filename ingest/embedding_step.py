@@ -3,7 +3,8 @@ already holds one for the same text and embedder, else embedded (one call per do
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from .blocks import Chunk
 from .embedders import ChunkVectors, Embedder, EmbedderConfig, embed_chunks, load
@@ -16,8 +17,11 @@ class ChunkEmbedding:
 
     def __init__(self, config: EmbedderConfig, sink: Any) -> None:
         if not isinstance(sink, VectorSink):
-            raise ConfigError(f"the sink {type(sink).__name__} does not store vectors; use the sqlite sink "
-                              "(or a vector store's), or remove `embedder:`", subject="embedder")
+            raise ConfigError(
+                f"the sink {type(sink).__name__} does not store vectors; use the sqlite sink "
+                "(or a vector store's), or remove `embedder:`",
+                subject="embedder",
+            )
         self.config, self.sink = config, sink
         self._embedder: Embedder | None = None
         self.embedded = 0

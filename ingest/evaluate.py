@@ -23,9 +23,10 @@ import json
 import re
 import sqlite3
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePath
-from typing import Any, Iterable
+from typing import Any
 
 from pydantic import ValidationError, field_validator
 
@@ -34,9 +35,9 @@ from .chunker.tokens import get_tokenizer
 from .errors import ConfigError
 from .options import StrictOptions
 from .search import Hit, SearchError
-from .sinks.sqlite import connect_index
 from .search_api import search
 from .search_filters import Filters, heading_prefix
+from .sinks.sqlite import connect_index
 
 NGRAM = 3
 """Words in a shingle of evidence: as rag_eval.py's default."""
@@ -92,8 +93,13 @@ class Question:
 
     def expected(self) -> dict[str, Any]:
         """What it expects, as given."""
-        found = {"doc": self.doc, "heading": " > ".join(self.heading) or None, "pages": list(self.pages) or None,
-                 "answer": self.answer, "evidence": list(self.evidence) or None}
+        found = {
+            "doc": self.doc,
+            "heading": " > ".join(self.heading) or None,
+            "pages": list(self.pages) or None,
+            "answer": self.answer,
+            "evidence": list(self.evidence) or None,
+        }
         return {key: value for key, value in found.items() if value}
 
 
@@ -189,8 +195,9 @@ def _question(number: int, line: str) -> Question:
     if not (q.doc or q.heading or q.page or q.answer or q.evidence):
         raise ValueError("expects nothing to check: give doc, heading, page, answer or evidence")
     named = f"line {number}" if q.id is None else str(q.id)
-    return Question(number, named, q.question.strip(), q.doc, q.heading, q.page, q.answer,
-                    tuple(e for e in q.evidence if e.strip()))
+    return Question(
+        number, named, q.question.strip(), q.doc, q.heading, q.page, q.answer, tuple(e for e in q.evidence if e.strip())
+    )
 
 
 SCOPES = ("all", "doc")
@@ -199,8 +206,16 @@ searches only that document (rag_eval.py's default), which measures the chunks a
 the document."""
 
 
-def evaluate(questions_file: Path, index: Path, *, k: int = 5, budget: int = 1000, mode: str = "bm25",
-             filters: Filters | None = None, scope: str = "all") -> Report:
+def evaluate(
+    questions_file: Path,
+    index: Path,
+    *,
+    k: int = 5,
+    budget: int = 1000,
+    mode: str = "bm25",
+    filters: Filters | None = None,
+    scope: str = "all",
+) -> Report:
     """Search `index` with every question of `questions_file` and score what comes back."""
     if k < 1 or budget < 1:
         raise ConfigError(f"k and budget must be at least 1 (got k={k}, budget={budget})")
@@ -241,8 +256,9 @@ def _outcome(q: Question, index: Path, k: int, budget: int, mode: str, filters: 
     relevant = [_relevant(q, hit.chunk) for hit in ranked[:k]]
     rank = next((i for i, yes in enumerate(relevant, 1) if yes), None)
     returned = tuple(
-        Returned(i, hit.citation, hit.chunk.doc_id, hit.chunk.heading_path, hit.chunk.page_start,
-                 hit.chunk.page_end, yes)
+        Returned(
+            i, hit.citation, hit.chunk.doc_id, hit.chunk.heading_path, hit.chunk.page_start, hit.chunk.page_end, yes
+        )
         for i, (hit, yes) in enumerate(zip(ranked, relevant), 1)
     )
     cut = list(_budget_cut(ranked, budget, counter))
@@ -310,7 +326,7 @@ def heading_under(path: tuple[str, ...], prefix: tuple[str, ...]) -> bool:
     """`path` starts with `prefix`, from its first entry or under its first (the title); case ignored."""
     folded = [p.casefold() for p in path]
     want = [p.casefold() for p in prefix]
-    return any(folded[skip:skip + len(want)] == want for skip in (0, 1))
+    return any(folded[skip : skip + len(want)] == want for skip in (0, 1))
 
 
 def _meets(pages: Pages, wanted: tuple[int, ...]) -> bool:
@@ -332,7 +348,7 @@ def words(text: str) -> list[str]:
 
 def _has_run(tokens: list[str], run: list[str]) -> bool:
     n = len(run)
-    return n > 0 and any(tokens[i:i + n] == run for i in range(len(tokens) - n + 1))
+    return n > 0 and any(tokens[i : i + n] == run for i in range(len(tokens) - n + 1))
 
 
 def _recall(evidence: tuple[str, ...], chunks: list[list[str]]) -> float:
@@ -350,8 +366,8 @@ def _covered(evidence: list[str], chunks: list[list[str]]) -> int:
     shingles = [set(zip(*(c[i:] for i in range(NGRAM)))) for c in chunks]
     hit = [False] * len(evidence)
     for j in range(len(evidence) - NGRAM + 1):
-        if any(tuple(evidence[j:j + NGRAM]) in s for s in shingles):
-            hit[j:j + NGRAM] = [True] * NGRAM
+        if any(tuple(evidence[j : j + NGRAM]) in s for s in shingles):
+            hit[j : j + NGRAM] = [True] * NGRAM
     return sum(hit)
 
 
@@ -374,10 +390,18 @@ def figures(outcomes: Iterable[Outcome]) -> dict[str, Any]:
 def report_json(report: Report) -> dict[str, Any]:
     """The report as JSON data: settings, figures, bad lines, and every question's outcome."""
     return {
-        "questions_file": str(report.questions_file), "index": str(report.index),
-        "settings": {"k": report.k, "budget": report.budget, "mode": report.mode, "scope": report.scope,
-                     "ngram": NGRAM, "tokenizer": BUDGET_TOKENIZER},
-        "questions": len(report.outcomes), "figures": report.figures,
+        "questions_file": str(report.questions_file),
+        "index": str(report.index),
+        "settings": {
+            "k": report.k,
+            "budget": report.budget,
+            "mode": report.mode,
+            "scope": report.scope,
+            "ngram": NGRAM,
+            "tokenizer": BUDGET_TOKENIZER,
+        },
+        "questions": len(report.outcomes),
+        "figures": report.figures,
         "bad_lines": [{"line": b.line, "error": b.message} for b in report.bad_lines],
         "results": [_outcome_json(o) for o in report.outcomes],
     }
@@ -385,12 +409,26 @@ def report_json(report: Report) -> dict[str, Any]:
 
 def _outcome_json(o: Outcome) -> dict[str, Any]:
     return {
-        "line": o.question.line, "id": o.question.id, "question": o.question.question,
-        "expected": o.question.expected(), "hit": o.hit, "rank": o.rank,
+        "line": o.question.line,
+        "id": o.question.id,
+        "question": o.question.question,
+        "expected": o.question.expected(),
+        "hit": o.hit,
+        "rank": o.rank,
         "evidence_recall": None if o.evidence_recall is None else round(o.evidence_recall, 4),
-        "answer_found": o.answer_found, "page_hit": o.page_hit,
+        "answer_found": o.answer_found,
+        "page_hit": o.page_hit,
         "budget": {"chunks": o.budget_chunks, "tokens": o.budget_tokens},
-        "returned": [{"rank": r.rank, "citation": r.citation, "doc_id": r.doc_id, "heading_path": list(r.heading_path),
-                      "page_start": r.page_start, "page_end": r.page_end, "relevant": r.relevant}
-                     for r in o.returned],
+        "returned": [
+            {
+                "rank": r.rank,
+                "citation": r.citation,
+                "doc_id": r.doc_id,
+                "heading_path": list(r.heading_path),
+                "page_start": r.page_start,
+                "page_end": r.page_end,
+                "relevant": r.relevant,
+            }
+            for r in o.returned
+        ],
     }

@@ -8,8 +8,9 @@ counts, so a chunk both rankers put near the top wins over one that only one ran
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Hashable, Iterable, Sequence
 from pathlib import Path
-from typing import Hashable, Iterable, Literal, Sequence, TypeVar
+from typing import Literal, TypeVar
 
 from .blocks import Chunk
 from .search import Hit, SearchError, hit, ranked_bm25, search
@@ -38,9 +39,18 @@ def fuse(rankings: Iterable[Sequence[K]], k: int = RRF_K) -> list[tuple[K, float
     return sorted(scores.items(), key=lambda kv: -kv[1])
 
 
-def search_mode(index: Path, query: str, mode: Mode = "bm25", k: int = 5, window: int = 1,
-                readers: tuple[str, ...] | None = None, vectors: VectorIndex | None = None,
-                rrf_k: int = RRF_K, depth: int = DEPTH, filters: Filters | None = None) -> list[Hit]:
+def search_mode(
+    index: Path,
+    query: str,
+    mode: Mode = "bm25",
+    k: int = 5,
+    window: int = 1,
+    readers: tuple[str, ...] | None = None,
+    vectors: VectorIndex | None = None,
+    rrf_k: int = RRF_K,
+    depth: int = DEPTH,
+    filters: Filters | None = None,
+) -> list[Hit]:
     """The `k` best chunks for `query` by `mode`. `vectors`: a `VectorIndex` kept open between
     queries (its matrix stays loaded); one is opened for this query otherwise. `filters` narrow
     every ranking alike, before fusion."""
@@ -49,8 +59,9 @@ def search_mode(index: Path, query: str, mode: Mode = "bm25", k: int = 5, window
     if mode not in MODES:
         raise SearchError(f"unknown search mode {mode!r} (there are: {', '.join(MODES)})", index)
     if k < 1 or window < 0 or depth < 1:
-        raise SearchError(f"k and depth must be at least 1 and window at least 0 (got k={k}, window={window}, "
-                          f"depth={depth})", index)
+        raise SearchError(
+            f"k and depth must be at least 1 and window at least 0 (got k={k}, window={window}, depth={depth})", index
+        )
     owned = vectors is None
     vectors = vectors or VectorIndex(index)
     try:
@@ -65,9 +76,17 @@ def search_mode(index: Path, query: str, mode: Mode = "bm25", k: int = 5, window
             vectors.close()
 
 
-def ranked(conn: sqlite3.Connection, vectors: VectorIndex, query: str, mode: Mode, k: int,
-           readers: tuple[str, ...] | None, rrf_k: int = RRF_K, depth: int = DEPTH,
-           filters: Filters | None = None) -> list[tuple[Chunk, float]]:
+def ranked(
+    conn: sqlite3.Connection,
+    vectors: VectorIndex,
+    query: str,
+    mode: Mode,
+    k: int,
+    readers: tuple[str, ...] | None,
+    rrf_k: int = RRF_K,
+    depth: int = DEPTH,
+    filters: Filters | None = None,
+) -> list[tuple[Chunk, float]]:
     """The `k` best (chunk, score) by `mode` "vector" or "hybrid" (fused score) on an open index."""
     if mode == "vector":
         return vectors.ranked(query, k, readers, filters)

@@ -24,11 +24,13 @@ from .errors import LoaderError
 _MB = 1024 * 1024
 _READ = 1 << 20
 
-ZIP_TYPES = frozenset({
-    "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-    "application/vnd.ms-excel.sheet.macroEnabled.12",
-})
+ZIP_TYPES = frozenset(
+    {
+        "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        "application/vnd.ms-excel.sheet.macroEnabled.12",
+    }
+)
 TEXT_TYPES = frozenset({"text/markdown", "text/plain", "text/csv"})
 
 
@@ -38,7 +40,8 @@ def check_input(data: bytes, mime_type: str, limits: LimitsConfig) -> None:
         raise LoaderError(
             f"is {len(data) / _MB:.0f} MB of text, over the limit of {limits.max_text_mb:g} MB for text files "
             "(limits.max_text_mb); split it, or raise the limit if the machine has the memory (10 to 16 times "
-            "the file's size)")
+            "the file's size)"
+        )
     if mime_type in ZIP_TYPES:
         check_archive(data, int(limits.max_unzipped_mb * _MB))
 
@@ -66,5 +69,7 @@ def check_archive(data: bytes, limit: int) -> None:
 
 
 def _too_big(what: str, limit: int) -> str:
-    return (f"is an Office file (a ZIP archive) whose parts {what} unzipped, over the limit of "
-            f"{limit / _MB:g} MB (limits.max_unzipped_mb); it looks like a zip bomb, or raise the limit")
+    return (
+        f"is an Office file (a ZIP archive) whose parts {what} unzipped, over the limit of "
+        f"{limit / _MB:g} MB (limits.max_unzipped_mb); it looks like a zip bomb, or raise the limit"
+    )

@@ -9,9 +9,9 @@ changed, and the characters its new text lacks are mapped back to the loaded tex
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
-from typing import Iterable, Iterator
 
 from .blocks import Block, Chunk, Loaded
 from .chunker import ChunkOptions, chunk
@@ -89,8 +89,9 @@ def inspect_document(loaded: Loaded, steps: Iterable[Step], options: ChunkOption
     return Inspection(loaded, tuple(ran), traced, tuple(chunk(loaded, options, blocks)), counts)
 
 
-def _follow(name: str, before: list[Block], owners: list[int], after: list[Block], fates: list[_Fate],
-            tally: dict[str, int]) -> list[int]:
+def _follow(
+    name: str, before: list[Block], owners: list[int], after: list[Block], fates: list[_Fate], tally: dict[str, int]
+) -> list[int]:
     """The owners of `after`'s blocks; records on each fate what `name` did."""
     matcher = SequenceMatcher(None, [id(b) for b in before], [id(b) for b in after], autojunk=False)
     out: list[int] = []
@@ -110,7 +111,7 @@ def _follow(name: str, before: list[Block], owners: list[int], after: list[Block
                 fate.removed_by = name
                 tally["blocks_removed"] += 1
                 tally["chars_removed"] += len(kept)
-        for k in range(j1 + paired, j2):  # added: belongs with the block before it
+        for _ in range(j1 + paired, j2):  # added: belongs with the block before it
             owner = out[-1] if out else (owners[i1] if i1 < len(owners) else 0)
             fates[owner].changed_by.append(name)
             out.append(owner)
@@ -177,17 +178,30 @@ def as_json(inspection: Inspection) -> dict:
         "warnings": list(inspection.loaded.warnings),
         "blocks": [
             {
-                "index": t.index, "kind": t.block.kind, "path": list(t.block.path), "page": t.block.page,
-                "bbox": list(t.block.bbox) if t.block.bbox else None, "text": t.block.text,
-                "removed_by": t.removed_by or None, "changed_by": list(t.changed_by),
-                "removals": [{"cleaner": r.cleaner, "start": r.start, "end": r.end, "text": t.block.text[r.start:r.end]}
-                             for r in t.removals],
+                "index": t.index,
+                "kind": t.block.kind,
+                "path": list(t.block.path),
+                "page": t.block.page,
+                "bbox": list(t.block.bbox) if t.block.bbox else None,
+                "text": t.block.text,
+                "removed_by": t.removed_by or None,
+                "changed_by": list(t.changed_by),
+                "removals": [
+                    {"cleaner": r.cleaner, "start": r.start, "end": r.end, "text": t.block.text[r.start : r.end]}
+                    for r in t.removals
+                ],
             }
             for t in inspection.blocks
         ],
         "chunks": [
-            {"chunk_index": c.chunk_index, "heading_path": list(c.heading_path), "token_count": c.token_count,
-             "page_start": c.page_start, "page_end": c.page_end, "text": c.text}
+            {
+                "chunk_index": c.chunk_index,
+                "heading_path": list(c.heading_path),
+                "token_count": c.token_count,
+                "page_start": c.page_start,
+                "page_end": c.page_end,
+                "text": c.text,
+            }
             for c in inspection.chunks
         ],
     }
@@ -219,7 +233,7 @@ def chunk_starts(inspection: Inspection) -> dict[int, list[Chunk]]:
         if j == len(chunks):
             continue  # shown differently in its chunk (a table rendered from its rows)
         if j >= placed:
-            out[at] = list(chunks[placed:j + 1])
+            out[at] = list(chunks[placed : j + 1])
             placed = j + 1
         current = j
     return out

@@ -9,8 +9,20 @@ from html import escape
 from .inspect import Inspection, TracedBlock, chunk_starts, segments
 
 # Distinct on white, and readable as a background under dark text.
-PALETTE = ("#f4a3a3", "#9fd3f5", "#b9e59a", "#f7d67a", "#d3b3f2", "#f5b98a", "#8fe3d0", "#f2a7d8", "#c8c8c8",
-           "#e6e28c", "#a9b8f5", "#e3b7a0")
+PALETTE = (
+    "#f4a3a3",
+    "#9fd3f5",
+    "#b9e59a",
+    "#f7d67a",
+    "#d3b3f2",
+    "#f5b98a",
+    "#8fe3d0",
+    "#f2a7d8",
+    "#c8c8c8",
+    "#e6e28c",
+    "#a9b8f5",
+    "#e3b7a0",
+)
 
 _CSS = """
 body{font:15px/1.5 system-ui,sans-serif;margin:0;color:#222;background:#fafafa}
@@ -49,7 +61,9 @@ def render(inspection: Inspection) -> str:
         f"<title>ingest inspect: {escape(doc.name)}</title><style>{_CSS}</style></head><body>",
         f"<header><h1>{escape(doc.name)}</h1><div>{escape(doc.mime_type)} · {len(inspection.blocks)} blocks loaded · "
         f"{len(inspection.chunks)} chunks</div>",
-        _legend(inspection, colour), _counts(inspection), "</header>",
+        _legend(inspection, colour),
+        _counts(inspection),
+        "</header>",
     ]
     if inspection.loaded.warnings:
         parts.append("<section class='warnings' style='padding:0 24px'><h2>Loader warnings</h2><ul>")
@@ -59,12 +73,16 @@ def render(inspection: Inspection) -> str:
     starts = chunk_starts(inspection)
     for traced in inspection.blocks:
         for c in starts.get(traced.index, ()):  # a chunk boundary, where the chunk's text begins
-            parts.append(f"<div class='boundary' data-chunk='{c.chunk_index}'>chunk {c.chunk_index} · "
-                         f"{escape(' > '.join(c.heading_path))} · {c.token_count} tokens</div>")
+            parts.append(
+                f"<div class='boundary' data-chunk='{c.chunk_index}'>chunk {c.chunk_index} · "
+                f"{escape(' > '.join(c.heading_path))} · {c.token_count} tokens</div>"
+            )
         parts.append(_block(traced, colour))
     parts.append("</section><section id='chunks'><h2>The chunks</h2>")
     for c in inspection.chunks:
-        pages = f" · p. {c.page_start}" + (f"-{c.page_end}" if c.page_end != c.page_start else "") if c.page_start else ""
+        pages = (
+            f" · p. {c.page_start}" + (f"-{c.page_end}" if c.page_end != c.page_start else "") if c.page_start else ""
+        )
         parts.append(
             f"<div class='chunk' data-chunk='{c.chunk_index}'><div class='head'>chunk {c.chunk_index} · "
             f"{escape(' > '.join(c.heading_path))} · {c.token_count} tokens{pages}</div><pre>{escape(c.text)}</pre></div>"
@@ -74,17 +92,24 @@ def render(inspection: Inspection) -> str:
 
 
 def _legend(inspection: Inspection, colour: dict[str, str]) -> str:
-    spans = [f"<span data-cleaner='{escape(n)}' style='background:{colour[n]}'>{escape(n)}</span>" for n in inspection.cleaners]
+    spans = [
+        f"<span data-cleaner='{escape(n)}' style='background:{colour[n]}'>{escape(n)}</span>"
+        for n in inspection.cleaners
+    ]
     return "<div class='legend'>" + "".join(spans) + "</div>"
 
 
 def _counts(inspection: Inspection) -> str:
-    rows = ["<table class='counts'><tr><th>cleaner</th><th>blocks removed</th><th>blocks changed</th>"
-            "<th>characters removed</th></tr>"]
+    rows = [
+        "<table class='counts'><tr><th>cleaner</th><th>blocks removed</th><th>blocks changed</th>"
+        "<th>characters removed</th></tr>"
+    ]
     for name in inspection.cleaners:
         c = inspection.counts[name]
-        rows.append(f"<tr data-cleaner='{escape(name)}'><td>{escape(name)}</td><td>{c['blocks_removed']}</td>"
-                    f"<td>{c['blocks_changed']}</td><td>{c['chars_removed']}</td></tr>")
+        rows.append(
+            f"<tr data-cleaner='{escape(name)}'><td>{escape(name)}</td><td>{c['blocks_removed']}</td>"
+            f"<td>{c['blocks_changed']}</td><td>{c['chars_removed']}</td></tr>"
+        )
     return "".join(rows) + "</table>"
 
 
@@ -100,8 +125,10 @@ def _block(traced: TracedBlock, colour: dict[str, str]) -> str:
     text = []
     for run, cleaner in segments(traced):
         if cleaner:
-            text.append(f"<del class='removal' data-cleaner='{escape(cleaner)}' title='removed by {escape(cleaner)}' "
-                        f"style='background:{colour.get(cleaner, '#ccc')}'>{escape(run)}</del>")
+            text.append(
+                f"<del class='removal' data-cleaner='{escape(cleaner)}' title='removed by {escape(cleaner)}' "
+                f"style='background:{colour.get(cleaner, '#ccc')}'>{escape(run)}</del>"
+            )
         else:
             text.append(escape(run))
     tags = []
@@ -110,5 +137,7 @@ def _block(traced: TracedBlock, colour: dict[str, str]) -> str:
     tags += [r.cleaner for r in traced.removals if r.cleaner not in tags]
     chips = "".join(f"<span class='tag' style='background:{colour.get(t, '#ccc')}'>{escape(t)}</span>" for t in tags)
     cls = "block removed" if traced.removed_by else "block"
-    return (f"<div class='{cls}' data-index='{traced.index}'><span class='meta'>{escape(' · '.join(where))}{chips}</span>"
-            f"{''.join(text)}</div>")
+    return (
+        f"<div class='{cls}' data-index='{traced.index}'><span class='meta'>{escape(' · '.join(where))}{chips}</span>"
+        f"{''.join(text)}</div>"
+    )

@@ -9,8 +9,8 @@ citation.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
-from typing import Iterable, Iterator, Mapping
 
 from .blocks import Block, Chunk, Document
 
@@ -43,8 +43,9 @@ class ChunkLinks:
         return replace(c, url=chunk_url(self.document, self.drive_type, c, self._anchors, self._tabs))
 
 
-def chunk_url(document: Document, drive_type: str, c: Chunk, anchors: Mapping[tuple[str, ...], str],
-              tabs: Mapping[str, int]) -> str:
+def chunk_url(
+    document: Document, drive_type: str, c: Chunk, anchors: Mapping[tuple[str, ...], str], tabs: Mapping[str, int]
+) -> str:
     """The link for chunk `c` of a Drive document of type `drive_type` (its MIME type in Drive)."""
     if drive_type == GOOGLE_DOC:
         base = f"https://docs.google.com/document/d/{document.id}/edit"

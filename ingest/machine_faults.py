@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import errno
 import sqlite3
-from typing import Iterator
+from collections.abc import Iterator
 
 from .errors import DocumentTimeout, SinkUnreachable, WorkerCrash
 
@@ -43,10 +43,16 @@ def machine_fault(exc: BaseException) -> str | None:
 
 _SQLITE_CAUSES = (
     (("full",), "the disk is full", "make room on that disk; the next run goes on where this one stopped"),
-    (("locked", "busy"), "another program holds the database locked",
-     "close the program holding it (a database browser, a backup, a second ingest on another state) or try later"),
-    (("readonly", "read-only"), "the file or its folder is read-only",
-     "make the file and its folder writable (SQLite writes -wal and -shm files beside it)"),
+    (
+        ("locked", "busy"),
+        "another program holds the database locked",
+        "close the program holding it (a database browser, a backup, a second ingest on another state) or try later",
+    ),
+    (
+        ("readonly", "read-only"),
+        "the file or its folder is read-only",
+        "make the file and its folder writable (SQLite writes -wal and -shm files beside it)",
+    ),
     (("unable to open",), "the file cannot be opened", "check its folder exists and is writable by this user"),
     (("disk i/o",), "an input/output error", "check the disk or the network share it is on"),
 )

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import re
 
-_MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
-          r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?")
+_MONTH = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+)
 _TOKENS = re.compile(
     r"(?i)"
     r"(?:https?://|www\.)\S+|\b[\w.-]+\.(?:org|com|net|edu|gov|int|io)(?:/\S*)?"  # links
@@ -32,8 +34,10 @@ _DATES = re.compile(
     rf"\b\d{{1,2}}(?:st|nd|rd|th)?\.?\s+{_MONTH},?\s+\d{{4}}|\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}"
     rf"|\b{_MONTH}\s+\d{{4}}|\b\d{{1,4}}[/.-]\d{{1,2}}[/.-]\d{{2,4}}"
 )
-_STRONG = re.compile(r"(?i)©|\bcopyright\b|\ball rights reserved\b|\bdownload|\bretrieved\b|\baccessed\b"
-                     r"|\bvol(?:ume)?\.?\s*\d|\bissue\s*\d|\bissn\b|\bdoi\b|\b10\.\d{4,9}/|\b\d{1,4}\s*\(\d{4}\)\s*\d")
+_STRONG = re.compile(
+    r"(?i)©|\bcopyright\b|\ball rights reserved\b|\bdownload|\bretrieved\b|\baccessed\b"
+    r"|\bvol(?:ume)?\.?\s*\d|\bissue\s*\d|\bissn\b|\bdoi\b|\b10\.\d{4,9}/|\b\d{1,4}\s*\(\d{4}\)\s*\d"
+)
 _PAGE_NUMBER = re.compile(
     r"(?i)(?:page\s*)?[-\u2013\u2014]?\s*(?:\d{1,4}|[ivxlcdm]{1,7})\s*[-\u2013\u2014]?(?:\s*(?:of|/)\s*\d{1,4})?"
 )

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, TypeVar
+from typing import TypeVar
 
 from .blocks import Chunk, Document
 from .chunker import ChunkOptions, chunk
@@ -34,8 +35,13 @@ def worker_count(requested: int | None) -> int:
 
 
 def ordered_map(
-    fn: Callable[[T], R], items: Iterable[T], workers: int, *, timeout_s: float | None = None,
-    stop: StopRequest | None = None, heavy: Callable[[T], bool] | None = None,
+    fn: Callable[[T], R],
+    items: Iterable[T],
+    workers: int,
+    *,
+    timeout_s: float | None = None,
+    stop: StopRequest | None = None,
+    heavy: Callable[[T], bool] | None = None,
 ) -> Iterator[tuple[T, Future]]:
     """(item, future) pairs in input order; with one worker everything runs in this process.
 

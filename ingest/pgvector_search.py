@@ -38,8 +38,15 @@ _TSQUERY = "replace(plainto_tsquery(%(config)s::regconfig, %(query)s)::text, ' &
 every chunk that misses one word of a question."""
 
 
-def search_pgvector(options: PgvectorOptions, embedder: Embedder, query: str, k: int = 5, window: int = 1,
-                    readers: tuple[str, ...] | None = None, mode: Mode = "hybrid") -> list[Hit]:
+def search_pgvector(
+    options: PgvectorOptions,
+    embedder: Embedder,
+    query: str,
+    k: int = 5,
+    window: int = 1,
+    readers: tuple[str, ...] | None = None,
+    mode: Mode = "hybrid",
+) -> list[Hit]:
     """One search on a connection of its own (the CLI's); see `PgvectorSearch.search`."""
     with PgvectorSearch(options, embedder) as searcher:
         return searcher.search(query, k=k, window=window, readers=readers, mode=mode)
@@ -55,8 +62,9 @@ class PgvectorSearch:
         self._conn: psycopg.Connection | None = None
         self._live()
 
-    def search(self, query: str, k: int = 5, window: int = 1, readers: tuple[str, ...] | None = None,
-               mode: Mode = "hybrid") -> list[Hit]:
+    def search(
+        self, query: str, k: int = 5, window: int = 1, readers: tuple[str, ...] | None = None, mode: Mode = "hybrid"
+    ) -> list[Hit]:
         """The `k` best chunks for `query`; `readers` as in `search.search`. Scores: higher is better
         (the inner product for vector, ts_rank for keyword, the fused reciprocal ranks for hybrid)."""
         import psycopg
@@ -65,8 +73,13 @@ class PgvectorSearch:
             raise SearchError(f"k must be at least 1 and window at least 0 (got k={k}, window={window})", self.where)
         if mode not in MODES:
             raise SearchError(f"unknown mode {mode!r} (there are: {', '.join(MODES)})", self.where)
-        params: dict[str, Any] = {"query": query, "k": k, "config": self.options.text_search,
-                                  "readers": None if readers is None else list(readers), "n": max(CANDIDATES, 4 * k)}
+        params: dict[str, Any] = {
+            "query": query,
+            "k": k,
+            "config": self.options.text_search,
+            "readers": None if readers is None else list(readers),
+            "n": max(CANDIDATES, 4 * k),
+        }
         if mode != "keyword":
             params["vector"] = self.embedder.embed([query])[0]
         conn = self._live()
@@ -127,8 +140,11 @@ def _check(conn: psycopg.Connection, tables: Tables, embedder: Embedder, place: 
         raise SearchError("no index here; run `ingest run` with this sink first to build it", place)
     made_with = conn.execute(_sql("SELECT value FROM {meta} WHERE key = 'embedder'", tables)).fetchone()
     if made_with and made_with[0] != embedder.name:
-        raise SearchError(f"the index holds vectors of {made_with[0]!r}, not of {embedder.name!r}: search with "
-                          "the embedder the index was built with", place)
+        raise SearchError(
+            f"the index holds vectors of {made_with[0]!r}, not of {embedder.name!r}: search with "
+            "the embedder the index was built with",
+            place,
+        )
 
 
 _VECTOR = f"""
@@ -196,19 +212,34 @@ def _sql(template: str, tables: Tables) -> Any:
 def _chunk(row: tuple) -> Chunk:
     (id_, doc_id, index, text, heading_path, kinds, token_count, overlap, start, end, page_start, page_end, meta,
      url, uri, name, mime_type, modified, version) = row[:19]  # fmt: skip
-    return Chunk(id=id_, doc_id=doc_id, chunk_index=index, text=text, heading_path=tuple(heading_path),
-                 kinds=tuple(kinds), token_count=token_count, overlap_tokens=overlap,
-                 source=Source(uri, name, mime_type, modified, version), start=start, end=end,
-                 page_start=page_start, page_end=page_end, meta=meta, url=url)
+    return Chunk(
+        id=id_,
+        doc_id=doc_id,
+        chunk_index=index,
+        text=text,
+        heading_path=tuple(heading_path),
+        kinds=tuple(kinds),
+        token_count=token_count,
+        overlap_tokens=overlap,
+        source=Source(uri, name, mime_type, modified, version),
+        start=start,
+        end=end,
+        page_start=page_start,
+        page_end=page_end,
+        meta=meta,
+        url=url,
+    )
 
 
-def _neighbours(conn: psycopg.Connection, tables: Tables, hits: list[Chunk],
-                window: int) -> dict[tuple[str, int], list[Chunk]]:
+def _neighbours(
+    conn: psycopg.Connection, tables: Tables, hits: list[Chunk], window: int
+) -> dict[tuple[str, int], list[Chunk]]:
     found: dict[tuple[str, int], list[Chunk]] = {(c.doc_id, c.chunk_index): [] for c in hits}
     if not hits:
         return found
-    rows = conn.execute(_sql(_AROUND, tables), ([c.doc_id for c in hits], [c.chunk_index for c in hits],
-                                                window, window)).fetchall()
+    rows = conn.execute(
+        _sql(_AROUND, tables), ([c.doc_id for c in hits], [c.chunk_index for c in hits], window, window)
+    ).fetchall()
     for row in rows:
         hit = hits[row[-1] - 1]
         found[hit.doc_id, hit.chunk_index].append(_chunk(row))
@@ -216,5 +247,10 @@ def _neighbours(conn: psycopg.Connection, tables: Tables, hits: list[Chunk],
 
 
 def _hit(chunk: Chunk, score: float, around: list[Chunk]) -> Hit:
-    return Hit(chunk=chunk, score=score, context=join_context(around),
-               neighbours=tuple(c.chunk_index for c in around), citation=citation(chunk))
+    return Hit(
+        chunk=chunk,
+        score=score,
+        context=join_context(around),
+        neighbours=tuple(c.chunk_index for c in around),
+        citation=citation(chunk),
+    )

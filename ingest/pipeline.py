@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
-from typing import Callable, Iterator, Literal
+from typing import Literal
 
 from .chunker import ChunkOptions
 from .cleaners import Step
@@ -129,8 +130,9 @@ def run(
     try:
         one = _Run(config, steps, options, flags, stop, on_result)
         one.sync()
-        return replace(_summary(one.results, time.perf_counter() - started, tuple(one.notes), stopped=one.stopped),
-                       error=one.error)
+        return replace(
+            _summary(one.results, time.perf_counter() - started, tuple(one.notes), stopped=one.stopped), error=one.error
+        )
     finally:
         lock.__exit__(None, None, None)
 
@@ -138,8 +140,15 @@ def run(
 class _Run:
     """One run's working state: what it opened, what it saw, what it reported."""
 
-    def __init__(self, config: Config, steps: tuple[Step, ...], options: ChunkOptions, flags: RunFlags,
-                 stop: StopRequest, on_result: Callable[[DocResult], None] | None) -> None:
+    def __init__(
+        self,
+        config: Config,
+        steps: tuple[Step, ...],
+        options: ChunkOptions,
+        flags: RunFlags,
+        stop: StopRequest,
+        on_result: Callable[[DocResult], None] | None,
+    ) -> None:
         self.config, self.steps, self.options, self.flags, self.stop = config, steps, options, flags, stop
         self.on_result = on_result
         self.results: list[DocResult] = []
@@ -177,8 +186,10 @@ class _Run:
         if sync.note:
             self.notes.append(sync.note)
         if resettled:
-            self.notes.append("the chunker or cleaner settings changed (or ingest itself did) since the last run: "
-                              "every document was listed, and those they change processed again")
+            self.notes.append(
+                "the chunker or cleaner settings changed (or ingest itself did) since the last run: "
+                "every document was listed, and those they change processed again"
+            )
         seen: set[str] = set()
 
         def decided() -> Iterator[tuple[Item, DocResult | None]]:
@@ -192,17 +203,38 @@ class _Run:
 
         def plans() -> Iterator[DocResult | _Planned]:
             # Reads run `concurrency` at a time ahead of this loop; results come back in order.
-            for (item, early), data in read_ahead(decided(), lambda entry: source.read(entry[0]),
-                                                  lambda entry: entry[1] is None,
-                                                  getattr(source, "concurrency", 1)):  # a plugin may not say
-                yield early if early is not None else _plan(
-                    item, data, source, state, self.steps, self.options, stamps(item.mime_type), self.config.limits,
-                    self.flags.reprocess)
+            for (item, early), data in read_ahead(
+                decided(),
+                lambda entry: source.read(entry[0]),
+                lambda entry: entry[1] is None,
+                getattr(source, "concurrency", 1),
+            ):  # a plugin may not say
+                yield (
+                    early
+                    if early is not None
+                    else _plan(
+                        item,
+                        data,
+                        source,
+                        state,
+                        self.steps,
+                        self.options,
+                        stamps(item.mime_type),
+                        self.config.limits,
+                        self.flags.reprocess,
+                    )
+                )
 
         workers = worker_count(self.config.workers)
         committed = time.monotonic()
-        mapped = ordered_map(_execute, plans(), workers, timeout_s=self.config.timeout_s, stop=self.stop,
-                             heavy=lambda plan: isinstance(plan, _Planned) and is_heavy(plan.job))
+        mapped = ordered_map(
+            _execute,
+            plans(),
+            workers,
+            timeout_s=self.config.timeout_s,
+            stop=self.stop,
+            heavy=lambda plan: isinstance(plan, _Planned) and is_heavy(plan.job),
+        )
         for plan, future in mapped:
             if isinstance(plan, DocResult):
                 self.report(plan)
@@ -226,8 +258,17 @@ class _Run:
         if sync.cursor is not None and not source.errors and not self.error and not any(r.retry for r in self.results):
             state.set_cursor(source.key, sync.cursor)
 
-    def _delete_gone(self, source: Source, state: StateStore, sink: Sink, sync: Sync, seen: set[str],
-                     known: dict[str, DocState], stored: dict[str, str], listed_all: bool) -> None:
+    def _delete_gone(
+        self,
+        source: Source,
+        state: StateStore,
+        sink: Sink,
+        sync: Sync,
+        seen: set[str],
+        known: dict[str, DocState],
+        stored: dict[str, str],
+        listed_all: bool,
+    ) -> None:
         """Delete what the source no longer has, unless that is more than `max_delete` allows."""
         gone = {d: known[d].name for d in dict.fromkeys(sync.removed) if d in known and d not in seen}
         if listed_all:
@@ -241,7 +282,8 @@ class _Run:
             self.error = (
                 f"refused to delete {len(gone)} of the {total} documents in the index (max_delete allows "
                 f"{limit.share:.0%} when more than {limit.count}); nothing was deleted. If the source really lost "
-                "them, run once with --allow-mass-delete; if not, check the source is mounted and its path is right")
+                "them, run once with --allow-mass-delete; if not, check the source is mounted and its path is right"
+            )
             return
         for doc_id, name in gone.items():
             sink.delete(doc_id)
@@ -260,7 +302,8 @@ class _Run:
             if paired is not None:
                 self.notes.append(
                     "the index is not the one this state fed (deleted, replaced, or another file): every "
-                    "document is processed again")
+                    "document is processed again"
+                )
             # A state from before index ids, beside an empty index: that index is new, so rebuild too.
             reset = paired is not None or (state.known_any() and not sink.stored())
             state.pair_with(index_id, reset=reset)
@@ -270,7 +313,8 @@ class _Run:
         if stored and not state.known_any():
             self.notes.append(
                 "the index has documents no state remembers (the state was deleted): every document is "
-                "processed again, and what the source no longer has is deleted from the index")
+                "processed again, and what the source no longer has is deleted from the index"
+            )
         return stored
 
 
@@ -333,8 +377,15 @@ def _decide(item: Item, source: Source, state: StateStore, stamp: str, reprocess
 
 
 def _plan(
-    item: Item, read: Future, source: Source, state: StateStore, steps: tuple[Step, ...], options: ChunkOptions,
-    stamp: str, limits: LimitsConfig, reprocess: bool,
+    item: Item,
+    read: Future,
+    source: Source,
+    state: StateStore,
+    steps: tuple[Step, ...],
+    options: ChunkOptions,
+    stamp: str,
+    limits: LimitsConfig,
+    reprocess: bool,
 ) -> DocResult | _Planned:
     """The document `_decide` could not settle, once `read` has its bytes (with `reprocess`, no
     version stored before counts)."""
@@ -359,8 +410,14 @@ def _plan(
     # with the same bytes: the title roots the heading paths, and the index names the document.
     if current and previous.content_hash == digest and (previous.name, previous.uri) == (item.name, document.uri):
         state.record_ok(
-            source.key, item.doc_id, version=document.version, content_hash=digest,
-            fingerprint=fingerprint, chunk_count=previous.chunk_count, name=item.name, uri=document.uri,
+            source.key,
+            item.doc_id,
+            version=document.version,
+            content_hash=digest,
+            fingerprint=fingerprint,
+            chunk_count=previous.chunk_count,
+            name=item.name,
+            uri=document.uri,
         )
         return DocResult(item.doc_id, item.name, "unchanged")
     return _Planned(item, fingerprint, digest, Job(data, document, steps, options, limits))
@@ -370,8 +427,9 @@ def _execute(plan: DocResult | _Planned) -> Done | None:
     return None if isinstance(plan, DocResult) else process(plan.job)
 
 
-def _finish(plan: _Planned, future: Future, sink: Sink, state: StateStore, key: str,
-            embedding: ChunkEmbedding | None = None) -> DocResult:
+def _finish(
+    plan: _Planned, future: Future, sink: Sink, state: StateStore, key: str, embedding: ChunkEmbedding | None = None
+) -> DocResult:
     item, document = plan.item, plan.job.document
     try:
         done: Done = future.result()
@@ -397,16 +455,30 @@ def _finish(plan: _Planned, future: Future, sink: Sink, state: StateStore, key: 
             return _failed(item, "", document.uri, f"{error} [{fault}]", state, key, retry=True)
         return _failed(item, plan.fingerprint, document.uri, error, state, key)
     state.record_ok(
-        key, item.doc_id, version=document.version, content_hash=plan.digest,
-        fingerprint=plan.fingerprint, chunk_count=len(done.chunks), name=item.name, uri=document.uri,
+        key,
+        item.doc_id,
+        version=document.version,
+        content_hash=plan.digest,
+        fingerprint=plan.fingerprint,
+        chunk_count=len(done.chunks),
+        name=item.name,
+        uri=document.uri,
     )
     state.record_removals(key, item.doc_id, done.cleaned)
-    return DocResult(item.doc_id, item.name, "changed", chunks=len(done.chunks), cleaned=done.cleaned,
-                     warnings=done.warnings, seconds=round(done.seconds + time.perf_counter() - began, 4))
+    return DocResult(
+        item.doc_id,
+        item.name,
+        "changed",
+        chunks=len(done.chunks),
+        cleaned=done.cleaned,
+        warnings=done.warnings,
+        seconds=round(done.seconds + time.perf_counter() - began, 4),
+    )
 
 
-def _failed(item: Item, fingerprint: str, uri: str, error: str, state: StateStore, key: str,
-            retry: bool = False) -> DocResult:
+def _failed(
+    item: Item, fingerprint: str, uri: str, error: str, state: StateStore, key: str, retry: bool = False
+) -> DocResult:
     """Record the failure; an empty `fingerprint` matches no listing, so the next run retries."""
     if item.name not in error:  # a Drive link names the file for a machine; the path names it for you
         error = f"{item.name}: {error}"
@@ -423,7 +495,9 @@ def _open_sink(config: Config) -> Sink:
     return JsonlSink(config.sink.jsonl)
 
 
-def _summary(results: list[DocResult], seconds: float, notes: tuple[str, ...] = (), stopped: int | None = None) -> RunSummary:
+def _summary(
+    results: list[DocResult], seconds: float, notes: tuple[str, ...] = (), stopped: int | None = None
+) -> RunSummary:
     def n(status: Status) -> int:
         return sum(r.status == status for r in results)
 
@@ -458,6 +532,8 @@ def heavy_cleaning(results: list[DocResult]) -> Iterator[str]:
     for r in results:
         for name, counts in r.cleaned.items():
             if counts.get("share", 0) > HEAVY_SHARE:
-                yield (f"{r.name}: cleaner {name!r} removed {counts['share']:.0%} of the text "
-                       f"({counts.get('chars', 0)} characters, {counts.get('blocks', 0)} blocks); "
-                       f"check it with `ingest inspect`")
+                yield (
+                    f"{r.name}: cleaner {name!r} removed {counts['share']:.0%} of the text "
+                    f"({counts.get('chars', 0)} characters, {counts.get('blocks', 0)} blocks); "
+                    f"check it with `ingest inspect`"
+                )

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Iterator
 
 from pydantic import BaseModel
 
@@ -11,7 +11,8 @@ from . import registry
 from .cleaners import DEFAULT_CHAIN, Cleaner, _as_cleaner, builtin
 from .embedders import EmbedderType, builtin_types
 from .errors import IngestError
-from .loaders import FormatLoader, available as loaders
+from .loaders import FormatLoader
+from .loaders import available as loaders
 from .plugin_stages import SinkType, SourceType, builtin_sinks, builtin_sources
 
 
@@ -56,11 +57,16 @@ def listing() -> Iterator[Listed]:
 
 
 def _loader(loader: FormatLoader, origin: str) -> Listed:
-    return Listed("loader", loader.name, origin, {
-        "mime types": ", ".join(loader.mime_types),
-        "extensions": ", ".join(loader.extensions) or "-",
-        "used": "by type" if origin == registry.BUILT_IN else "when named in loaders:",
-    })
+    return Listed(
+        "loader",
+        loader.name,
+        origin,
+        {
+            "mime types": ", ".join(loader.mime_types),
+            "extensions": ", ".join(loader.extensions) or "-",
+            "used": "by type" if origin == registry.BUILT_IN else "when named in loaders:",
+        },
+    )
 
 
 def _cleaner(cleaner: Cleaner, origin: str, default: str) -> Listed:
@@ -68,9 +74,16 @@ def _cleaner(cleaner: Cleaner, origin: str, default: str) -> Listed:
         formats = "every document it is named for"
     else:
         formats = ", ".join(sorted(cleaner.default_for)) or "all"
-    return Listed("cleaner", cleaner.name, origin, {
-        "formats": formats, "default": default, "options": _options(cleaner.options),
-    })
+    return Listed(
+        "cleaner",
+        cleaner.name,
+        origin,
+        {
+            "formats": formats,
+            "default": default,
+            "options": _options(cleaner.options),
+        },
+    )
 
 
 def _stage(kind: str, obj: object, origin: str, name: str = "") -> Listed:

@@ -8,9 +8,10 @@ group, or named as `module:attr`, and configured as `source: {name: {options}}` 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
@@ -54,7 +55,8 @@ def builtin_sources() -> list[SourceType]:
 
 def builtin_sinks() -> list[SinkType]:
     return [SinkType(n, _lazy(opener)) for n, opener in BUILTIN_SINKS] + [
-        SinkType(n, _lazy(opener), registry.builtin(model)) for n, opener, model in BUILTIN_OPTION_SINKS]
+        SinkType(n, _lazy(opener), registry.builtin(model)) for n, opener, model in BUILTIN_OPTION_SINKS
+    ]
 
 
 def resolve(kind: str, name: str, base: Path | None = None) -> tuple[SourceType | SinkType, str]:
@@ -69,7 +71,9 @@ def resolve(kind: str, name: str, base: Path | None = None) -> tuple[SourceType 
         if ep is None:
             builtins = [n for n, *_ in (BUILTIN_SOURCES if kind == "source" else BUILTIN_SINKS + BUILTIN_OPTION_SINKS)]
             known = ", ".join(builtins + sorted(e.name for e in registry.installed(kind)))
-            raise ConfigError(f"unknown {kind} (there are: {known}; or name one as module:attr)", subject=f"{kind}.{name}")
+            raise ConfigError(
+                f"unknown {kind} (there are: {known}; or name one as module:attr)", subject=f"{kind}.{name}"
+            )
         found = registry.load_entry_point(kind, ep)
     if not isinstance(found.obj, wanted):
         raise ConfigError(f"is not an ingest {wanted.__name__}", subject=f"{kind}.{name}")

@@ -9,14 +9,16 @@ the one handed over, which bounds the bytes held in memory.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Callable, Iterable, Iterator, TypeVar
+from typing import TypeVar
 
 E = TypeVar("E")
 
 
-def read_ahead(entries: Iterable[E], read: Callable[[E], bytes], wanted: Callable[[E], bool],
-               workers: int) -> Iterator[tuple[E, Future | None]]:
+def read_ahead(
+    entries: Iterable[E], read: Callable[[E], bytes], wanted: Callable[[E], bool], workers: int
+) -> Iterator[tuple[E, Future | None]]:
     """(entry, future of `read(entry)`, or None where `wanted(entry)` is false), in input order."""
     if workers <= 1:
         for entry in entries:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 import sys
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 
@@ -42,7 +42,7 @@ class Found:
     """"built in", "<distribution> <version>" for an entry point, or "module:attr"."""
 
 
-@lru_cache(maxsize=None)
+@cache
 def installed(kind: str) -> tuple[EntryPoint, ...]:
     """The entry points of a stage's group, not loaded. Scanning costs ~10 ms: once per process."""
     eps = entry_points(group=GROUPS[kind])
@@ -63,8 +63,9 @@ def load_entry_point(kind: str, ep: EntryPoint) -> Found:
     try:
         return Found(ep.load(), origin_of(ep))
     except Exception as exc:  # a plugin's import error is the plugin's, named as such
-        raise PluginError(f"cannot load {kind} from entry point {ep.value} ({origin_of(ep)}): {exc!r}",
-                          subject=ep.name) from exc
+        raise PluginError(
+            f"cannot load {kind} from entry point {ep.value} ({origin_of(ep)}): {exc!r}", subject=ep.name
+        ) from exc
 
 
 def import_attr(spec: str, base: Path | None = None) -> Found:

@@ -13,9 +13,9 @@ import json
 import os
 import socket
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from .errors import IngestError, LockHeld
 
@@ -52,7 +52,9 @@ os.register_at_fork(after_in_child=_close_in_child)
 class RunLock:
     """Hold with `with RunLock(state_path, wait=...)`; released on exit (or when the process dies)."""
 
-    def __init__(self, state: Path, *, wait: bool = False, on_wait: Callable[[Holder | None], None] | None = None) -> None:
+    def __init__(
+        self, state: Path, *, wait: bool = False, on_wait: Callable[[Holder | None], None] | None = None
+    ) -> None:
         self.path = Path(f"{state}.lock")
         self.wait = wait
         self.on_wait = on_wait
@@ -63,8 +65,9 @@ class RunLock:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as exc:
-            raise IngestError(f"cannot create the run lock ({exc.strerror}); check the state folder is writable",
-                              self.path) from exc
+            raise IngestError(
+                f"cannot create the run lock ({exc.strerror}); check the state folder is writable", self.path
+            ) from exc
         try:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -73,12 +76,17 @@ class RunLock:
                 if not self.wait:
                     raise LockHeld(
                         f"another ingest run holds this state ({holder or 'holder unknown'}); it ends on its own, "
-                        "or run with --wait to start when it does", self.path) from None
+                        "or run with --wait to start when it does",
+                        self.path,
+                    ) from None
                 if self.on_wait:
                     self.on_wait(holder)
                 fcntl.flock(fd, fcntl.LOCK_EX)  # a signal handler that raises interrupts this wait
-            record = {"pid": os.getpid(), "host": socket.gethostname(),
-                      "since": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+            record = {
+                "pid": os.getpid(),
+                "host": socket.gethostname(),
+                "since": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            }
             os.ftruncate(fd, 0)
             os.pwrite(fd, json.dumps(record).encode(), 0)
         except BaseException:

@@ -18,10 +18,11 @@ import os
 import signal
 import tempfile
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Literal
+from typing import Any, Literal
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
@@ -33,8 +34,13 @@ from .terminal_text import printable, shown
 
 Format = Literal["pretty", "text", "json"]
 
-_LEVELS = {"changed": logging.INFO, "deleted": logging.INFO, "unchanged": logging.DEBUG,
-           "skipped": logging.INFO, "failed": logging.ERROR}
+_LEVELS = {
+    "changed": logging.INFO,
+    "deleted": logging.INFO,
+    "unchanged": logging.DEBUG,
+    "skipped": logging.INFO,
+    "failed": logging.ERROR,
+}
 
 
 @dataclass
@@ -72,14 +78,28 @@ class RunReport:
             elif level == logging.WARNING:
                 self._say(f"[yellow]skipped[/yellow] {shown(result.name)}: {shown(reason)}")
         else:
-            self._event(level, result.status, _describe(result, reason), document=result.doc_id, name=result.name,
-                        reason=reason, duration_s=result.seconds, chunks=result.chunks)
+            self._event(
+                level,
+                result.status,
+                _describe(result, reason),
+                document=result.doc_id,
+                name=result.name,
+                reason=reason,
+                duration_s=result.seconds,
+                chunks=result.chunks,
+            )
         for warning in result.warnings:
             if self.format == "pretty":
                 self._say(f"[yellow]warning[/yellow] {shown(result.name)}: {shown(warning)}")
             else:
-                self._event(logging.WARNING, "warning", f"warning {result.name}: {warning}", document=result.doc_id,
-                            name=result.name, reason=warning)
+                self._event(
+                    logging.WARNING,
+                    "warning",
+                    f"warning {result.name}: {warning}",
+                    document=result.doc_id,
+                    name=result.name,
+                    reason=warning,
+                )
 
     def message(self, level: int, text: str, **fields: Any) -> None:
         label = fields.pop("label", None)  # the word a terminal shows before it, where not the level's
@@ -103,8 +123,15 @@ class RunReport:
         show = self.format == "pretty" and not self.quiet and self.err.is_terminal
         try:
             if show:
-                with Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                              TimeElapsedColumn(), console=self.err, transient=True) as progress:
+                with Progress(
+                    SpinnerColumn(),
+                    TextColumn("{task.description}"),
+                    BarColumn(),
+                    MofNCompleteColumn(),
+                    TimeElapsedColumn(),
+                    console=self.err,
+                    transient=True,
+                ) as progress:
                     self._progress, self._task = progress, progress.add_task("ingesting", total=None)
                     yield self
             else:
@@ -120,17 +147,27 @@ class RunReport:
     def summary(self, summary: RunSummary) -> None:
         table = Table(title="ingest run", show_header=False, box=None)
         for label, value in (
-            ("documents seen", summary.seen), ("changed", summary.changed), ("unchanged", summary.unchanged),
-            ("deleted", summary.deleted), ("failed", summary.failed), ("skipped", summary.skipped),
-            ("warnings", summary.warnings), ("chunks written", summary.chunks_written),
-            *_removed_rows(summary), ("time", f"{summary.seconds:.2f} s"),
+            ("documents seen", summary.seen),
+            ("changed", summary.changed),
+            ("unchanged", summary.unchanged),
+            ("deleted", summary.deleted),
+            ("failed", summary.failed),
+            ("skipped", summary.skipped),
+            ("warnings", summary.warnings),
+            ("chunks written", summary.chunks_written),
+            *_removed_rows(summary),
+            ("time", f"{summary.seconds:.2f} s"),
         ):
             table.add_row(label, str(value))
         self.out.print(table)
         if summary.stopped is not None:
-            self.message(logging.WARNING, f"stopped ({signal.Signals(summary.stopped).name}) after {summary.seen} "
-                         f"document(s): {summary.changed} changed, {summary.unchanged} unchanged, {summary.failed} "
-                         "failed; nothing was deleted, and the next run picks up the rest", action="stopped")
+            self.message(
+                logging.WARNING,
+                f"stopped ({signal.Signals(summary.stopped).name}) after {summary.seen} "
+                f"document(s): {summary.changed} changed, {summary.unchanged} unchanged, {summary.failed} "
+                "failed; nothing was deleted, and the next run picks up the rest",
+                action="stopped",
+            )
         for note in summary.notes:
             self.message(logging.WARNING, note, action="note")
         for warning in summary.heavy:  # a cleaner that took most of a document: worth a look
@@ -143,8 +180,9 @@ class RunReport:
                 again = " (tried again next run)" if failure.retry else ""
                 self._say(f"  {shown(failure.error)}{again}")
         if self.format != "pretty":
-            self._event(logging.INFO if summary.ok else logging.WARNING, "summary", _one_line(summary),
-                        **_counts(summary))
+            self._event(
+                logging.INFO if summary.ok else logging.WARNING, "summary", _one_line(summary), **_counts(summary)
+            )
 
     def run_failed(self, exc: IngestError, scheduled: bool) -> None:
         self.message(logging.ERROR, f"{'run failed' if scheduled else 'error'}: {exc}", action="run_failed")
@@ -184,7 +222,9 @@ class _Forward(logging.Handler):
 
 def _describe(result: DocResult, reason: str) -> str:
     if result.status == "changed":
-        return f"changed {result.name} ({result.chunks} chunk{'' if result.chunks == 1 else 's'}, {result.seconds:.2f} s)"
+        return (
+            f"changed {result.name} ({result.chunks} chunk{'' if result.chunks == 1 else 's'}, {result.seconds:.2f} s)"
+        )
     if result.status == "failed":
         return f"failed {reason}"
     if result.status == "skipped":
@@ -193,34 +233,45 @@ def _describe(result: DocResult, reason: str) -> str:
 
 
 def _counts(summary: RunSummary) -> dict[str, Any]:
-    return {"seen": summary.seen, "changed": summary.changed, "unchanged": summary.unchanged,
-            "deleted": summary.deleted, "failed": summary.failed, "skipped": summary.skipped,
-            "warnings": summary.warnings, "chunks_written": summary.chunks_written, "duration_s": summary.seconds,
-            "stopped": signal.Signals(summary.stopped).name if summary.stopped is not None else None,
-            "error": summary.error or None}
+    return {
+        "seen": summary.seen,
+        "changed": summary.changed,
+        "unchanged": summary.unchanged,
+        "deleted": summary.deleted,
+        "failed": summary.failed,
+        "skipped": summary.skipped,
+        "warnings": summary.warnings,
+        "chunks_written": summary.chunks_written,
+        "duration_s": summary.seconds,
+        "stopped": signal.Signals(summary.stopped).name if summary.stopped is not None else None,
+        "error": summary.error or None,
+    }
 
 
 def _one_line(summary: RunSummary) -> str:
     c = _counts(summary)
-    return (f"run {'finished' if summary.stopped is None else 'stopped'}: {c['seen']} seen, {c['changed']} changed, "
-            f"{c['unchanged']} unchanged, {c['deleted']} deleted, {c['failed']} failed, {c['skipped']} skipped, "
-            f"{c['warnings']} warnings, {c['chunks_written']} chunks in {c['duration_s']:.2f} s")
+    return (
+        f"run {'finished' if summary.stopped is None else 'stopped'}: {c['seen']} seen, {c['changed']} changed, "
+        f"{c['unchanged']} unchanged, {c['deleted']} deleted, {c['failed']} failed, {c['skipped']} skipped, "
+        f"{c['warnings']} warnings, {c['chunks_written']} chunks in {c['duration_s']:.2f} s"
+    )
 
 
 def write_summary_json(path: Path, summary: RunSummary | None, exit_code: int, error: str = "") -> None:
     """The run's summary as one JSON document at `path`, replaced atomically (a reader never sees
     half of it): counts, exit code, failures, warnings, and what changed."""
-    record: dict[str, Any] = {"finished_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                              "exit_code": exit_code}
+    record: dict[str, Any] = {"finished_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "exit_code": exit_code}
     if summary is None:
         record.update(error=error)
     else:
         record.update(_counts(summary))
         record["notes"] = list(summary.notes)
-        record["failures"] = [{"document": f.doc_id, "name": f.name, "reason": f.error, "retry": f.retry}
-                              for f in summary.failures]
-        record["changes"] = [{"document": r.doc_id, "name": r.name, "action": r.status, "chunks": r.chunks}
-                             for r in summary.changes]
+        record["failures"] = [
+            {"document": f.doc_id, "name": f.name, "reason": f.error, "retry": f.retry} for f in summary.failures
+        ]
+        record["changes"] = [
+            {"document": r.doc_id, "name": r.name, "action": r.status, "chunks": r.chunks} for r in summary.changes
+        ]
         record["warning_list"] = [{"document": r.doc_id, "warning": w} for r in summary.changes for w in r.warnings]
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")

@@ -49,8 +49,14 @@ def principals(email: str, groups: tuple[str, ...] = ()) -> tuple[str, ...]:
     return tuple(dict.fromkeys(found))
 
 
-def search(index: Path, query: str, k: int = 5, window: int = 1, readers: tuple[str, ...] | None = None,
-           filters: Filters | None = None) -> list[Hit]:
+def search(
+    index: Path,
+    query: str,
+    k: int = 5,
+    window: int = 1,
+    readers: tuple[str, ...] | None = None,
+    filters: Filters | None = None,
+) -> list[Hit]:
     """The `k` best chunks for the free-text `query`; [] when it holds no searchable word.
 
     With `readers` (what one person matches: `principals`), only
@@ -71,8 +77,13 @@ def search(index: Path, query: str, k: int = 5, window: int = 1, readers: tuple[
         conn.close()
 
 
-def ranked_bm25(conn: sqlite3.Connection, query: str, limit: int, readers: tuple[str, ...] | None = None,
-                filters: Filters | None = None) -> list[tuple[Chunk, float]]:
+def ranked_bm25(
+    conn: sqlite3.Connection,
+    query: str,
+    limit: int,
+    readers: tuple[str, ...] | None = None,
+    filters: Filters | None = None,
+) -> list[tuple[Chunk, float]]:
     """The `limit` best chunks by bm25 (highest score first), as (chunk, negated bm25 rank)."""
     match = fts_query(query)
     if not match:
@@ -192,7 +203,7 @@ def _is_break(char: str) -> bool:
 
 
 def citation(chunk: Chunk) -> str:
-    """"name > heading > path (uri)": the document name, then the headings under it."""
+    """ "name > heading > path (uri)": the document name, then the headings under it."""
     path = list(chunk.heading_path)
     name = chunk.source.name
     if path and path[0].casefold() in {name.casefold(), PurePath(name).stem.casefold()}:

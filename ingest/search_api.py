@@ -1,11 +1,11 @@
 """`ingest.search`: the public way to search an index from Python, with the CLI's options.
 
-    import ingest
-    hits = ingest.search("out/index.sqlite", "ibuprofen dose", k=3,
-                         filters=ingest.Filters(mime_types="text/markdown", modified_after="2024-01-01"))
-    for hit in hits:
-        print(hit.citation, hit.score)
-        print(hit.context)
+import ingest
+hits = ingest.search("out/index.sqlite", "ibuprofen dose", k=3,
+                     filters=ingest.Filters(mime_types="text/markdown", modified_after="2024-01-01"))
+for hit in hits:
+    print(hit.citation, hit.score)
+    print(hit.context)
 """
 
 from __future__ import annotations
@@ -20,8 +20,16 @@ from .search import Hit
 from .search_filters import Filters
 
 
-def search(index: str | Path, query: str, *, k: int = 5, filters: Filters | Mapping[str, Any] | None = None,
-           mode: str = "bm25", readers: tuple[str, ...] | None = None, window: int = 1) -> list[Hit]:
+def search(
+    index: str | Path,
+    query: str,
+    *,
+    k: int = 5,
+    filters: Filters | Mapping[str, Any] | None = None,
+    mode: str = "bm25",
+    readers: tuple[str, ...] | None = None,
+    window: int = 1,
+) -> list[Hit]:
     """The `k` best chunks of the index at `index` for the free-text `query`, best first.
 
     filters: a `Filters` (or a dict of its fields) limiting the documents, folders, sections,
@@ -36,8 +44,9 @@ def search(index: str | Path, query: str, *, k: int = 5, filters: Filters | Mapp
     if mode not in MODES:
         raise ConfigError(f"unknown search mode {mode!r}; choose one of {', '.join(MODES)}", subject="mode")
     if isinstance(readers, str):  # a tuple of its characters would match no one, silently
-        raise ConfigError("expected a tuple of readers such as principals('ann@example.com'), got one string",
-                          subject="readers")
+        raise ConfigError(
+            "expected a tuple of readers such as principals('ann@example.com'), got one string", subject="readers"
+        )
     return search_mode(Path(index), query, mode, k=k, window=window, readers=readers, filters=as_filters(filters))
 
 
@@ -50,6 +59,7 @@ def as_filters(filters: Filters | Mapping[str, Any] | None) -> Filters | None:
     known = set(Filters.__dataclass_fields__)
     unknown = sorted(set(filters) - known)
     if unknown:
-        raise ConfigError(f"unknown filter {unknown[0]!r}; the filters are {', '.join(sorted(known))}",
-                          subject="filters")
+        raise ConfigError(
+            f"unknown filter {unknown[0]!r}; the filters are {', '.join(sorted(known))}", subject="filters"
+        )
     return Filters(**filters)

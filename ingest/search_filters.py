@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, fields
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 from typing import Any
 
 from .errors import ConfigError
@@ -35,7 +35,7 @@ def moment(value: datetime | date | str) -> datetime:
         if not isinstance(value, date):
             raise ValueError(f"{value!r} is not a date or time")
         value = datetime(value.year, value.month, value.day)
-    return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value.astimezone(timezone.utc)
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
 def heading_prefix(value: str | tuple[str, ...] | list[str]) -> tuple[str, ...]:
@@ -75,8 +75,9 @@ class Filters:
         try:
             object.__setattr__(self, "heading", heading_prefix(self.heading))
         except TypeError:
-            raise ConfigError(f"expected a heading path such as 'Policies > Travel', got {self.heading!r}",
-                              subject="filters.heading") from None
+            raise ConfigError(
+                f"expected a heading path such as 'Policies > Travel', got {self.heading!r}", subject="filters.heading"
+            ) from None
         for name in ("modified_after", "modified_before"):
             if getattr(self, name) is not None:
                 try:
@@ -84,9 +85,11 @@ class Filters:
                 except ValueError as exc:
                     raise ConfigError(str(exc), subject=f"filters.{name}") from None
         if self.modified_after and self.modified_before and self.modified_after >= self.modified_before:
-            raise ConfigError(f"modified_after ({self.modified_after:%Y-%m-%d %H:%M:%S}) is not before "
-                              f"modified_before ({self.modified_before:%Y-%m-%d %H:%M:%S}): nothing could match",
-                              subject="filters")
+            raise ConfigError(
+                f"modified_after ({self.modified_after:%Y-%m-%d %H:%M:%S}) is not before "
+                f"modified_before ({self.modified_before:%Y-%m-%d %H:%M:%S}): nothing could match",
+                subject="filters",
+            )
 
     def __bool__(self) -> bool:
         return any(getattr(self, f.name) for f in fields(self))

@@ -37,13 +37,17 @@ class SettingsStamps:
     def _stamp(self, mime_type: str) -> str:
         steps = [s for s in self.steps if s.explicit or s.cleaner.applies_to(mime_type)]
         loader = loader_module(mime_type)
-        ours = [m for m in [loader, *(getattr(s.cleaner.run, "__module__", "") for s in steps)]
-                if m and (m == "ingest" or m.startswith("ingest."))]
+        ours = [
+            m
+            for m in [loader, *(getattr(s.cleaner.run, "__module__", "") for s in steps)]
+            if m and (m == "ingest" or m.startswith("ingest."))
+        ]
         described = {
             "version": __version__,
             "chunker": asdict(self.options),
-            "cleaners": [(s.cleaner.name, s.options.model_dump() if s.options else None, code_version(s.cleaner))
-                         for s in steps],
+            "cleaners": [
+                (s.cleaner.name, s.options.model_dump() if s.options else None, code_version(s.cleaner)) for s in steps
+            ],
             "loader": loader if loader in ours else (loader, _module_digest(loader)),
             "code": code_stamp.digest([*code_stamp.COMMON, *ours]),
         }

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from .errors import DamagedDatabase, IngestError
 from .machine_faults import sqlite_advice
@@ -80,11 +81,13 @@ def is_damage(exc: sqlite3.Error) -> bool:
 
 def damaged(path: Path, kind: FileKind, detail: str) -> DamagedDatabase:
     return DamagedDatabase(
-        f"the {kind.noun} is damaged ({detail}); ingest stopped before writing more into it. {kind.damaged}",
-        path)
+        f"the {kind.noun} is damaged ({detail}); ingest stopped before writing more into it. {kind.damaged}", path
+    )
 
 
-def check_integrity(conn: sqlite3.Connection, path: Path, kind: FileKind, meta_table: str, *, force: bool = False) -> None:
+def check_integrity(
+    conn: sqlite3.Connection, path: Path, kind: FileKind, meta_table: str, *, force: bool = False
+) -> None:
     """`PRAGMA quick_check` on the file (see `CHECK_EVERY_RUN_BYTES`); raise `DamagedDatabase`
     naming it and what to do when it is not ok."""
     now = time.time()

@@ -11,16 +11,16 @@ the same chunks (the state always trails the sink, never leads it).
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
-from datetime import datetime, timezone
-from pathlib import Path
+from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
 from types import TracebackType
-from typing import Iterator
 from typing import Literal
 
-from .errors import StateError
 from . import sqlite_files
+from .errors import StateError
 from .machine_faults import sqlite_advice
 from .sqlite_files import FileKind, check_integrity, check_schema, damaged, is_damage, open_error, transaction
 
@@ -107,9 +107,12 @@ class StateStore:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._conn: sqlite3.Connection | None = sqlite3.connect(
-                self.path, isolation_level=None, timeout=sqlite_files.BUSY_TIMEOUT_S)
+                self.path, isolation_level=None, timeout=sqlite_files.BUSY_TIMEOUT_S
+            )
         except OSError as exc:
-            raise StateError(f"cannot open the state database ({exc}); check the path and its permissions", self.path) from exc
+            raise StateError(
+                f"cannot open the state database ({exc}); check the path and its permissions", self.path
+            ) from exc
         except sqlite3.Error as exc:
             raise open_error(exc, self.path, _STATE) from exc
         try:
@@ -170,13 +173,16 @@ class StateStore:
         """What each cleaner removed from the version just stored (replacing the last version's)."""
         self._execute("DELETE FROM cleaner_removals WHERE source = ? AND doc_id = ?", (source, doc_id))
         for cleaner, counts in cleaned.items():
-            self._execute("INSERT INTO cleaner_removals VALUES (?, ?, ?, ?, ?)",
-                          (source, doc_id, cleaner, int(counts.get("blocks", 0)), int(counts.get("chars", 0))))
+            self._execute(
+                "INSERT INTO cleaner_removals VALUES (?, ?, ?, ?, ?)",
+                (source, doc_id, cleaner, int(counts.get("blocks", 0)), int(counts.get("chars", 0))),
+            )
 
     def removals(self, source: str, doc_id: str) -> dict[str, tuple[int, int]]:
         """Cleaner name to (blocks, characters) it removed from the stored version."""
-        rows = self._query("SELECT cleaner, blocks, chars FROM cleaner_removals WHERE source = ? AND doc_id = ?",
-                           (source, doc_id))
+        rows = self._query(
+            "SELECT cleaner, blocks, chars FROM cleaner_removals WHERE source = ? AND doc_id = ?", (source, doc_id)
+        )
         return {cleaner: (blocks, chars) for cleaner, blocks, chars in rows}
 
     def get_meta(self, key: str) -> str | None:
@@ -280,7 +286,7 @@ _STATE = FileKind(
     newer="upgrade ingest, or use another state file (which re-processes every document)",
     other="is it the index? Point the state at its own file",
     damaged="Move it (with its -wal and -shm files) away and run again: a new state re-processes every document "
-            "and reconciles the index with the source",
+    "and reconciles the index with the source",
 )
 
 
@@ -295,4 +301,4 @@ def _advice(exc: sqlite3.Error) -> str:
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from collections.abc import Sequence
 
 _DELIMITER_ROW = re.compile(r"^\s*\|?\s*:?-{3,}")
 

@@ -63,21 +63,28 @@ class VectorIndex:
             try:
                 self._embedder = load(spec)
             except IngestError as exc:
-                raise SearchError(f"cannot open the embedder {name} the index was built with: {exc}", self.index) from exc
+                raise SearchError(
+                    f"cannot open the embedder {name} the index was built with: {exc}", self.index
+                ) from exc
             if self._embedder.name != name:
-                raise SearchError(f"the index's vectors are {name}'s but its config now opens {self._embedder.name}; "
-                                  "run `ingest run` again to re-embed", self.index)
+                raise SearchError(
+                    f"the index's vectors are {name}'s but its config now opens {self._embedder.name}; "
+                    "run `ingest run` again to re-embed",
+                    self.index,
+                )
         return self._embedder
 
-    def ranked(self, query: str, limit: int, readers: tuple[str, ...] | None = None,
-               filters: Filters | None = None) -> list[tuple[Chunk, float]]:
+    def ranked(
+        self, query: str, limit: int, readers: tuple[str, ...] | None = None, filters: Filters | None = None
+    ) -> list[tuple[Chunk, float]]:
         """The `limit` chunks nearest to `query` (cosine, highest first), as (chunk, similarity)."""
         nearest = self.nearest(query, limit, readers, filters)
         found = self.chunks([seq for seq, _ in nearest])
         return [(found[seq], score) for seq, score in nearest if seq in found]
 
-    def nearest(self, query: str, limit: int, readers: tuple[str, ...] | None = None,
-                filters: Filters | None = None) -> list[tuple[int, float]]:
+    def nearest(
+        self, query: str, limit: int, readers: tuple[str, ...] | None = None, filters: Filters | None = None
+    ) -> list[tuple[int, float]]:
         """(chunks.seq, similarity) of the `limit` nearest chunks, best first; ties by seq, so
         results are repeatable."""
         import numpy as np
@@ -97,14 +104,19 @@ class VectorIndex:
 
     def chunks(self, seqs: list[int]) -> dict[int, Chunk]:
         """The chunks of these `chunks.seq` values (those still in the index)."""
-        rows = self.conn.execute(CHUNK_SELECT.replace("SELECT ", "SELECT c.seq, ", 1)
-                                 + " WHERE c.seq IN (SELECT value FROM json_each(?))", (json.dumps(seqs),))
+        rows = self.conn.execute(
+            CHUNK_SELECT.replace("SELECT ", "SELECT c.seq, ", 1) + " WHERE c.seq IN (SELECT value FROM json_each(?))",
+            (json.dumps(seqs),),
+        )
         return {row[0]: chunk_from_row(row[1:]) for row in rows}
 
     def ids(self, seqs: list[int]) -> dict[int, str]:
         """chunks.seq -> chunk id, for fusing with rankings that name chunks by id."""
-        return dict(self.conn.execute("SELECT seq, id FROM chunks WHERE seq IN (SELECT value FROM json_each(?))",
-                                      (json.dumps(seqs),)))
+        return dict(
+            self.conn.execute(
+                "SELECT seq, id FROM chunks WHERE seq IN (SELECT value FROM json_each(?))", (json.dumps(seqs),)
+            )
+        )
 
     def _current(self) -> _Matrix:
         import numpy as np
@@ -114,32 +126,42 @@ class VectorIndex:
             if self._matrix is not None and version == self._version:
                 return self._matrix
             name = self.embedder.name
-            rows = self.conn.execute("SELECT seq, vector FROM chunk_vectors WHERE embedder = ? ORDER BY seq",
-                                     (name,)).fetchall()
+            rows = self.conn.execute(
+                "SELECT seq, vector FROM chunk_vectors WHERE embedder = ? ORDER BY seq", (name,)
+            ).fetchall()
         except sqlite3.Error as exc:
             raise SearchError(f"cannot read the index's vectors ({exc})", self.index) from exc
         seqs = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
         vectors = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), -1)
         if len(rows) and vectors.shape[1] != self.embedder.dimensions:
-            raise SearchError(f"the stored vectors have {vectors.shape[1]} dimensions, the embedder "
-                              f"{self.embedder.dimensions}; run `ingest run` again", self.index)
+            raise SearchError(
+                f"the stored vectors have {vectors.shape[1]} dimensions, the embedder "
+                f"{self.embedder.dimensions}; run `ingest run` again",
+                self.index,
+            )
         self._matrix, self._version = _Matrix(name, seqs, vectors), version
         return self._matrix
 
     def _recorded(self) -> tuple[str, dict[str, Any]]:
         """The embedder of most of the index's vectors, and the config that opens it."""
         try:
-            row = self.conn.execute("SELECT embedder FROM chunk_vectors GROUP BY embedder ORDER BY count(*) DESC "
-                                    "LIMIT 1").fetchone()
-            spec = row and self.conn.execute("SELECT value FROM ingest_meta WHERE key = ?",
-                                             (f"embedder:{row[0]}",)).fetchone()
+            row = self.conn.execute(
+                "SELECT embedder FROM chunk_vectors GROUP BY embedder ORDER BY count(*) DESC LIMIT 1"
+            ).fetchone()
+            spec = (
+                row
+                and self.conn.execute("SELECT value FROM ingest_meta WHERE key = ?", (f"embedder:{row[0]}",)).fetchone()
+            )
         except sqlite3.OperationalError as exc:
             if "no such table" not in str(exc):
                 raise SearchError(f"cannot read the index's vectors ({exc})", self.index) from exc
             row = spec = None
         if not row or not spec:
-            raise SearchError("the index holds no vectors; add `embedder: {name: wordllama}` to the job's config "
-                              "and run `ingest run` again, or search with --mode bm25", self.index)
+            raise SearchError(
+                "the index holds no vectors; add `embedder: {name: wordllama}` to the job's config "
+                "and run `ingest run` again, or search with --mode bm25",
+                self.index,
+            )
         return row[0], json.loads(spec[0])
 
     def _allowed(self, readers: tuple[str, ...] | None, filters: Filters | None) -> np.ndarray:
@@ -147,6 +169,8 @@ class VectorIndex:
         import numpy as np
 
         where, params = (filters or Filters()).where(first=2)
-        rows = self.conn.execute(f"SELECT c.seq FROM chunks AS c WHERE {readers_clause('?1')} AND {where}",
-                                 (None if readers is None else json.dumps(list(readers)), *params))
+        rows = self.conn.execute(
+            f"SELECT c.seq FROM chunks AS c WHERE {readers_clause('?1')} AND {where}",
+            (None if readers is None else json.dumps(list(readers)), *params),
+        )
         return np.fromiter((r[0] for r in rows), dtype=np.int64)

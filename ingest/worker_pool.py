@@ -17,10 +17,11 @@ import signal
 import threading
 import time
 from collections import deque
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
 
 from .errors import DocumentTimeout, Stopped, WorkerCrash
 from .stopping import StopRequest
@@ -42,8 +43,13 @@ class _Worker:
 
 
 def pool_map(
-    fn: Callable[[Any], Any], items: Iterable[Any], workers: int, *, timeout_s: float | None = None,
-    stop: StopRequest | None = None, heavy: Callable[[Any], bool] | None = None,
+    fn: Callable[[Any], Any],
+    items: Iterable[Any],
+    workers: int,
+    *,
+    timeout_s: float | None = None,
+    stop: StopRequest | None = None,
+    heavy: Callable[[Any], bool] | None = None,
 ) -> Iterator[tuple[Any, Future]]:
     """(item, future) in input order, `fn` run in `workers` processes; at most 4 jobs per worker
     wait in the parent, so memory stays bounded whatever the number of items. At most one item
@@ -74,8 +80,10 @@ def pool_map(
             heavy_busy = heavy is not None and any(w.seq is not None and heavy(held[w.seq]) for w in pool)
             for worker in pool:
                 if worker.seq is None and waiting:
-                    pick = next((i for i, (_, it) in enumerate(waiting)
-                                 if heavy is None or not (heavy_busy and heavy(it))), None)
+                    pick = next(
+                        (i for i, (_, it) in enumerate(waiting) if heavy is None or not (heavy_busy and heavy(it))),
+                        None,
+                    )
                     if pick is None:
                         break  # only heavy items wait, and one runs: the others wait their turn
                     seq, item = waiting[pick]
@@ -114,9 +122,12 @@ def pool_map(
                     done[seq] = _failed(value) if status == "err" else _ok(value)
                     worker.seq = None
                 elif timeout_s is not None and time.monotonic() - worker.started > timeout_s:
-                    done[seq] = _failed(DocumentTimeout(
-                        f"took longer than the time limit of {timeout_s:g} s (timeout_s); its worker was "
-                        "stopped and the document is tried again next run"))
+                    done[seq] = _failed(
+                        DocumentTimeout(
+                            f"took longer than the time limit of {timeout_s:g} s (timeout_s); its worker was "
+                            "stopped and the document is tried again next run"
+                        )
+                    )
                     _replace(pool, worker, fn)
     finally:
         for worker in pool:
@@ -206,8 +217,9 @@ def run_here(fn: Callable[[Any], Any], item: Any, *, timeout_s: float | None, st
     timed = timeout_s is not None and threading.current_thread() is threading.main_thread()
 
     def expire(signum: int, frame: object) -> None:
-        raise DocumentTimeout(f"took longer than the time limit of {timeout_s:g} s (timeout_s); "
-                              "the document is tried again next run")
+        raise DocumentTimeout(
+            f"took longer than the time limit of {timeout_s:g} s (timeout_s); the document is tried again next run"
+        )
 
     previous = signal.signal(signal.SIGALRM, expire) if timed else None
     try:

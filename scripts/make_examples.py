@@ -8,8 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import docx
-import pymupdf as fitz
 import openpyxl
+import pymupdf as fitz
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -38,17 +38,23 @@ def word() -> None:
 
 def pdf() -> None:
     pages = [
-        ("Incident review: storage outage", [
-            "On 3 March the primary storage cluster stopped accepting writes for 42 minutes.",
-            "Summary",
-            "A certificate on the metadata service expired at 09:14 UTC. Clients retried, the retry "
-            "storm filled the queue, and writes failed until the certificate was replaced at 09:56.",
-        ]),
-        (None, [
-            "Actions",
-            "Certificates are now renewed 30 days before expiry, and an alert fires 14 days before. "
-            "Client retries back off exponentially with jitter, capped at 60 seconds.",
-        ]),
+        (
+            "Incident review: storage outage",
+            [
+                "On 3 March the primary storage cluster stopped accepting writes for 42 minutes.",
+                "Summary",
+                "A certificate on the metadata service expired at 09:14 UTC. Clients retried, the retry "
+                "storm filled the queue, and writes failed until the certificate was replaced at 09:56.",
+            ],
+        ),
+        (
+            None,
+            [
+                "Actions",
+                "Certificates are now renewed 30 days before expiry, and an alert fires 14 days before. "
+                "Client retries back off exponentially with jitter, capped at 60 seconds.",
+            ],
+        ),
     ]
     doc = fitz.open()
     for number, (title, lines) in enumerate(pages, 1):

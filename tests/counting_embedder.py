@@ -3,8 +3,9 @@ offline default underneath, with every text it was asked to embed recorded in `C
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from ingest.embedders import EmbedderType, load
 from ingest.embedders.wordllama import WordLlamaOptions

@@ -20,8 +20,16 @@ def md(title: str, body: str) -> bytes:
 def drive_config(tmp_path: Path, g, folder: str, workers: int = 1, **drive) -> tuple:
     """Config, cleaner steps and chunk options for syncing `folder` on the fake `g` into tmp_path."""
     raw = {
-        "source": {"drive": {"folder_id": folder, "token": g.token, "drive_endpoint": g.drive_endpoint,
-                             "docs_endpoint": g.docs_endpoint, "sheets_endpoint": g.docs_endpoint, **drive}},
+        "source": {
+            "drive": {
+                "folder_id": folder,
+                "token": g.token,
+                "drive_endpoint": g.drive_endpoint,
+                "docs_endpoint": g.docs_endpoint,
+                "sheets_endpoint": g.docs_endpoint,
+                **drive,
+            }
+        },
         "sink": {"sqlite": str(tmp_path / "index.sqlite")},
         "state": str(tmp_path / "state.sqlite"),
         "workers": workers,

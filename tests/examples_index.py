@@ -7,7 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -33,7 +33,7 @@ def build(where: Path) -> Path:
     shutil.copytree(EXAMPLES, docs)
     assert sorted(str(p.relative_to(docs)) for p in docs.rglob("*") if p.is_file()) == sorted(MODIFIED)
     for name, when in MODIFIED.items():
-        stamp = datetime.fromisoformat(when).replace(tzinfo=timezone.utc).timestamp()
+        stamp = datetime.fromisoformat(when).replace(tzinfo=UTC).timestamp()
         os.utime(docs / name, (stamp, stamp))
     index = where / "index.sqlite"
     proc = ingest("run", docs, "--index", index, "--quiet", "--log-format", "text")

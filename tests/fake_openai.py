@@ -9,9 +9,9 @@ import hashlib
 import json
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Iterator
 
 import numpy as np
 
@@ -61,13 +61,20 @@ def fake_openai_server(dimensions: int = 8) -> Iterator[FakeOpenAI]:
             if self.headers.get("Authorization") != f"Bearer {KEY}":
                 return self._send(401, {"error": {"message": "Incorrect API key provided"}})
             size = body.get("dimensions", fake.dimensions)
-            data = [{"object": "embedding", "index": i, "embedding": vector_of(t, size)} for i, t in enumerate(body["input"])]
+            data = [
+                {"object": "embedding", "index": i, "embedding": vector_of(t, size)}
+                for i, t in enumerate(body["input"])
+            ]
             self._send(200, {"object": "list", "data": data[::-1], "model": body["model"]})  # any order: index says
 
         def _send(self, status: int, payload: dict, headers: dict | None = None) -> None:
             raw = json.dumps(payload).encode()
             self.send_response(status)
-            for k, v in {"Content-Type": "application/json", "Content-Length": str(len(raw)), **(headers or {})}.items():
+            for k, v in {
+                "Content-Type": "application/json",
+                "Content-Length": str(len(raw)),
+                **(headers or {}),
+            }.items():
                 self.send_header(k, v)
             self.end_headers()
             self.wfile.write(raw)

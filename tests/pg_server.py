@@ -22,9 +22,9 @@ import socket
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
 
 _START_TIMEOUT_S = 60.0
 
@@ -65,8 +65,7 @@ class PgPlace:
 def install_dir() -> Path:
     spec = importlib.util.find_spec("pgserver")  # found, not imported: its module sets up lock files
     if spec is None or not spec.submodule_search_locations:
-        raise RuntimeError("the pgserver package (PostgreSQL + pgvector binaries) is missing: "
-                           "pip install -e '.[dev]'")
+        raise RuntimeError("the pgserver package (PostgreSQL + pgvector binaries) is missing: pip install -e '.[dev]'")
     return Path(next(iter(spec.submodule_search_locations))) / "pginstall"
 
 
@@ -91,18 +90,48 @@ def pg_server() -> Iterator[PgServer]:
             folder.mkdir(mode=0o700)
             if user is not None:
                 os.chown(folder, user.pw_uid, user.pw_gid)
-        subprocess.run([str(install / "bin" / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust",
-                        "--encoding=UTF8", "--locale=C", "--no-sync"],
-                       check=True, capture_output=True, **_as(user))
+        subprocess.run(
+            [
+                str(install / "bin" / "initdb"),
+                "-D",
+                str(data),
+                "-U",
+                "postgres",
+                "--auth=trust",
+                "--encoding=UTF8",
+                "--locale=C",
+                "--no-sync",
+            ],
+            check=True,
+            capture_output=True,
+            **_as(user),
+        )
         port = free_port()
         log = (root / "server.log").open("wb")
         process = subprocess.Popen(
-            [str(install / "bin" / "postgres"), "-D", str(data), "-p", str(port), "-k", str(sockets),
-             "-c", "listen_addresses=127.0.0.1", "-c", "max_connections=50",
-             # A crash here is the client's, never the machine's: skip fsync, which on a disk shared
-             # with other builds makes CREATE DATABASE and the shutdown checkpoint take seconds.
-             "-c", "fsync=off", "-c", "full_page_writes=off"],
-            stdout=log, stderr=subprocess.STDOUT, **_as(user))
+            [
+                str(install / "bin" / "postgres"),
+                "-D",
+                str(data),
+                "-p",
+                str(port),
+                "-k",
+                str(sockets),
+                "-c",
+                "listen_addresses=127.0.0.1",
+                "-c",
+                "max_connections=50",
+                # A crash here is the client's, never the machine's: skip fsync, which on a disk shared
+                # with other builds makes CREATE DATABASE and the shutdown checkpoint take seconds.
+                "-c",
+                "fsync=off",
+                "-c",
+                "full_page_writes=off",
+            ],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            **_as(user),
+        )
         server = PgServer(port, process, f"postgresql://postgres@127.0.0.1:{port}/postgres")
         try:
             _wait_ready(server, root / "server.log")
@@ -121,8 +150,12 @@ def pg_server() -> Iterator[PgServer]:
 
 def _runs(install: Path, user: pwd.struct_passwd) -> bool:
     try:
-        return subprocess.run([str(install / "bin" / "postgres"), "--version"], capture_output=True,
-                              **_as(user)).returncode == 0
+        return (
+            subprocess.run(
+                [str(install / "bin" / "postgres"), "--version"], capture_output=True, **_as(user)
+            ).returncode
+            == 0
+        )
     except OSError:
         return False
 
@@ -158,6 +191,7 @@ def _wait_ready(server: PgServer, log: Path) -> None:
             return
         except psycopg.OperationalError:
             if time.monotonic() > deadline:
-                raise RuntimeError(f"postgres did not start in {_START_TIMEOUT_S:.0f} s:\n"
-                                   f"{log.read_text(errors='replace')}") from None
+                raise RuntimeError(
+                    f"postgres did not start in {_START_TIMEOUT_S:.0f} s:\n{log.read_text(errors='replace')}"
+                ) from None
             time.sleep(0.05)

@@ -36,8 +36,9 @@ def faulty(blocks, ctx):
 '''
 
 
-def workspace(tmp_path: Path, n: int = 6, *, workers: int = 1, extra: str = "", slow: bool = True,
-              cleaner: str = "slow") -> Path:
+def workspace(
+    tmp_path: Path, n: int = 6, *, workers: int = 1, extra: str = "", slow: bool = True, cleaner: str = "slow"
+) -> Path:
     """A folder of `n` Markdown files and a config over it; returns the config path."""
     docs = tmp_path / "docs"
     docs.mkdir(exist_ok=True)
@@ -45,7 +46,7 @@ def workspace(tmp_path: Path, n: int = 6, *, workers: int = 1, extra: str = "", 
         (docs / f"doc{i:03}.md").write_text(f"# Document {i}\n\nParagraph {i} about parcels and signatures.\n")
     (tmp_path / "plugins").mkdir(exist_ok=True)
     (tmp_path / "plugins" / "slow_plugin.py").write_text(SLOW_PLUGIN)
-    cleaners = f"cleaners: [\"slow_plugin:{cleaner}\"]\n" if slow else ""
+    cleaners = f'cleaners: ["slow_plugin:{cleaner}"]\n' if slow else ""
     cfg = tmp_path / "ingest.yaml"
     cfg.write_text(
         f"source: {{local: {{path: {docs}}}}}\nsink: {{sqlite: {tmp_path / 'index.sqlite'}}}\n"
@@ -64,13 +65,25 @@ def env(tmp_path: Path, **more: str) -> dict[str, str]:
 
 
 def start(cfg: Path, *args: str, environ: dict[str, str]) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "ingest", "run", str(cfg), *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=environ)
+    return subprocess.Popen(
+        [sys.executable, "-m", "ingest", "run", str(cfg), *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=environ,
+    )
 
 
-def ingest_run(cfg: Path, *args: str, environ: dict[str, str] | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "ingest", "run", str(cfg), *args], capture_output=True, text=True,
-                          env=environ, timeout=timeout)
+def ingest_run(
+    cfg: Path, *args: str, environ: dict[str, str] | None = None, timeout: float = 120
+) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "ingest", "run", str(cfg), *args],
+        capture_output=True,
+        text=True,
+        env=environ,
+        timeout=timeout,
+    )
 
 
 def children(pid: int) -> set[int]:

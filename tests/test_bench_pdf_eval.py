@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import json
 
+import pdf_eval  # benchmarks/ is on the test path
 import pymupdf
 import pytest
-
-import pdf_eval  # benchmarks/ is on the test path
 from conftest import SHARED
 
 TOOLS_DIR = SHARED / "pdfeval" / "tools"
@@ -20,10 +19,16 @@ TOOLS_DIR = SHARED / "pdfeval" / "tools"
 
 def doc_record(furn=(0, 4), body=(18, 18), heads=(3, 3), prec=(4, 4), order=(10, 10), pagenum=0, dup=0):
     """One document as pdfeval_score scores it (the struct_eval fields pool() reads)."""
-    return {"furniture": {"leaked": furn[0], "n": furn[1]}, "body": {"fuzzy": body[0], "n": body[1]},
-            "head_recall": {"found": heads[0], "n": heads[1]}, "head_precision": {"matched": prec[0], "n": prec[1]},
-            "table_cells": {"found": 0, "n": 0}, "order": {"in_order": order[0], "pairs": order[1]},
-            "scan": {"pagenum": pagenum, "int1_28": 0}, "dup_marker": dup}
+    return {
+        "furniture": {"leaked": furn[0], "n": furn[1]},
+        "body": {"fuzzy": body[0], "n": body[1]},
+        "head_recall": {"found": heads[0], "n": heads[1]},
+        "head_precision": {"matched": prec[0], "n": prec[1]},
+        "table_cells": {"found": 0, "n": 0},
+        "order": {"in_order": order[0], "pairs": order[1]},
+        "scan": {"pagenum": pagenum, "int1_28": 0},
+        "dup_marker": dup,
+    }
 
 
 @pytest.fixture(scope="module")
@@ -32,15 +37,28 @@ def result():
     score = pdf_eval.load_tool(TOOLS_DIR, "pdfeval_score")
     ingest_docs = [doc_record(furn=(1, 10), pagenum=2, dup=4), doc_record(furn=(1, 8), heads=(1, 5))]
     peer_docs = [doc_record(furn=(3, 10), heads=(2, 3)), doc_record(furn=(0, 8), heads=(4, 5))]
-    olm = {"scans": [], "groups": {"all": {"docs": 2, "tests": {"absent": (6, 12), "order": (3, 4),
-                                                                  "present": (3, 13), "math_unscored": (0, 2)}}}}
-    res = {"tools": {
-        "ingest": {"struct": {"doclingeval": {"all": score.pool(ingest_docs), "dev": score.pool(ingest_docs[:1])}},
-                   "olmocr": olm},
-        "p4l-layout": {"struct": {"doclingeval": {"all": score.pool(peer_docs)}},
-                       "olmocr": {"scans": [], "groups": {"all": {"docs": 2, "tests": {"absent": (9, 12)}}}}},
-        "p4l-legacy": {"struct": {}},  # scored nothing of this set: no row
-    }}
+    olm = {
+        "scans": [],
+        "groups": {
+            "all": {
+                "docs": 2,
+                "tests": {"absent": (6, 12), "order": (3, 4), "present": (3, 13), "math_unscored": (0, 2)},
+            }
+        },
+    }
+    res = {
+        "tools": {
+            "ingest": {
+                "struct": {"doclingeval": {"all": score.pool(ingest_docs), "dev": score.pool(ingest_docs[:1])}},
+                "olmocr": olm,
+            },
+            "p4l-layout": {
+                "struct": {"doclingeval": {"all": score.pool(peer_docs)}},
+                "olmocr": {"scans": [], "groups": {"all": {"docs": 2, "tests": {"absent": (9, 12)}}}},
+            },
+            "p4l-legacy": {"struct": {}},  # scored nothing of this set: no row
+        }
+    }
     return json.loads(json.dumps(res))
 
 
@@ -87,8 +105,10 @@ def test_markdown_table_cells(result):
 def test_parse_chunk_output_reads_the_chunkers_closing_lines():
     out = "ingest olmocr: 12 PDFs, 2 failed, 9.4 s\nsome warning\ningest doclingeval: 5 PDFs, 0 failed, 3.0 s\n"
     sets = pdf_eval.parse_chunk_output(out)
-    assert sets == {"olmocr": {"pdfs": 12, "failed": 2, "seconds": 9.4},
-                    "doclingeval": {"pdfs": 5, "failed": 0, "seconds": 3.0}}
+    assert sets == {
+        "olmocr": {"pdfs": 12, "failed": 2, "seconds": 9.4},
+        "doclingeval": {"pdfs": 5, "failed": 0, "seconds": 3.0},
+    }
     runs = {"ingest": {"sets": sets}}
     (row,) = pdf_eval.speed_rows(runs, {"ingest": (2.0, 1)}, 25)
     assert row["PDFs"] == 17 and row["failed"] == 2
@@ -114,9 +134,14 @@ def shared(tmp_path):
     (pdf / "groundtruth").mkdir()
     make_pdf(pdf / "sources" / "two.pdf", 2)
     make_pdf(pdf / "sources" / "no_truth.pdf", 1)
-    truth = {"texts": [{"label": "page_header", "content_layer": "furniture", "text": "ACME Report"},
-                       {"label": "section_header", "text": "Results"},
-                       {"label": "text", "text": "sales grew by ten percent"}], "tables": []}
+    truth = {
+        "texts": [
+            {"label": "page_header", "content_layer": "furniture", "text": "ACME Report"},
+            {"label": "section_header", "text": "Results"},
+            {"label": "text", "text": "sales grew by ten percent"},
+        ],
+        "tables": [],
+    }
     (pdf / "groundtruth" / "two.json").write_text(json.dumps(truth), encoding="utf-8")
     (pdf / "groundtruth" / "no_source.json").write_text(json.dumps(truth), encoding="utf-8")
     return tmp_path
@@ -154,9 +179,14 @@ def test_word_scores_reuse_pdf_groundtruth_on_chunk_files(shared, tmp_path):
 
 def test_print_summary_shows_each_set_with_its_ratios(result, capsys):
     rows = pdf_eval.summary_rows(result, "doclingeval", "all", olmocr=True)
-    summary = {"sets": {"pdfeval dev": {"rows": rows, "ratios": pdf_eval.ratios(rows), "title": "doclingeval"},
-                        "corpus docling": {"rows": rows[:1], "ratios": [], "title": "docling"}},
-               "words": [{"tool": "ingest", "body words kept": (6, 6)}], "speed": [{"tool": "ingest", "pages": 3}]}
+    summary = {
+        "sets": {
+            "pdfeval dev": {"rows": rows, "ratios": pdf_eval.ratios(rows), "title": "doclingeval"},
+            "corpus docling": {"rows": rows[:1], "ratios": [], "title": "docling"},
+        },
+        "words": [{"tool": "ingest", "body words kept": (6, 6)}],
+        "speed": [{"tool": "ingest", "pages": 3}],
+    }
     pdf_eval.print_summary(summary)
     out = capsys.readouterr().out
     assert out.count("vs ingest") == 1  # only where a peer is there to compare

@@ -7,7 +7,6 @@ import textwrap
 
 import pdf_unseen  # benchmarks/ is on the test path
 import pymupdf
-
 from test_pdf_layouts import Page, prose
 
 

@@ -29,11 +29,16 @@ def test_a_header_counts_as_repeated_only_when_the_piece_before_opens_with_it(rd
 
 def test_statement_rows_pair_a_label_with_the_figure_under_it(rd):
     RE = rd.load_rag_eval(rd.RAGBENCH)
-    evidence = ("Consolidated Balance Sheets\n(In Millions)\nCash and cash equivalents\n$\n1,677.8 $\n450.0\n"
-                "Other receivables\n \n1,615.1\nNet income 2022\n5,363\n")
+    evidence = (
+        "Consolidated Balance Sheets\n(In Millions)\nCash and cash equivalents\n$\n1,677.8 $\n450.0\n"
+        "Other receivables\n \n1,615.1\nNet income 2022\n5,363\n"
+    )
     # a title followed by a label pairs with nothing; "$" alone is no figure, so the figure two
     # lines down still pairs with its label; a line holding a number is no label
-    assert rd.statement_rows(RE, evidence) == [(("and", "cash", "equivalents"), "1677"), (("other", "receivables"), "1615")]
+    assert rd.statement_rows(RE, evidence) == [
+        (("and", "cash", "equivalents"), "1677"),
+        (("other", "receivables"), "1615"),
+    ]
 
 
 def test_table_heads_count_a_figure_in_the_header_row_once_per_table(rd):
@@ -41,9 +46,17 @@ def test_table_heads_count_a_figure_in_the_header_row_once_per_table(rd):
     piece = "| Net income | 5,363 | 4,869 |\n|---|---|---|\n| Other | 1 | 2 |"  # the same table, a later piece
     column_head = "| Assets | 2022 | 2021 |\n|---|---|---|\n| Cash | 1 | 2 |"  # years head columns
     prose = "| " + "word " * 70 + "|\n|---|\n| x |"
-    docs = {"d": [{"text": data_head, "kinds": ["table"]}, {"text": piece, "kinds": ["table"]},
-                  {"text": "Cash", "kinds": ["paragraph"]}, {"text": prose, "kinds": ["table"]},
-                  {"text": column_head + "\n\n" + "A long paragraph after the table. " * 12, "kinds": ["table", "paragraph"]}]}
+    docs = {
+        "d": [
+            {"text": data_head, "kinds": ["table"]},
+            {"text": piece, "kinds": ["table"]},
+            {"text": "Cash", "kinds": ["paragraph"]},
+            {"text": prose, "kinds": ["table"]},
+            {"text": column_head + "\n\n" + "A long paragraph after the table. " * 12, "kinds": ["table", "paragraph"]},
+        ]
+    }
     # the paragraph after the last table is no cell of it
     assert rd.table_heads(docs) == "tables 3: header row holds a figure 0.333; a cell over 300 characters 0.333"
-    assert rd.table_heads({"d": [{"text": column_head, "kinds": ["table"]}]}).startswith("tables 1: header row holds a figure 0.000")
+    assert rd.table_heads({"d": [{"text": column_head, "kinds": ["table"]}]}).startswith(
+        "tables 1: header row holds a figure 0.000"
+    )

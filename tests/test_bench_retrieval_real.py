@@ -84,8 +84,16 @@ def test_summary_sets_ingest_against_the_best_peer_of_each_metric(rr, runs):
 
 def test_table_rows_and_the_difference_line(rr, runs, tmp_path):
     score = tmp_path / "score.json"
-    score.write_text(json.dumps({"runs": [{"run": "ingest", "chunks": 12, "chunk_tokens_mean": 180.4, "ceiling": 0.957},
-                                          {"run": "semchunk", "chunks": 9, "chunk_tokens_mean": 240.0, "ceiling": 0.969}]}))
+    score.write_text(
+        json.dumps(
+            {
+                "runs": [
+                    {"run": "ingest", "chunks": 12, "chunk_tokens_mean": 180.4, "ceiling": 0.957},
+                    {"run": "semchunk", "chunks": 9, "chunk_tokens_mean": 240.0, "ceiling": 0.969},
+                ]
+            }
+        )
+    )
     s = rr.summarise(runs, ("b_recall", "b_page_hit"), PEERS)
     lines = rr.format_table("financebench", s, ("b_recall", "b_page_hit"), rr.read_facts(score)).splitlines()
     assert lines[0] == "| financebench | evidence recall | page hit | chunks | tokens/chunk | ceiling |"
@@ -96,7 +104,9 @@ def test_table_rows_and_the_difference_line(rr, runs, tmp_path):
 
 
 def test_peer_chunks_are_reused_only_at_the_same_size_and_versions(rr, tmp_path):
-    (tmp_path / "_timing.json").write_text(json.dumps({"size": 256, "versions": {"semchunk": "4.1.1", "pymupdf": "1.28.2"}}))
+    (tmp_path / "_timing.json").write_text(
+        json.dumps({"size": 256, "versions": {"semchunk": "4.1.1", "pymupdf": "1.28.2"}})
+    )
     assert rr.cached(tmp_path, 256, {"semchunk": "4.1.1", "pymupdf": "1.28.2"})
     assert not rr.cached(tmp_path, 512, {"semchunk": "4.1.1", "pymupdf": "1.28.2"})
     assert not rr.cached(tmp_path, 256, {"semchunk": "4.2.0", "pymupdf": "1.28.2"})

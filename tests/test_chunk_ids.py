@@ -37,8 +37,15 @@ def test_the_same_text_under_another_heading_or_document_is_another_chunk():
     one = list(chunk(parse("# T\n\n## A\n\nShared sentence here.\n\n## B\n\nShared sentence here.\n", DOC), OPTIONS))
     shared = [c for c in one if c.text == "Shared sentence here."]
     assert len(shared) == 2 and shared[0].id != shared[1].id
-    other = list(chunk(parse("# T\n\n## A\n\nShared sentence here.\n", Document(id="e", uri="e", name="e.md",
-                                                                                  mime_type="text/markdown", title="d")), OPTIONS))
+    other = list(
+        chunk(
+            parse(
+                "# T\n\n## A\n\nShared sentence here.\n",
+                Document(id="e", uri="e", name="e.md", mime_type="text/markdown", title="d"),
+            ),
+            OPTIONS,
+        )
+    )
     assert shared[0].id not in {c.id for c in other}
 
 

@@ -23,8 +23,10 @@ def _line_ends(text: str) -> set[int]:
 
 def test_a_run_of_lines_without_a_full_stop_is_cut_at_line_ends():
     # Inline HTML as READMEs write it: one Markdown paragraph, many lines, no sentence end.
-    lines = [f'<a href="https://example.org/sponsor/{i}"><img src="https://example.org/logo/{i}.svg" alt="sponsor {i}"></a>'
-             for i in range(30)]
+    lines = [
+        f'<a href="https://example.org/sponsor/{i}"><img src="https://example.org/logo/{i}.svg" alt="sponsor {i}"></a>'
+        for i in range(30)
+    ]
     source = "# Sponsors\n\n" + "\n".join(lines) + "\n"
     loaded = parse(source, DOC)
     chunks = list(chunk(loaded, ChunkOptions(max_tokens=120, min_tokens=0, overlap_tokens=0)))
@@ -75,8 +77,15 @@ def test_hard_wrapped_license_is_cut_at_sentence_or_line_ends(corpus):
 
 def test_code_over_budget_splits_between_its_paragraphs():
     functions = [
-        "\n".join([f"def step_{i}(values):", f"    total = sum(v * {i} for v in values)", f"    scaled = total / {i + 1}",
-                   f"    print('step {i}', scaled)", "    return scaled"])
+        "\n".join(
+            [
+                f"def step_{i}(values):",
+                f"    total = sum(v * {i} for v in values)",
+                f"    scaled = total / {i + 1}",
+                f"    print('step {i}', scaled)",
+                "    return scaled",
+            ]
+        )
         for i in range(8)
     ]
     source = "# Steps\n\n```python\n" + "\n\n".join(functions) + "\n```\n"

@@ -3,7 +3,8 @@ no table row cut, budgets hold, counts exact."""
 
 from __future__ import annotations
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ingest import ChunkOptions, chunk
 from ingest.blocks import Document
@@ -21,7 +22,11 @@ sentence = st.builds(
     st.sampled_from([".", "!", "?", ".", ":"]),
 )
 paragraph = st.lists(sentence, min_size=1, max_size=8).map(" ".join)
-heading = st.builds(lambda level, ws: "#" * level + " " + " ".join(ws).title(), st.integers(1, 3), st.lists(word, min_size=1, max_size=4))
+heading = st.builds(
+    lambda level, ws: "#" * level + " " + " ".join(ws).title(),
+    st.integers(1, 3),
+    st.lists(word, min_size=1, max_size=4),
+)
 bullets = st.lists(sentence, min_size=1, max_size=6).map(lambda items: "\n".join(f"- {s}" for s in items))
 table = st.builds(
     lambda cols, rows: "\n".join(
@@ -31,10 +36,12 @@ table = st.builds(
     st.integers(1, 4),
     st.lists(st.lists(word, min_size=4, max_size=4), min_size=1, max_size=12),
 )
-code = st.lists(st.lists(word, min_size=1, max_size=6).map(lambda ws: "x = " + "_".join(ws)), min_size=1, max_size=15).map(
-    lambda lines: "```\n" + "\n".join(lines) + "\n```"
+code = st.lists(
+    st.lists(word, min_size=1, max_size=6).map(lambda ws: "x = " + "_".join(ws)), min_size=1, max_size=15
+).map(lambda lines: "```\n" + "\n".join(lines) + "\n```")
+document = st.lists(st.one_of(heading, paragraph, paragraph, bullets, table, code), min_size=1, max_size=14).map(
+    "\n\n".join
 )
-document = st.lists(st.one_of(heading, paragraph, paragraph, bullets, table, code), min_size=1, max_size=14).map("\n\n".join)
 options = st.builds(
     lambda mx, mn, ov, tk: ChunkOptions(mx, min(mn, mx), min(ov, mx - 1), tk),
     st.integers(24, 300),
@@ -65,7 +72,9 @@ def test_chunking_invariants(text, opts):
         # budgets hold, except a single unit that cannot be split (a table row with its header,
         # a heading standing alone)
         if c.token_count > opts.max_tokens and c.kinds != ("heading",):
-            assert c.kinds == ("table",) and len([l for l in c.text.split("\n") if l.startswith("| ")]) <= 2 + 1
+            assert (
+                c.kinds == ("table",) and len([line for line in c.text.split("\n") if line.startswith("| ")]) <= 2 + 1
+            )
 
     # nothing lost: every non-space character of every content block lies inside some chunk
     # (a split table's pieces span their rows only; its rows and header are checked below)

@@ -233,10 +233,15 @@ def test_whole_section_shortcut_gives_the_packers_chunks(corpus, monkeypatch):
     from ingest.chunker import pack
 
     files = sorted((corpus / "docling" / "md" / "sources").glob("*.md")) + sorted(
-        (corpus / "unstructured" / "example-docs").glob("*.md"))
+        (corpus / "unstructured" / "example-docs").glob("*.md")
+    )
     files += sorted((corpus / "chunking_evaluation" / "corpora").glob("*.md"))
-    settings = [ChunkOptions(512, 64, 48), ChunkOptions(96, 16, 24), ChunkOptions(300, 0, 0, "o200k_base"),
-                ChunkOptions(700, 0, 120, "chars")]
+    settings = [
+        ChunkOptions(512, 64, 48),
+        ChunkOptions(96, 16, 24),
+        ChunkOptions(300, 0, 0, "o200k_base"),
+        ChunkOptions(700, 0, 120, "chars"),
+    ]
     taken, whole = [], pack._whole
     monkeypatch.setattr(pack, "_whole", lambda *a: taken.append(whole(*a)) or taken[-1])
     shortcut = [[c for o in settings for c in chunk(load_file(p), o)] for p in files]

@@ -13,12 +13,12 @@ from ingest.config import load_config
 from ingest.pipeline import run
 from ingest.state import StateStore
 
-GREEDY = '''
+GREEDY = """
 def drop_paragraphs(blocks, ctx):
     for block in blocks:
         if block.kind != "paragraph":
             yield block
-'''
+"""
 
 
 def project(tmp_path: Path, cleaners: str = "[]") -> Path:
@@ -28,8 +28,10 @@ def project(tmp_path: Path, cleaners: str = "[]") -> Path:
     (docs / "short.md").write_text("# A very long heading that outweighs its body\n\nShort.\n")
     (tmp_path / "greedy_cleaner.py").write_text(GREEDY)
     config = tmp_path / "ingest.yaml"
-    config.write_text(f"source:\n  local: {{path: {docs}}}\nsink:\n  sqlite: {tmp_path / 'index.sqlite'}\n"
-                      f"state: {tmp_path / 'state.sqlite'}\nworkers: 1\ncleaners: {cleaners}\n")
+    config.write_text(
+        f"source:\n  local: {{path: {docs}}}\nsink:\n  sqlite: {tmp_path / 'index.sqlite'}\n"
+        f"state: {tmp_path / 'state.sqlite'}\nworkers: 1\ncleaners: {cleaners}\n"
+    )
     return config
 
 
@@ -51,19 +53,27 @@ def test_summary_and_state_hold_each_cleaners_removals(tmp_path):
 
 def test_run_warns_when_a_cleaner_removes_more_than_half_of_a_document(tmp_path):
     config = project(tmp_path, "['greedy_cleaner:drop_paragraphs']")
-    proc = subprocess.run([sys.executable, "-m", "ingest", "run", str(config), "--quiet", "--log-format", "json"],
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "ingest", "run", str(config), "--quiet", "--log-format", "json"],
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 0, proc.stderr
     events = [json.loads(line) for line in proc.stderr.splitlines() if line.startswith("{")]
     warnings = [e["message"] for e in events if e.get("action") == "heavy_cleaning"]
     assert len(warnings) == 1, proc.stderr  # long.md lost its body; short.md kept most of its heading-heavy text
-    assert "long.md" in warnings[0] and "greedy_cleaner:drop_paragraphs" in warnings[0] and "ingest inspect" in warnings[0]
+    assert (
+        "long.md" in warnings[0] and "greedy_cleaner:drop_paragraphs" in warnings[0] and "ingest inspect" in warnings[0]
+    )
     assert "removed by greedy_cleaner:drop_paragraphs" in proc.stdout
 
 
 def test_no_warning_for_the_default_cleaners_on_the_examples(tmp_path):
     config = project(tmp_path)
-    proc = subprocess.run([sys.executable, "-m", "ingest", "run", str(config), "--quiet", "--log-format", "json"],
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "ingest", "run", str(config), "--quiet", "--log-format", "json"],
+        capture_output=True,
+        text=True,
+    )
     events = [json.loads(line) for line in proc.stderr.splitlines() if line.startswith("{")]
     assert proc.returncode == 0 and not [e for e in events if e.get("action") == "heavy_cleaning"], proc.stderr

@@ -16,11 +16,26 @@ def test_chunk_prints_json_lines_with_every_field(seeds):
     assert proc.returncode == 0, proc.stderr
     records = [json.loads(line) for line in proc.stdout.splitlines()]
     assert [r["heading_path"][-1] for r in records] == [
-        "When to seek help the same day", "Antipyretic dosing", "Contraindications", "Recording a reading",
+        "When to seek help the same day",
+        "Antipyretic dosing",
+        "Contraindications",
+        "Recording a reading",
     ]
     first = records[0]
-    for key in ("id", "doc_id", "chunk_index", "text", "embed_text", "heading_path", "kinds", "token_count",
-                "overlap_tokens", "start", "end", "source"):
+    for key in (
+        "id",
+        "doc_id",
+        "chunk_index",
+        "text",
+        "embed_text",
+        "heading_path",
+        "kinds",
+        "token_count",
+        "overlap_tokens",
+        "start",
+        "end",
+        "source",
+    ):
         assert key in first
     assert set(first["source"]) >= {"uri", "name", "mime_type", "modified", "version"}
     assert first["source"]["mime_type"] == "text/markdown"
@@ -29,7 +44,9 @@ def test_chunk_prints_json_lines_with_every_field(seeds):
 
 def test_stats_table_and_json(seeds):
     doc = seeds / "paediatric-fever.md"
-    proc = ingest("stats", doc, "--tokenizer", "chars", "--max-tokens", "260,700", "--overlap-tokens", "0,120", "--json")
+    proc = ingest(
+        "stats", doc, "--tokenizer", "chars", "--max-tokens", "260,700", "--overlap-tokens", "0,120", "--json"
+    )
     assert proc.returncode == 0, proc.stderr
     rows = {(r["max_tokens"], r["overlap_tokens"]): r for r in map(json.loads, proc.stdout.splitlines())}
     assert rows[(700, 0)]["sizes"]["n"] == 4
@@ -68,11 +85,18 @@ def test_run_every_repeats_until_interrupted(tmp_path):
     docs.mkdir()
     (docs / "a.md").write_text("# A\n\nSome text to index.\n", encoding="utf-8")
     cfg = tmp_path / "cfg.yaml"
-    cfg.write_text(f"source: {{local: {{path: {docs}}}}}\nsink: {{sqlite: {tmp_path / 'i.sqlite'}}}\n"
-                   f"state: {tmp_path / 's.sqlite'}\nworkers: 1\n", encoding="utf-8")
+    cfg.write_text(
+        f"source: {{local: {{path: {docs}}}}}\nsink: {{sqlite: {tmp_path / 'i.sqlite'}}}\n"
+        f"state: {tmp_path / 's.sqlite'}\nworkers: 1\n",
+        encoding="utf-8",
+    )
     assert ingest("run", cfg, "--every", "soon").returncode == 2  # not a duration
-    proc = subprocess.Popen([sys.executable, "-m", "ingest", "run", str(cfg), "--every", "1s", "--quiet"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ingest", "run", str(cfg), "--every", "1s", "--quiet"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     runs, deadline = [], time.monotonic() + 60
     while len(runs) < 2 and time.monotonic() < deadline:
         line = proc.stdout.readline()

@@ -3,10 +3,8 @@ kept, page headers and footers gone after the default cleaners (see benchmarks/d
 
 from __future__ import annotations
 
-
-import pytest
-
 import docx_groundtruth as gt  # benchmarks/ is on the test path
+import pytest
 from conftest import CORPUS  # collection needs the corpus path before fixtures exist
 
 

@@ -126,9 +126,13 @@ def test_headers_and_footers_are_furniture_and_gone_after_cleaning(corpus, name,
 def test_even_and_first_page_headers_are_read(corpus):
     even = load(corpus / "python_docx/doc-odd-even-hdrs.docx")
     assert {(b.meta["type"], b.text) for b in even.blocks if b.kind == "furniture"} == {
-        ("even", "Even page header."), ("default", "Odd page header.")}
+        ("even", "Even page header."),
+        ("default", "Odd page header."),
+    }
     first = load(corpus / "python_docx/sct-first-page-hdrftr.docx")
-    assert ("first", "First Page Header (section 2)") in {(b.meta["type"], b.text) for b in first.blocks if b.kind == "furniture"}
+    assert ("first", "First Page Header (section 2)") in {
+        (b.meta["type"], b.text) for b in first.blocks if b.kind == "furniture"
+    }
 
 
 def test_page_fields_never_reach_the_text(corpus):

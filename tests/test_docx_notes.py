@@ -28,7 +28,9 @@ def with_notes(source: bytes) -> bytes:
             data = zin.read(item.filename)
             if item.filename == "word/document.xml":
                 refs = '<w:r><w:footnoteReference w:id="7"/></w:r><w:r><w:endnoteReference w:id="7"/></w:r>'
-                data = re.sub(rb"(<w:t[^>]*>[^<]+</w:t></w:r>)", lambda m: m.group(1) + refs.encode(), data, count=1)
+                data = re.sub(
+                    rb"(<w:t[^>]*>[^<]+</w:t></w:r>)", lambda m, refs=refs: m.group(1) + refs.encode(), data, count=1
+                )
             for part, (tag, text) in NOTES.items():
                 note = f'<w:{tag} w:id="7"><w:p><w:r><w:t>{text}</w:t></w:r></w:p></w:{tag}>'
                 if item.filename == f"word/{part}.xml":  # Word's separator notes stay
@@ -42,7 +44,10 @@ def with_notes(source: bytes) -> bytes:
             zout.writestr(item, data)
         for part, (tag, text) in NOTES.items():
             if f"word/{part}.xml" not in names:
-                zout.writestr(f"word/{part}.xml", f'<w:{part} {W}><w:{tag} w:id="7"><w:p><w:r><w:t>{text}</w:t></w:r></w:p></w:{tag}></w:{part}>')
+                zout.writestr(
+                    f"word/{part}.xml",
+                    f'<w:{part} {W}><w:{tag} w:id="7"><w:p><w:r><w:t>{text}</w:t></w:r></w:p></w:{tag}></w:{part}>',
+                )
     return out.getvalue()
 
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import docx_track_changes as bench  # benchmarks/ is on the test path
 import pytest
+from conftest import CORPUS  # collection needs the corpus path before fixtures exist
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -13,9 +15,6 @@ from ingest.cleaners import CleanContext, build_chain
 from ingest.cleaners.track_changes import TrackChangesOptions, resolve_changes, resolve_track_changes
 from ingest.errors import CleanerError
 from ingest.loaders.word import docx
-
-import docx_track_changes as bench  # benchmarks/ is on the test path
-from conftest import CORPUS  # collection needs the corpus path before fixtures exist
 
 
 @pytest.fixture(scope="module")

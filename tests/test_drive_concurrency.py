@@ -11,11 +11,10 @@ from collections import Counter
 from urllib.parse import urlsplit
 
 import pytest
+from drive_helpers import drive_config, md
 
 from ingest.pipeline import run
 from ingest.read_ahead import read_ahead
-
-from drive_helpers import drive_config, md
 
 MD = "text/markdown"
 
@@ -36,7 +35,9 @@ def many(fake_google, corpus):
 
 def index_rows(path) -> list[tuple]:
     with sqlite3.connect(path / "index.sqlite") as db:
-        return db.execute("SELECT doc_id, chunk_index, text, heading_path, url FROM chunks ORDER BY doc_id, chunk_index").fetchall()
+        return db.execute(
+            "SELECT doc_id, chunk_index, text, heading_path, url FROM chunks ORDER BY doc_id, chunk_index"
+        ).fetchall()
 
 
 def requests_made(g, since: int) -> Counter:
@@ -87,8 +88,7 @@ def test_read_ahead_hands_results_over_in_order_whatever_finishes_first():
         return str(n).encode()
 
     def entries():
-        for n in range(6):
-            yield n
+        yield from range(6)
         release.set()  # every read has been submitted before the first one may finish
 
     out = [(n, f.result() if f else None) for n, f in read_ahead(entries(), read, lambda n: n != 3, 4)]

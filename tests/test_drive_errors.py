@@ -7,8 +7,10 @@ from __future__ import annotations
 import json
 import threading
 import time
+from datetime import UTC
 
 import pytest
+from drive_helpers import drive_config, md, texts
 from googleapiclient.errors import HttpError
 
 from ingest.errors import LoaderError, SourceError
@@ -16,8 +18,6 @@ from ingest.pipeline import run
 from ingest.sources.drive_auth import credentials
 from ingest.sources.drive_calls import GoogleCalls, RateGate
 from ingest.sources.drive_errors import read_refusal
-
-from drive_helpers import drive_config, md, texts
 
 MD = "text/markdown"
 
@@ -49,12 +49,26 @@ def refusal_of(g, status: int, **fault):
     creds = Credentials(token=g.token)
     if "error_info" in fault:
         g.fail("/documents/", status, **fault)
-        request = build("docs", "v1", credentials=creds, static_discovery=True,
-                        client_options={"api_endpoint": g.docs_endpoint}).documents().get(documentId="x")
+        request = (
+            build(
+                "docs", "v1", credentials=creds, static_discovery=True, client_options={"api_endpoint": g.docs_endpoint}
+            )
+            .documents()
+            .get(documentId="x")
+        )
     else:
         g.fail("/files/x", status, **fault)
-        request = build("drive", "v3", credentials=creds, static_discovery=True,
-                        client_options={"api_endpoint": g.drive_endpoint}).files().get(fileId="x")
+        request = (
+            build(
+                "drive",
+                "v3",
+                credentials=creds,
+                static_discovery=True,
+                client_options={"api_endpoint": g.drive_endpoint},
+            )
+            .files()
+            .get(fileId="x")
+        )
     with pytest.raises(HttpError) as caught:
         request.execute(num_retries=0)
     return read_refusal(caught.value)
@@ -132,12 +146,25 @@ def test_a_dns_failure_at_sign_in_says_dns_not_refused_credentials(tmp_path, tre
     from cryptography.hazmat.primitives.asymmetric import rsa
 
     g, ids = tree
-    pem = rsa.generate_private_key(public_exponent=65537, key_size=2048).private_bytes(
-        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()).decode()
+    pem = (
+        rsa.generate_private_key(public_exponent=65537, key_size=2048)
+        .private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+        .decode()
+    )
     key = tmp_path / "key.json"
-    key.write_text(json.dumps({"type": "service_account", "project_id": "p", "private_key_id": "k",
-                               "private_key": pem, "client_email": "indexer@p.iam.gserviceaccount.com",
-                               "client_id": "1", "token_uri": "http://oauth2.invalid/token"}))
+    key.write_text(
+        json.dumps(
+            {
+                "type": "service_account",
+                "project_id": "p",
+                "private_key_id": "k",
+                "private_key": pem,
+                "client_email": "indexer@p.iam.gserviceaccount.com",
+                "client_id": "1",
+                "token_uri": "http://oauth2.invalid/token",
+            }
+        )
+    )
     cfg, steps, options = drive_config(tmp_path, g, ids["top"], retries=1)
     drive = cfg.source.drive.model_copy(update={"token": None, "credentials": key})
     summary = run(cfg.model_copy(update={"source": cfg.source.model_copy(update={"drive": drive})}), steps, options)
@@ -155,12 +182,12 @@ def test_an_unresolvable_endpoint_is_said_to_be_a_dns_failure(tmp_path, tree, sl
 
 
 def test_retry_after_in_seconds_or_as_an_http_date():
+    from datetime import datetime, timedelta
     from email.utils import format_datetime
-    from datetime import datetime, timedelta, timezone
 
     from ingest.sources.drive_errors import retry_after
 
     assert retry_after("30") == 30.0 and retry_after(None) is None and retry_after("soon") is None
-    later = format_datetime(datetime.now(timezone.utc) + timedelta(seconds=120), usegmt=True)
+    later = format_datetime(datetime.now(UTC) + timedelta(seconds=120), usegmt=True)
     assert 100 < retry_after(later) <= 120
-    assert retry_after(format_datetime(datetime(2000, 1, 1, tzinfo=timezone.utc), usegmt=True)) == 0.0
+    assert retry_after(format_datetime(datetime(2000, 1, 1, tzinfo=UTC), usegmt=True)) == 0.0

@@ -8,14 +8,13 @@ import json
 import sqlite3
 
 import pytest
+from drive_helpers import drive_config, md, texts
 
 from ingest.config import parse_config
 from ingest.errors import ConfigError
 from ingest.pipeline import run
 from ingest.sources.drive_cursor import DriveCursor
 from ingest.state import StateStore
-
-from drive_helpers import drive_config, md, texts
 
 MD = "text/markdown"
 

@@ -9,11 +9,10 @@ import sqlite3
 
 import pytest
 from click.testing import CliRunner
+from drive_helpers import PDF, drive_config, md
 
 from ingest.cli import cli
 from ingest.pipeline import run
-
-from drive_helpers import PDF, drive_config, md
 
 MD = "text/markdown"
 GDOC = "encoda_gdoc/__fixtures__/test-fixture-1.gdoc"
@@ -21,8 +20,9 @@ GDOC = "encoda_gdoc/__fixtures__/test-fixture-1.gdoc"
 
 def chunks(tmp_path, doc_id: str) -> list[tuple]:
     with sqlite3.connect(tmp_path / "index.sqlite") as db:
-        return db.execute("SELECT heading_path, page_start, url, text FROM chunks WHERE doc_id = ? ORDER BY chunk_index",
-                          (doc_id,)).fetchall()
+        return db.execute(
+            "SELECT heading_path, page_start, url, text FROM chunks WHERE doc_id = ? ORDER BY chunk_index", (doc_id,)
+        ).fetchall()
 
 
 @pytest.fixture
@@ -33,8 +33,12 @@ def linked(tmp_path, fake_google, corpus):
     ids = {
         "doc": g.add_google_doc("Fixture", top, gdoc),
         "pdf": g.add_file("q3.pdf", top, (corpus / "docling" / "pdf" / "sources" / "multi_page.pdf").read_bytes(), PDF),
-        "sheet": g.add_google_sheet("Budget", top, (corpus / "docling" / "xlsx" / "sources" / "xlsx_01.xlsx").read_bytes(),
-                                    tabs={"Sheet1": 0, "Sheet2": 1803923, "Sheet3": 77, "Sheet4": 912}),
+        "sheet": g.add_google_sheet(
+            "Budget",
+            top,
+            (corpus / "docling" / "xlsx" / "sources" / "xlsx_01.xlsx").read_bytes(),
+            tabs={"Sheet1": 0, "Sheet2": 1803923, "Sheet3": 77, "Sheet4": 912},
+        ),
         "md": g.add_file("leave.md", top, md("Leave", "Twenty days of paid leave."), MD),
     }
     assert run(*drive_config(tmp_path, g, top)).ok
@@ -67,8 +71,10 @@ def test_a_pdf_chunk_opens_at_its_page_and_a_sheet_chunk_at_its_tab(tmp_path, li
         assert url == f"{view}#page={page}"
     tabs = {json.loads(path)[1]: url for path, _, url, _ in chunks(tmp_path, ids["sheet"])}
     base = f"https://docs.google.com/spreadsheets/d/{ids['sheet']}/edit"
-    assert tabs and all(url == base + "#gid=" + {"Sheet1": "0", "Sheet2": "1803923", "Sheet3": "77",
-                                                  "Sheet4": "912"}[tab] for tab, url in tabs.items())
+    assert tabs and all(
+        url == base + "#gid=" + {"Sheet1": "0", "Sheet2": "1803923", "Sheet3": "77", "Sheet4": "912"}[tab]
+        for tab, url in tabs.items()
+    )
     assert any(r.target.startswith(f"/v4/spreadsheets/{ids['sheet']}") for r in g.log)
     assert {url for _, _, url, _ in chunks(tmp_path, ids["md"])} == {g.file(ids["md"])["webViewLink"]}
 
@@ -98,8 +104,14 @@ def test_local_chunks_have_no_url(tmp_path):
     (tmp_path / "docs" / "a.md").write_text("# A\n\nLocal text.\n")
     from ingest.config import parse_config
 
-    cfg = parse_config({"source": {"local": {"path": str(tmp_path / "docs")}}, "workers": 1,
-                        "sink": {"sqlite": str(tmp_path / "index.sqlite")}, "state": str(tmp_path / "state.sqlite")})
+    cfg = parse_config(
+        {
+            "source": {"local": {"path": str(tmp_path / "docs")}},
+            "workers": 1,
+            "sink": {"sqlite": str(tmp_path / "index.sqlite")},
+            "state": str(tmp_path / "state.sqlite"),
+        }
+    )
     assert run(*cfg).ok
     with sqlite3.connect(tmp_path / "index.sqlite") as db:
         assert db.execute("SELECT DISTINCT url FROM chunks").fetchall() == [("",)]

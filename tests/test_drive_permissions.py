@@ -9,13 +9,12 @@ import sqlite3
 
 import pytest
 from click.testing import CliRunner
+from drive_helpers import drive_config, md
 
 from ingest.cli import cli
 from ingest.config import parse_config
 from ingest.pipeline import run
 from ingest.search import principals, search
-
-from drive_helpers import drive_config, md
 
 MD = "text/markdown"
 
@@ -59,8 +58,11 @@ def test_readers_are_recorded_and_search_as_a_person_shows_what_they_may_open(tm
     everything = set(ids.values()) - {ids["top"]}
     assert {h.chunk.doc_id for h in search(tmp_path / "index.sqlite", "policy", k=50)} == everything  # no filter
     assert visible(tmp_path, "policy", "alice@example.com") == {ids["salaries"], ids["handbook"], ids["launch"]}
-    assert visible(tmp_path, "policy", "Bob@Example.com", ("eng@example.com",)) == {ids["handbook"], ids["roadmap"],
-                                                                                    ids["launch"]}
+    assert visible(tmp_path, "policy", "Bob@Example.com", ("eng@example.com",)) == {
+        ids["handbook"],
+        ids["roadmap"],
+        ids["launch"],
+    }
     assert visible(tmp_path, "policy", "eve@elsewhere.org") == {ids["launch"]}
     assert visible(tmp_path, "policy", "me@example.com") == everything
 
@@ -122,8 +124,14 @@ def test_a_file_whose_permissions_cannot_be_read_is_shown_to_no_one_filtered(tmp
 def test_local_files_have_no_readers_and_search_as_shows_them(tmp_path):
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "a.md").write_text("# A\n\nLocal policy text.\n")
-    cfg = parse_config({"source": {"local": {"path": str(tmp_path / "docs")}}, "workers": 1,
-                        "sink": {"sqlite": str(tmp_path / "index.sqlite")}, "state": str(tmp_path / "state.sqlite")})
+    cfg = parse_config(
+        {
+            "source": {"local": {"path": str(tmp_path / "docs")}},
+            "workers": 1,
+            "sink": {"sqlite": str(tmp_path / "index.sqlite")},
+            "state": str(tmp_path / "state.sqlite"),
+        }
+    )
     assert run(*cfg).ok
     assert readers(tmp_path) == {}
     assert visible(tmp_path, "policy", "anyone@example.com") == {"a.md"}
@@ -133,8 +141,22 @@ def test_search_as_on_the_command_line(tmp_path, shared):
     g, ids = shared
     assert run(*drive_config(tmp_path, g, ids["top"])).ok
     index = str(tmp_path / "index.sqlite")
-    out = CliRunner().invoke(cli, ["search", "policy", "--index", index, "-k", "10", "--json",
-                                   "--as", "bob@elsewhere.org", "--groups", "eng@example.com"])
+    out = CliRunner().invoke(
+        cli,
+        [
+            "search",
+            "policy",
+            "--index",
+            index,
+            "-k",
+            "10",
+            "--json",
+            "--as",
+            "bob@elsewhere.org",
+            "--groups",
+            "eng@example.com",
+        ],
+    )
     assert out.exit_code == 0, out.output
     assert {json.loads(line)["chunk"]["doc_id"] for line in out.output.splitlines()} == {ids["roadmap"], ids["launch"]}
     bad = CliRunner().invoke(cli, ["search", "policy", "--index", index, "--groups", "eng@example.com"])

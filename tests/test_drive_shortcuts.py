@@ -8,10 +8,9 @@ import json
 import sqlite3
 
 import pytest
+from drive_helpers import drive_config, md, texts
 
 from ingest.pipeline import run
-
-from drive_helpers import drive_config, md, texts
 
 MD = "text/markdown"
 
@@ -70,8 +69,11 @@ def test_a_shortcut_cycle_ends(tmp_path, company):
     summary = run(*drive_config(tmp_path, g, ids["top"]))
     assert summary.ok, summary.failures
     found = paths(tmp_path)
-    assert found == {ids["leave"]: "HR/leave.md", ids["plan"]: "Links/Elsewhere/plan.md",
-                     ids["roster"]: "Links/Elsewhere/Team/roster.md"}
+    assert found == {
+        ids["leave"]: "HR/leave.md",
+        ids["plan"]: "Links/Elsewhere/plan.md",
+        ids["roster"]: "Links/Elsewhere/Team/roster.md",
+    }
     listed = [p for _, p in g.requests if "/files?" in p and "in+parents" in p]
     assert len(listed) == 5  # Company, HR, Links, Elsewhere, Team: each folder listed once
 

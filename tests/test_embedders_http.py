@@ -7,8 +7,8 @@ import logging
 
 import numpy as np
 import pytest
-
 from fake_openai import KEY, fake_openai_server, vector_of
+
 from ingest.embedders import load
 from ingest.errors import EmbedderError
 
@@ -20,8 +20,16 @@ def api(monkeypatch):
 
 
 def _open(api, **options):
-    return load({"name": "openai", "base_url": api.base_url, "model": "fake-embed", "api_key_env": "TEST_EMBED_KEY",
-                 "backoff_s": 0, **options})
+    return load(
+        {
+            "name": "openai",
+            "base_url": api.base_url,
+            "model": "fake-embed",
+            "api_key_env": "TEST_EMBED_KEY",
+            "backoff_s": 0,
+            **options,
+        }
+    )
 
 
 def _unit(text: str, dimensions: int = 8) -> np.ndarray:
@@ -95,7 +103,8 @@ def test_an_unset_key_variable_is_named():
 
 
 def test_a_server_that_cannot_be_reached_is_said_so():
-    embedder = load({"name": "openai", "base_url": "http://127.0.0.1:9/v1", "api_key_env": "", "retries": 1,
-                     "backoff_s": 0})
+    embedder = load(
+        {"name": "openai", "base_url": "http://127.0.0.1:9/v1", "api_key_env": "", "retries": 1, "backoff_s": 0}
+    )
     with pytest.raises(EmbedderError, match=r"could not be reached \(ConnectionError\), 2 tries"):
         embedder.embed(["x"])

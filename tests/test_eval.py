@@ -9,9 +9,10 @@ import shutil
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
-
 from examples_index import EXAMPLES, build, ingest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from ingest.chunker.tokens import encoding
 from ingest.evaluate import NGRAM, _covered, _recall, evaluate, read_questions, words
 
@@ -60,8 +61,13 @@ QUESTIONS = [
     {"id": "q2", "question": "zebra", "heading": "Feeding schedule"},  # rank 2
     {"id": "q3", "question": "penguin herring", "doc": "alpha", "answer": "2 kg of herring"},  # beta's: miss
     {"id": "q4", "question": "xylophone", "doc": "beta.md"},  # nothing matches: miss
-    {"id": "q5", "question": "certificates renewed expiry", "doc": "incident-review", "page": 2,
-     "answer": "30 days before expiry"},  # Actions, page 2: rank 1
+    {
+        "id": "q5",
+        "question": "certificates renewed expiry",
+        "doc": "incident-review",
+        "page": 2,
+        "answer": "30 days before expiry",
+    },  # Actions, page 2: rank 1
     # Relevant needs both: Summary is on page 1 without the answer, Actions has it on page 2.
     {"id": "q6", "question": "certificates renewed expiry", "page": [1], "answer": "renewed 30 days"},
     {"id": "q7", "question": "penguin herring", "answer": "2 kg of herring"},  # any document: rank 1
@@ -83,8 +89,10 @@ def test_figures_at_k_and_within_the_budget(tiny: Path, tmp_path: Path) -> None:
     assert report.bad_lines == ()
 
     q6 = next(o for o in report.outcomes if o.question.id == "q6")
-    assert [(r.heading_path[-1], r.page_start, r.relevant) for r in q6.returned] == [("Actions", 2, False),
-                                                                                     ("Summary", 1, False)]
+    assert [(r.heading_path[-1], r.page_start, r.relevant) for r in q6.returned] == [
+        ("Actions", 2, False),
+        ("Summary", 1, False),
+    ]
     q2 = next(o for o in report.outcomes if o.question.id == "q2")
     assert [r.relevant for r in q2.returned] == [False, True]
     q4 = next(o for o in report.outcomes if o.question.id == "q4")
@@ -98,8 +106,11 @@ def test_the_budget_cuts_the_last_chunk_and_recall_counts_shingles(tiny: Path, t
     enc = encoding("cl100k_base")
     ids = enc.encode_ordinary(ZEBRA_CARE)
     upto = next(n for n in range(len(ids)) if enc.decode(ids[:n]).endswith("Zebras need 12"))
-    path = questions(tmp_path, {"question": "zebra", "doc": "alpha.md", "evidence": "Zebras need 12 kg of hay a day."},
-                     {"question": "zebra", "doc": "alpha.md", "answer": "12 kg"})
+    path = questions(
+        tmp_path,
+        {"question": "zebra", "doc": "alpha.md", "evidence": "Zebras need 12 kg of hay a day."},
+        {"question": "zebra", "doc": "alpha.md", "answer": "12 kg"},
+    )
     report = evaluate(path, tiny, k=5, budget=upto)
     evidence, answer = report.outcomes
     # Read: "zebra care zebras need 12" (embed_text: the title, the path root, is left out); of the 8 evidence words, the 3-gram "zebras need 12".
@@ -117,7 +128,10 @@ def test_evidence_across_two_chunks_counts_both(tiny: Path, tmp_path: Path) -> N
     [both] = evaluate(path, tiny, budget=1000).outcomes
     assert both.evidence_recall == 1.0  # 8 words in one chunk, 7 in the other
     # Relevant: a chunk holding half of the evidence or more: Zebra care's 8 of 15, not the other's 7.
-    assert [(r.heading_path[-1], r.relevant) for r in both.returned] == [("Zebra care", True), ("Feeding schedule", False)]
+    assert [(r.heading_path[-1], r.relevant) for r in both.returned] == [
+        ("Zebra care", True),
+        ("Feeding schedule", False),
+    ]
     assert len(words(passage)) == 15
 
 
@@ -177,8 +191,14 @@ def test_eval_command_lists_misses_and_writes_json(tiny: Path, tmp_path: Path) -
     assert "line 4 q4" in proc.stdout and "(search returned nothing)" in proc.stdout
 
     data = json.loads(out.read_text())
-    assert data["settings"] == {"k": 2, "budget": 1000, "mode": "bm25", "scope": "all", "ngram": 3,
-                                "tokenizer": "cl100k_base"}
+    assert data["settings"] == {
+        "k": 2,
+        "budget": 1000,
+        "mode": "bm25",
+        "scope": "all",
+        "ngram": 3,
+        "tokenizer": "cl100k_base",
+    }
     assert data["figures"]["mrr"] == {"value": 0.5625, "questions": 8}
     assert [r["id"] for r in data["results"] if not r["hit"]] == ["q3", "q4", "q6"]
     q5 = next(r for r in data["results"] if r["id"] == "q5")
@@ -193,11 +213,14 @@ def test_eval_takes_the_search_filters(tiny: Path, tmp_path: Path) -> None:
     assert proc.returncode == 0 and "hit rate @1      1.000  1/1" in proc.stdout
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (("--mode", "fuzzy"), "Invalid value for '--mode'"),
-    (("--budget", "0"), "Invalid value for '--budget'"),
-    (("--index", "nowhere.sqlite"), "run `ingest run` first"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--mode", "fuzzy"), "Invalid value for '--mode'"),
+        (("--budget", "0"), "Invalid value for '--budget'"),
+        (("--index", "nowhere.sqlite"), "run `ingest run` first"),
+    ],
+)
 def test_bad_input_is_exit_code_2(tiny: Path, tmp_path: Path, args: tuple[str, ...], message: str) -> None:
     path = questions(tmp_path, {"question": "zebra", "doc": "alpha.md"})
     proc = ingest("eval", path, *(("--index", tiny) if "--index" not in args else ()), *args, cwd=tmp_path)
@@ -210,7 +233,9 @@ def test_the_example_questions_on_the_default_job(tmp_path: Path) -> None:
     names words of its section; the one in a user's own words (Advil, chicken pox for ibuprofen,
     chickenpox) is the miss it is there to show."""
     index = build(tmp_path)
-    proc = ingest("eval", EXAMPLES.parent / "questions" / "examples.jsonl", "--index", index, "--json", tmp_path / "r.json")
+    proc = ingest(
+        "eval", EXAMPLES.parent / "questions" / "examples.jsonl", "--index", index, "--json", tmp_path / "r.json"
+    )
     assert proc.returncode == 0, proc.stderr
     results = json.loads((tmp_path / "r.json").read_text())["results"]
     assert len(results) == 12
@@ -236,14 +261,16 @@ def test_words_and_recall_agree_with_rag_eval_on_financebench_evidence(rag_eval,
     # Each passage against pieces of the passage before it and of itself (a chunk border inside it).
     for before, text in zip(passages, passages[1:]):
         mine, other = words(text), words(before)
-        chunks = [mine[: len(mine) // 3], other + mine[len(mine) // 3: len(mine) // 2]]
+        chunks = [mine[: len(mine) // 3], other + mine[len(mine) // 3 : len(mine) // 2]]
         grams = [rag_eval.grams(c, NGRAM) for c in chunks]
         assert _recall((text,), chunks) == rag_eval.covered(mine, grams, NGRAM) / max(1, len(mine))
 
 
 @settings(max_examples=300, deadline=None)
-@given(evidence=st.lists(st.sampled_from("abcd"), max_size=12),
-       chunks=st.lists(st.lists(st.sampled_from("abcd"), max_size=15), max_size=3))
+@given(
+    evidence=st.lists(st.sampled_from("abcd"), max_size=12),
+    chunks=st.lists(st.lists(st.sampled_from("abcd"), max_size=15), max_size=3),
+)
 def test_shingle_cover_is_rag_evals(rag_eval, evidence: list[str], chunks: list[list[str]]) -> None:
     grams = [rag_eval.grams(c, NGRAM) for c in chunks]
     assert _covered(evidence, chunks) == rag_eval.covered(evidence, grams, NGRAM)
@@ -251,9 +278,12 @@ def test_shingle_cover_is_rag_evals(rag_eval, evidence: list[str], chunks: list[
 
 def test_scope_doc_searches_each_question_in_its_own_document(tiny: Path, tmp_path: Path) -> None:
     # "penguin herring" finds only beta.md's chunk; asked of alpha (by its stem) it finds nothing there.
-    path = questions(tmp_path, {"id": "a", "question": "penguin herring zebra", "doc": "ALPHA", "answer": "extra salt"},
-                     {"id": "b", "question": "zebra", "doc": "nowhere.md"},
-                     {"id": "c", "question": "zebra", "heading": "Feeding schedule"})
+    path = questions(
+        tmp_path,
+        {"id": "a", "question": "penguin herring zebra", "doc": "ALPHA", "answer": "extra salt"},
+        {"id": "b", "question": "zebra", "doc": "nowhere.md"},
+        {"id": "c", "question": "zebra", "heading": "Feeding schedule"},
+    )
     everywhere = {o.question.id: o for o in evaluate(path, tiny, k=1).outcomes}
     assert [r.doc_id for r in everywhere["a"].returned] == ["beta.md"] and everywhere["a"].rank is None
     own = {o.question.id: o for o in evaluate(path, tiny, k=1, scope="doc").outcomes}

@@ -28,13 +28,19 @@ SHEET = Path("unstructured/example-docs/stanley-cups.xlsx")
 
 def drive_client(g: FakeGoogle, token: str | None = None):
     creds = Credentials(token=token or g.token)
-    return build("drive", "v3", credentials=creds, static_discovery=True,
-                 client_options={"api_endpoint": g.drive_endpoint})
+    return build(
+        "drive", "v3", credentials=creds, static_discovery=True, client_options={"api_endpoint": g.drive_endpoint}
+    )
 
 
 def docs_client(g: FakeGoogle):
-    return build("docs", "v1", credentials=Credentials(token=g.token), static_discovery=True,
-                 client_options={"api_endpoint": g.docs_endpoint})
+    return build(
+        "docs",
+        "v1",
+        credentials=Credentials(token=g.token),
+        static_discovery=True,
+        client_options={"api_endpoint": g.docs_endpoint},
+    )
 
 
 def error_of(exc: HttpError) -> dict:
@@ -71,15 +77,24 @@ def no_sleep(request, slept: list[float]):
 
 # ---------------------------------------------------------------- listing
 
+
 def test_a_folder_of_250_files_lists_in_three_pages_of_at_most_100(fake_google):
     top = fake_google.add_folder("Reports")
     ids = {fake_google.add_file(f"r{i:03}.txt", top, f"report {i}".encode(), "text/plain") for i in range(250)}
     fake_google.add_file("elsewhere.txt", fake_google.add_folder("Other"), b"x", "text/plain")
     drive = drive_client(fake_google)
 
-    files, pages = list_all(drive, q=f"'{top}' in parents and trashed = false", pageSize=100,
-                            fields="nextPageToken, files(id, name)", orderBy="name",
-                            supportsAllDrives=True, includeItemsFromAllDrives=True, spaces="drive", corpora="user")
+    files, pages = list_all(
+        drive,
+        q=f"'{top}' in parents and trashed = false",
+        pageSize=100,
+        fields="nextPageToken, files(id, name)",
+        orderBy="name",
+        supportsAllDrives=True,
+        includeItemsFromAllDrives=True,
+        spaces="drive",
+        corpora="user",
+    )
 
     assert pages == 3
     assert [f["name"] for f in files] == [f"r{i:03}.txt" for i in range(250)]
@@ -106,7 +121,10 @@ def test_q_filters_types_parents_and_trash_including_a_trashed_ancestor(fake_goo
     assert names(f"'{top}' in parents", orderBy="name") == ["a.pdf", "Binned", "gone.txt", "Notes", "Sub"]
     assert names(f"'{top}' in parents and trashed=false", orderBy="folder,name") == ["Sub", "a.pdf", "Notes"]
     assert names(f"'{top}' in parents and mimeType = '{FOLDER}'", orderBy="name") == ["Binned", "Sub"]
-    assert names(f"'{top}' in parents and mimeType != '{FOLDER}' and trashed = false", orderBy="name") == ["a.pdf", "Notes"]
+    assert names(f"'{top}' in parents and mimeType != '{FOLDER}' and trashed = false", orderBy="name") == [
+        "a.pdf",
+        "Notes",
+    ]
     assert names(f"'{binned}' in parents") == ["inside.txt"]
     assert names(f"'{binned}' in parents and trashed = false") == []
     assert names("'root' in parents") == ["Top"]
@@ -124,8 +142,13 @@ def test_q_filters_types_parents_and_trash_including_a_trashed_ancestor(fake_goo
         with pytest.raises(HttpError) as exc:
             drive.files().list(q=bad).execute()
         assert exc.value.status_code == 400
-        assert error_of(exc.value)["errors"][0] | {} == {"domain": "global", "reason": "invalid", "message": "Invalid Value",
-                                                        "location": "q", "locationType": "parameter"}
+        assert error_of(exc.value)["errors"][0] | {} == {
+            "domain": "global",
+            "reason": "invalid",
+            "message": "Invalid Value",
+            "location": "q",
+            "locationType": "parameter",
+        }
 
 
 def test_page_size_and_order_by_are_validated(fake_google):
@@ -143,6 +166,7 @@ def test_page_size_and_order_by_are_validated(fake_google):
 
 # ---------------------------------------------------------------- metadata
 
+
 def test_metadata_fields_defaults_and_checksums(fake_google, corpus):
     pdf = (corpus / PDF).read_bytes()
     top = fake_google.add_folder("Top")
@@ -151,10 +175,21 @@ def test_metadata_fields_defaults_and_checksums(fake_google, corpus):
     drive = drive_client(fake_google)
 
     # Drive's default partial response is only kind/id/name/mimeType
-    assert drive.files().get(fileId=fid).execute() == {"kind": "drive#file", "id": fid, "name": "missouri.pdf",
-                                                       "mimeType": "application/pdf"}
-    meta = drive.files().get(fileId=fid, supportsAllDrives=True,
-                             fields="id,name,parents,md5Checksum,size,version,modifiedTime,headRevisionId,trashed").execute()
+    assert drive.files().get(fileId=fid).execute() == {
+        "kind": "drive#file",
+        "id": fid,
+        "name": "missouri.pdf",
+        "mimeType": "application/pdf",
+    }
+    meta = (
+        drive.files()
+        .get(
+            fileId=fid,
+            supportsAllDrives=True,
+            fields="id,name,parents,md5Checksum,size,version,modifiedTime,headRevisionId,trashed",
+        )
+        .execute()
+    )
     assert meta["md5Checksum"] == hashlib.md5(pdf).hexdigest()
     assert meta["size"] == str(len(pdf))
     assert meta["parents"] == [top]
@@ -165,7 +200,10 @@ def test_metadata_fields_defaults_and_checksums(fake_google, corpus):
     gdoc = drive.files().get(fileId=doc, fields="*").execute()
     assert gdoc["mimeType"] == GOOGLE_DOC
     assert not {"md5Checksum", "size", "headRevisionId"} & set(gdoc)
-    assert drive.files().get(fileId="root", fields="id,name").execute() == {"id": fake_google.root_id, "name": "My Drive"}
+    assert drive.files().get(fileId="root", fields="id,name").execute() == {
+        "id": fake_google.root_id,
+        "name": "My Drive",
+    }
 
     fake_google.update(fid, content=pdf + b"\n%%EOF\n")
     after = drive.files().get(fileId=fid, fields="md5Checksum,size,version,modifiedTime,headRevisionId").execute()
@@ -194,11 +232,14 @@ def test_shortcut_points_at_its_target(fake_google):
     target = fake_google.add_google_doc("Target", fake_google.add_folder("Far"), {"body": {"content": []}})
     cut = fake_google.add_shortcut("Link", top, target)
     meta = drive_client(fake_google).files().get(fileId=cut, fields="mimeType,shortcutDetails").execute()
-    assert meta == {"mimeType": "application/vnd.google-apps.shortcut",
-                    "shortcutDetails": {"targetId": target, "targetMimeType": GOOGLE_DOC}}
+    assert meta == {
+        "mimeType": "application/vnd.google-apps.shortcut",
+        "shortcutDetails": {"targetId": target, "targetMimeType": GOOGLE_DOC},
+    }
 
 
 # ---------------------------------------------------------------- content
+
 
 def test_chunked_range_download_equals_the_file(fake_google, corpus):
     pdf = (corpus / PDF).read_bytes()
@@ -289,6 +330,7 @@ def test_export_of_a_doc_as_text_and_markdown(fake_google, corpus):
 
 # ---------------------------------------------------------------- Docs API
 
+
 def test_documents_get_returns_the_stored_document(fake_google, corpus):
     document = json.loads((corpus / GDOC).read_text())
     doc = fake_google.add_google_doc("Fixture", fake_google.add_folder("Top"), document)
@@ -315,6 +357,7 @@ def test_documents_get_returns_the_stored_document(fake_google, corpus):
 
 # ---------------------------------------------------------------- changes
 
+
 def test_each_mutation_appears_in_changes_with_drives_shape(fake_google):
     top = fake_google.add_folder("Top")
     other = fake_google.add_folder("Other")
@@ -334,8 +377,16 @@ def test_each_mutation_appears_in_changes_with_drives_shape(fake_google):
     fake_google.untrash(restored)
     fake_google.delete(deleted)
 
-    changes, pages, new_start = all_changes(drive, start, pageSize=2, includeRemoved=True, restrictToMyDrive=False,
-                                            spaces="drive", supportsAllDrives=True, includeItemsFromAllDrives=True)
+    changes, pages, new_start = all_changes(
+        drive,
+        start,
+        pageSize=2,
+        includeRemoved=True,
+        restrictToMyDrive=False,
+        spaces="drive",
+        supportsAllDrives=True,
+        includeItemsFromAllDrives=True,
+    )
     assert [len(p["changes"]) for p in pages] == [2, 2, 1]
     assert all("nextPageToken" in p and "newStartPageToken" not in p for p in pages[:-1])
     assert "nextPageToken" not in pages[-1]
@@ -355,8 +406,12 @@ def test_each_mutation_appears_in_changes_with_drives_shape(fake_google):
     # without `fields`, the file inside a change carries Drive's default fields only
     fake_google.update(edited, name="renamed.txt")
     default = drive.changes().list(pageToken=new_start).execute()
-    assert default["changes"][0]["file"] == {"kind": "drive#file", "id": edited, "name": "renamed.txt",
-                                             "mimeType": "text/plain"}
+    assert default["changes"][0]["file"] == {
+        "kind": "drive#file",
+        "id": edited,
+        "name": "renamed.txt",
+        "mimeType": "text/plain",
+    }
 
 
 def test_changes_coalesce_to_the_latest_state_and_trashed_folder_reports_only_itself(fake_google):
@@ -390,8 +445,13 @@ def test_expired_page_tokens_are_rejected_as_drive_does(fake_google):
         with pytest.raises(HttpError) as exc:
             drive.changes().list(pageToken=token).execute()
         assert exc.value.status_code == 400
-        assert error_of(exc.value)["errors"][0] == {"message": "Invalid Value", "domain": "global", "reason": "invalid",
-                                                    "location": "pageToken", "locationType": "parameter"}
+        assert error_of(exc.value)["errors"][0] == {
+            "message": "Invalid Value",
+            "domain": "global",
+            "reason": "invalid",
+            "location": "pageToken",
+            "locationType": "parameter",
+        }
 
     fresh = drive.changes().getStartPageToken().execute()["startPageToken"]
     fake_google.add_file("after.txt", top, b"y", "text/plain")
@@ -400,8 +460,11 @@ def test_expired_page_tokens_are_rejected_as_drive_does(fake_google):
 
 # ---------------------------------------------------------------- faults
 
-@pytest.mark.parametrize(("status", "reason"), [(429, None), (403, "userRateLimitExceeded"),
-                                                (403, "rateLimitExceeded"), (500, None), (503, "backendError")])
+
+@pytest.mark.parametrize(
+    ("status", "reason"),
+    [(429, None), (403, "userRateLimitExceeded"), (403, "rateLimitExceeded"), (500, None), (503, "backendError")],
+)
 def test_rate_limits_and_server_errors_are_retried_by_the_client(fake_google, status, reason):
     fake_google.add_folder("Top")
     drive = drive_client(fake_google)
@@ -434,8 +497,11 @@ def test_errors_carry_googles_json_and_a_plain_403_is_not_retried(fake_google):
     fake_google.fail("files", 403, reason="userRateLimitExceeded")
     with pytest.raises(HttpError) as exc:
         drive.files().list().execute()  # num_retries=0: the error reaches the caller
-    assert error_of(exc.value) == {"code": 403, "message": "User Rate Limit Exceeded", "errors": [
-        {"message": "User Rate Limit Exceeded", "domain": "usageLimits", "reason": "userRateLimitExceeded"}]}
+    assert error_of(exc.value) == {
+        "code": 403,
+        "message": "User Rate Limit Exceeded",
+        "errors": [{"message": "User Rate Limit Exceeded", "domain": "usageLimits", "reason": "userRateLimitExceeded"}],
+    }
     assert exc.value.reason == "User Rate Limit Exceeded"
 
     fake_google.fail("files", 403, times=5)  # reason "forbidden": not a rate limit
@@ -469,8 +535,13 @@ def test_a_dropped_connection(fake_google):
 
 def test_without_the_bearer_token_the_answer_is_401(fake_google):
     # no credentials at all: the client surfaces the 401 as HttpError
-    bare = build("drive", "v3", http=httplib2.Http(), static_discovery=True,
-                 client_options={"api_endpoint": fake_google.drive_endpoint})
+    bare = build(
+        "drive",
+        "v3",
+        http=httplib2.Http(),
+        static_discovery=True,
+        client_options={"api_endpoint": fake_google.drive_endpoint},
+    )
     with pytest.raises(HttpError) as exc:
         bare.files().list().execute()
     assert exc.value.status_code == 401
@@ -500,16 +571,22 @@ def test_the_server_as_a_context_manager_refuses_connections_once_stopped(corpus
 # ---------------------------------------------------------------- comments
 
 # What the Drive source asks for (the lead's comments.list call).
-COMMENT_FIELDS = ("nextPageToken,comments(id,content,author(displayName,emailAddress),createdTime,modifiedTime,"
-                  "resolved,deleted,quotedFileContent(mimeType,value),anchor,replies(id,content,author(displayName),"
-                  "createdTime,deleted,action))")
+COMMENT_FIELDS = (
+    "nextPageToken,comments(id,content,author(displayName,emailAddress),createdTime,modifiedTime,"
+    "resolved,deleted,quotedFileContent(mimeType,value),anchor,replies(id,content,author(displayName),"
+    "createdTime,deleted,action))"
+)
 
 
 def list_comments(drive, file_id: str, **kwargs) -> tuple[list[dict], list[int]]:
     """Every comment of `file_id` and the size of each page, as the source pages through them."""
     comments, sizes, token = [], [], None
     while True:
-        page = drive.comments().list(fileId=file_id, fields=COMMENT_FIELDS, pageToken=token, **kwargs).execute(num_retries=2)
+        page = (
+            drive.comments()
+            .list(fileId=file_id, fields=COMMENT_FIELDS, pageToken=token, **kwargs)
+            .execute(num_retries=2)
+        )
         comments += page.get("comments", [])
         sizes.append(len(page.get("comments", [])))
         token = page.get("nextPageToken")
@@ -519,8 +596,9 @@ def list_comments(drive, file_id: str, **kwargs) -> tuple[list[dict], list[int]]
 
 def test_comments_list_in_pages_with_quotes_anchors_and_replies(fake_google):
     doc = fake_google.add_google_doc("Plan", fake_google.add_folder("Top"), {"body": {"content": []}})
-    first = fake_google.add_comment(doc, "Is this figure right?", quoted="revenue grew 40%", author="Ann",
-                                    replies=["Checked: it is.", "Thanks"])
+    first = fake_google.add_comment(
+        doc, "Is this figure right?", quoted="revenue grew 40%", author="Ann", replies=["Checked: it is.", "Thanks"]
+    )
     ids = [first] + [fake_google.add_comment(doc, f"note {i}") for i in range(119)]
     drive = drive_client(fake_google)
 
@@ -562,11 +640,20 @@ def test_comments_list_requires_fields_and_rejects_bad_requests(fake_google):
     assert missing["errors"][0]["location"] == "fields"
     assert error(fileId=doc, fields="comments(id,body)")["message"] == "Invalid field selection body"
     gone = error(fileId="1NoSuchFile", fields="comments(id)")
-    assert (gone["code"], gone["errors"][0]["reason"], gone["message"]) == (404, "notFound", "File not found: 1NoSuchFile.")
+    assert (gone["code"], gone["errors"][0]["reason"], gone["message"]) == (
+        404,
+        "notFound",
+        "File not found: 1NoSuchFile.",
+    )
     assert error(fileId=doc, fields="comments(id)", pageSize=0)["errors"][0]["location"] == "pageSize"
     assert error(fileId=doc, fields="comments(id)", pageToken="bogus")["errors"][0]["location"] == "pageToken"
-    assert error(fileId=doc, fields="comments(id)", startModifiedTime="yesterday")["errors"][0]["location"] == "startModifiedTime"
-    assert drive.comments().list(fileId=doc, fields="comments(content)").execute() == {"comments": [{"content": "hello"}]}
+    assert (
+        error(fileId=doc, fields="comments(id)", startModifiedTime="yesterday")["errors"][0]["location"]
+        == "startModifiedTime"
+    )
+    assert drive.comments().list(fileId=doc, fields="comments(content)").execute() == {
+        "comments": [{"content": "hello"}]
+    }
 
 
 def test_deleted_comments_only_with_include_deleted_and_without_content(fake_google):
@@ -587,8 +674,15 @@ def test_deleted_comments_only_with_include_deleted_and_without_content(fake_goo
     assert [c["resolved"] for c in visible] == [False, True, True]
     # resolving is a reply with action "resolve" and no text
     assert [(r.get("action"), "content" in r) for r in everything[done]["replies"]] == [("resolve", False)]
-    assert [(r.get("action"), r.get("content")) for r in everything[later]["replies"]] == [(None, "on it"), ("resolve", None)]
-    assert everything[later]["modifiedTime"] == everything[later]["replies"][-1]["createdTime"] > everything[later]["createdTime"]
+    assert [(r.get("action"), r.get("content")) for r in everything[later]["replies"]] == [
+        (None, "on it"),
+        ("resolve", None),
+    ]
+    assert (
+        everything[later]["modifiedTime"]
+        == everything[later]["replies"][-1]["createdTime"]
+        > everything[later]["createdTime"]
+    )
 
 
 def test_start_modified_time_keeps_comments_touched_since(fake_google):
@@ -625,7 +719,8 @@ def test_comments_bump_the_file_version_not_its_modified_time_and_show_in_change
     assert int(after_all["version"]) == int(before["version"]) + 4  # add, resolve, add, delete
     changes, _, _ = all_changes(drive, start)
     assert [(c["fileId"], c["file"]["version"], c["file"]["modifiedTime"]) for c in changes] == [
-        (doc, after_all["version"], before["modifiedTime"])]
+        (doc, after_all["version"], before["modifiedTime"])
+    ]
     assert other not in {c["fileId"] for c in changes}
 
     with FakeGoogle(comment_changes=False) as quiet:  # for sources that must not rely on the feed
@@ -655,8 +750,9 @@ def test_a_shared_drive_is_listed_only_for_an_app_that_asks_for_its_items(fake_g
         return sorted(f["name"] for f in list_all(drive, fields="nextPageToken,files(name)", **kw)[0])
 
     # the drive's id is its root folder's id
-    assert drive.files().get(fileId=team, supportsAllDrives=True, fields="id,name,mimeType,driveId,parents").execute() == {
-        "id": team, "name": "Engineering", "mimeType": FOLDER, "driveId": team, "parents": []}
+    assert drive.files().get(
+        fileId=team, supportsAllDrives=True, fields="id,name,mimeType,driveId,parents"
+    ).execute() == {"id": team, "name": "Engineering", "mimeType": FOLDER, "driveId": team, "parents": []}
     assert names(q=f"'{team}' in parents", **ALL_DRIVES) == ["Specs"]
     # without includeItemsFromAllDrives (or supportsAllDrives) shared drive items are not returned
     assert names(q=f"'{specs}' in parents") == []
@@ -668,10 +764,12 @@ def test_a_shared_drive_is_listed_only_for_an_app_that_asks_for_its_items(fake_g
     assert names(corpora="drive", driveId=team, **ALL_DRIVES) == ["Specs", "api.md"]  # not the root, not My Drive
 
     # driveId and corpora=drive go together, and need includeItemsFromAllDrives
-    for kw, status, reason in [({"driveId": team, **ALL_DRIVES}, 400, "teamDriveIdRequiresTeamDriveCorpora"),
-                               ({"corpora": "drive", **ALL_DRIVES}, 400, "teamDriveIdRequiresTeamDriveCorpora"),
-                               ({"corpora": "drive", "driveId": team, "supportsAllDrives": True}, 403, "forbidden"),
-                               ({"corpora": "drive", "driveId": "0ANoSuchDriveUk9PVA", **ALL_DRIVES}, 404, "notFound")]:
+    for kw, status, reason in [
+        ({"driveId": team, **ALL_DRIVES}, 400, "teamDriveIdRequiresTeamDriveCorpora"),
+        ({"corpora": "drive", **ALL_DRIVES}, 400, "teamDriveIdRequiresTeamDriveCorpora"),
+        ({"corpora": "drive", "driveId": team, "supportsAllDrives": True}, 403, "forbidden"),
+        ({"corpora": "drive", "driveId": "0ANoSuchDriveUk9PVA", **ALL_DRIVES}, 404, "notFound"),
+    ]:
         with pytest.raises(HttpError) as exc:
             drive.files().list(**kw).execute()
         assert exc.value.status_code == status and error_of(exc.value)["errors"][0]["reason"] == reason, kw
@@ -682,12 +780,20 @@ def test_a_shared_drive_is_listed_only_for_an_app_that_asks_for_its_items(fake_g
         drive.files().get(fileId=spec, fields="id").execute()
     assert exc.value.status_code == 404 and error_of(exc.value)["message"] == f"File not found: {spec}."
     fields = "id,driveId,owners,ownedByMe"
-    assert drive.files().get(fileId=spec, supportsAllDrives=True, fields=fields).execute() == {"id": spec, "driveId": team}
+    assert drive.files().get(fileId=spec, supportsAllDrives=True, fields=fields).execute() == {
+        "id": spec,
+        "driveId": team,
+    }
     own = drive.files().get(fileId=mine, supportsAllDrives=True, fields=fields).execute()
     assert "driveId" not in own and own["ownedByMe"] is True and own["owners"][0]["me"] is True
     assert drive.files().get(fileId=spec, supportsAllDrives=True).execute() == {  # default fields carry driveId
-        "kind": "drive#file", "id": spec, "name": "api.md", "mimeType": "text/markdown", "driveId": team,
-        "teamDriveId": team}
+        "kind": "drive#file",
+        "id": spec,
+        "name": "api.md",
+        "mimeType": "text/markdown",
+        "driveId": team,
+        "teamDriveId": team,
+    }
 
     # content: alt=media takes supportsAllDrives too; files.export has no such parameter
     with pytest.raises(HttpError) as exc:
@@ -721,7 +827,13 @@ def test_a_shared_drive_has_its_own_change_log(fake_google):
     other = g.add_shared_drive("Sales")
 
     changes, _, team_next = all_changes(drive, team_start, driveId=team, **ALL_DRIVES)
-    assert [c["fileId"] for c in changes] == [edited, binned, inside, old, new]  # only this drive's, nothing of My Drive
+    assert [c["fileId"] for c in changes] == [
+        edited,
+        binned,
+        inside,
+        old,
+        new,
+    ]  # only this drive's, nothing of My Drive
     by_id = {c["fileId"]: c for c in changes}
     assert all(c["changeType"] == "file" and c["driveId"] == team for c in changes)
     assert by_id[edited]["file"]["md5Checksum"] == hashlib.md5(b"v2").hexdigest()
@@ -733,7 +845,10 @@ def test_a_shared_drive_has_its_own_change_log(fake_google):
     # the user's log: My Drive's files and the drives themselves, never a shared drive's items
     for kw in ({}, ALL_DRIVES):
         mine, _, _ = all_changes(drive, user_start, **kw)
-        assert [(c["changeType"], c.get("fileId") or c["driveId"]) for c in mine] == [("file", personal), ("drive", other)]
+        assert [(c["changeType"], c.get("fileId") or c["driveId"]) for c in mine] == [
+            ("file", personal),
+            ("drive", other),
+        ]
     assert mine[1]["drive"] == {"kind": "drive#drive", "id": other, "name": "Sales"} and "file" not in mine[1]
     assert g.changes_since(team_start, team) == 5 and g.changes_since(user_start) == 2
 
@@ -742,10 +857,12 @@ def test_a_shared_drive_has_its_own_change_log(fake_google):
         with pytest.raises(HttpError) as exc:
             drive.changes().list(pageToken=token, **kw).execute()
         assert exc.value.status_code == 400 and error_of(exc.value)["errors"][0]["location"] == "pageToken"
-    for call, status in [(lambda: drive.changes().list(pageToken=team_start, driveId=team, supportsAllDrives=True), 403),
-                         (lambda: drive.changes().getStartPageToken(driveId=team), 403),
-                         (lambda: drive.changes().getStartPageToken(driveId="0ANoSuchDriveUk9PVA", supportsAllDrives=True), 404),
-                         (lambda: drive.changes().list(pageToken="1", driveId="0ANoSuchDriveUk9PVA", **ALL_DRIVES), 404)]:
+    for call, status in [
+        (lambda: drive.changes().list(pageToken=team_start, driveId=team, supportsAllDrives=True), 403),
+        (lambda: drive.changes().getStartPageToken(driveId=team), 403),
+        (lambda: drive.changes().getStartPageToken(driveId="0ANoSuchDriveUk9PVA", supportsAllDrives=True), 404),
+        (lambda: drive.changes().list(pageToken="1", driveId="0ANoSuchDriveUk9PVA", **ALL_DRIVES), 404),
+    ]:
         with pytest.raises(HttpError) as exc:
             call().execute()
         assert exc.value.status_code == status
@@ -756,6 +873,7 @@ def test_a_shared_drive_has_its_own_change_log(fake_google):
 
 
 # ---------------------------------------------------------------- AIP-193, Retry-After, latency
+
 
 def test_an_aip_193_rate_limit_with_retry_after(fake_google, corpus):
     doc = fake_google.add_google_doc("Fixture", fake_google.add_folder("Top"), json.loads((corpus / GDOC).read_text()))
@@ -789,6 +907,7 @@ def test_latency_is_waited_before_every_answer(monkeypatch):
 
 # ---------------------------------------------------------------- sharing, access, resource keys, tabs
 
+
 def test_permissions_in_the_file_and_from_permissions_list(fake_google):
     g = fake_google
     folder = g.add_folder("Team")
@@ -801,8 +920,11 @@ def test_permissions_in_the_file_and_from_permissions_list(fake_google):
     drive = drive_client(g)
     meta = drive.files().get(fileId=f, fields="permissions(type,role,emailAddress),permissionIds").execute()
     assert sorted((p["type"], p["role"], p.get("emailAddress")) for p in meta["permissions"]) == [
-        ("anyone", "reader", None), ("group", "writer", "eng@example.com"),
-        ("user", "owner", "me@example.com"), ("user", "reader", "bob@example.com")]  # bob inherits from the folder
+        ("anyone", "reader", None),
+        ("group", "writer", "eng@example.com"),
+        ("user", "owner", "me@example.com"),
+        ("user", "reader", "bob@example.com"),
+    ]  # bob inherits from the folder
     listed = drive.permissions().list(fileId=f, fields="nextPageToken,permissions(id,type)", pageSize=2).execute()
     assert len(listed["permissions"]) == 2 and "nextPageToken" in listed
     g.unshare(f, "eng@example.com")
@@ -861,10 +983,16 @@ def test_sheets_api_tabs(fake_google, corpus):
     xlsx = (corpus / "docling" / "xlsx" / "sources" / "xlsx_01.xlsx").read_bytes()
     named = g.add_google_sheet("Given", top, xlsx, tabs={"Sheet1": 0, "Data": 42})
     derived = g.add_google_sheet("Derived", top, xlsx)
-    sheets = build("sheets", "v4", credentials=Credentials(token=g.token), static_discovery=True,
-                   client_options={"api_endpoint": g.docs_endpoint})
+    sheets = build(
+        "sheets",
+        "v4",
+        credentials=Credentials(token=g.token),
+        static_discovery=True,
+        client_options={"api_endpoint": g.docs_endpoint},
+    )
     got = sheets.spreadsheets().get(spreadsheetId=named, fields="sheets(properties(sheetId,title))").execute()
-    assert got == {"sheets": [{"properties": {"sheetId": 0, "title": "Sheet1"}},
-                              {"properties": {"sheetId": 42, "title": "Data"}}]}
+    assert got == {
+        "sheets": [{"properties": {"sheetId": 0, "title": "Sheet1"}}, {"properties": {"sheetId": 42, "title": "Data"}}]
+    }
     titles = [s["properties"]["title"] for s in sheets.spreadsheets().get(spreadsheetId=derived).execute()["sheets"]]
     assert titles == ["Sheet1", "Sheet2", "Sheet3", "Sheet4"]

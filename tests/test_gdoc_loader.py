@@ -23,13 +23,19 @@ def fixture_doc(corpus) -> dict:
 
 
 def load(doc: dict, name: str = "fixture"):
-    return load_bytes(json.dumps(doc).encode(), Document(id=name, uri=f"https://docs.google.com/document/d/{name}",
-                                                         name=name, mime_type=GOOGLE_DOC))
+    return load_bytes(
+        json.dumps(doc).encode(),
+        Document(id=name, uri=f"https://docs.google.com/document/d/{name}", name=name, mime_type=GOOGLE_DOC),
+    )
 
 
 def paragraph(text: str, style: str = "NORMAL_TEXT", **run) -> dict:
-    return {"paragraph": {"elements": [{"textRun": {"content": text + "\n", "textStyle": {}, **run}}],
-                          "paragraphStyle": {"namedStyleType": style}}}
+    return {
+        "paragraph": {
+            "elements": [{"textRun": {"content": text + "\n", "textStyle": {}, **run}}],
+            "paragraphStyle": {"namedStyleType": style},
+        }
+    }
 
 
 def test_structure_of_the_real_fixture(fixture_doc):
@@ -38,12 +44,21 @@ def test_structure_of_the_real_fixture(fixture_doc):
     assert loaded.document.title == TITLE  # the Title paragraph roots every path
     assert blocks[0].kind == "heading" and blocks[0].path == (TITLE,)
     headings = [b.path for b in blocks if b.kind == "heading"][1:]
-    assert headings[:4] == [(TITLE, "Lists"), (TITLE, "Lists", "Unordered"), (TITLE, "Lists", "Ordered"),
-                            (TITLE, "Lists", "Nested")]
+    assert headings[:4] == [
+        (TITLE, "Lists"),
+        (TITLE, "Lists", "Unordered"),
+        (TITLE, "Lists", "Ordered"),
+        (TITLE, "Lists", "Nested"),
+    ]
     nested = [(b.level, b.meta["marker"], b.text) for b in blocks if b.kind == "list_item" and b.path[-1] == "Nested"]
     # as Docs shows it (and encoda's Markdown snapshot): 1. Fruit / ○ Apple / i. Braeburn ...
-    assert nested[:5] == [(0, "1.", "Fruit"), (1, "○", "Apple"), (2, "i.", "Braeburn"), (2, "ii.", "Cox’s Orange"),
-                          (1, "○", "Orange")]
+    assert nested[:5] == [
+        (0, "1.", "Fruit"),
+        (1, "○", "Apple"),
+        (2, "i.", "Braeburn"),
+        (2, "ii.", "Cox’s Orange"),
+        (1, "○", "Orange"),
+    ]
     assert (0, "2.", "Dairy") in nested and (2, "i.", "Salted") in nested  # numbering restarts under Dairy
     ordered = [b.meta["marker"] + " " + b.text for b in blocks if b.kind == "list_item" and b.path[-1] == "Ordered"]
     assert ordered == ["1. First", "2. Second", "3. Third"]
@@ -71,7 +86,9 @@ def test_suggestions_resolve_like_tracked_changes(fixture_doc):
     first = runs[0]["textRun"]
     runs[0]["textRun"] = {**first, "content": "Given that this is a "}
     runs.insert(1, {"textRun": {"content": "real ", "textStyle": {}, "suggestedInsertionIds": ["suggest.a1"]}})
-    runs.insert(2, {"textRun": {"content": "test fixture (used ", "textStyle": {}, "suggestedDeletionIds": ["suggest.b2"]}})
+    runs.insert(
+        2, {"textRun": {"content": "test fixture (used ", "textStyle": {}, "suggestedDeletionIds": ["suggest.b2"]}}
+    )
     doc["suggestionsViewMode"] = "SUGGESTIONS_INLINE"
     loaded = load(doc)
     marked = loaded.blocks[1]
@@ -86,19 +103,48 @@ def test_suggestions_resolve_like_tracked_changes(fixture_doc):
 def test_footnotes_headers_footers_and_chips(fixture_doc):
     doc = copy.deepcopy(fixture_doc)
     body = doc["body"]["content"]
-    body.insert(3, {"paragraph": {"elements": [
-        {"textRun": {"content": "Ask ", "textStyle": {}}},
-        {"person": {"personProperties": {"name": "Ada Lovelace", "email": "ada@example.com"}}},
-        {"textRun": {"content": " about ", "textStyle": {}}},
-        {"richLink": {"richLinkProperties": {"title": "Budget 2027", "uri": "https://docs.google.com/spreadsheets/d/1"}}},
-        {"footnoteReference": {"footnoteId": "kix.fn1", "footnoteNumber": "1"}},
-        {"textRun": {"content": ".\n", "textStyle": {}}},
-    ], "paragraphStyle": {"namedStyleType": "NORMAL_TEXT"}}})
+    body.insert(
+        3,
+        {
+            "paragraph": {
+                "elements": [
+                    {"textRun": {"content": "Ask ", "textStyle": {}}},
+                    {"person": {"personProperties": {"name": "Ada Lovelace", "email": "ada@example.com"}}},
+                    {"textRun": {"content": " about ", "textStyle": {}}},
+                    {
+                        "richLink": {
+                            "richLinkProperties": {
+                                "title": "Budget 2027",
+                                "uri": "https://docs.google.com/spreadsheets/d/1",
+                            }
+                        }
+                    },
+                    {"footnoteReference": {"footnoteId": "kix.fn1", "footnoteNumber": "1"}},
+                    {"textRun": {"content": ".\n", "textStyle": {}}},
+                ],
+                "paragraphStyle": {"namedStyleType": "NORMAL_TEXT"},
+            }
+        },
+    )
     doc["footnotes"] = {"kix.fn1": {"footnoteId": "kix.fn1", "content": [paragraph(" Approved in March.")]}}
     doc["headers"] = {"kix.h1": {"headerId": "kix.h1", "content": [paragraph("ACME Confidential")]}}
-    doc["footers"] = {"kix.f1": {"footerId": "kix.f1", "content": [{"paragraph": {"elements": [
-        {"textRun": {"content": "Page ", "textStyle": {}}}, {"autoText": {"type": "PAGE_NUMBER"}},
-        {"textRun": {"content": "\n", "textStyle": {}}}], "paragraphStyle": {"namedStyleType": "NORMAL_TEXT"}}}]}}
+    doc["footers"] = {
+        "kix.f1": {
+            "footerId": "kix.f1",
+            "content": [
+                {
+                    "paragraph": {
+                        "elements": [
+                            {"textRun": {"content": "Page ", "textStyle": {}}},
+                            {"autoText": {"type": "PAGE_NUMBER"}},
+                            {"textRun": {"content": "\n", "textStyle": {}}},
+                        ],
+                        "paragraphStyle": {"namedStyleType": "NORMAL_TEXT"},
+                    }
+                }
+            ],
+        }
+    }
     loaded = load(doc)
     kinds = [(b.kind, b.text) for b in loaded.blocks]
     assert kinds[0] == ("furniture", "ACME Confidential") and kinds[-1] == ("furniture", "Page")
@@ -132,14 +178,28 @@ def test_merged_cells_header_rows_and_row_suggestions(fixture_doc):
 
 def test_tabs_root_their_own_headings(fixture_doc):
     body = fixture_doc["body"]
-    doc = {"documentId": "d1", "title": "Handbook", "tabs": [
-        {"tabProperties": {"tabId": "t.0", "title": "Policies"}, "documentTab": {"body": {"content": [
-            paragraph("Leave", "HEADING_1"), paragraph("Twenty days a year.")]}},
-         "childTabs": [{"tabProperties": {"tabId": "t.1", "title": "Travel"}, "documentTab": {"body": {"content": [
-             paragraph("Book through the portal.")]}}}]},
-        {"tabProperties": {"tabId": "t.2", "title": "Fixture"},
-         "documentTab": {"body": body, "lists": fixture_doc["lists"]}},
-    ]}
+    doc = {
+        "documentId": "d1",
+        "title": "Handbook",
+        "tabs": [
+            {
+                "tabProperties": {"tabId": "t.0", "title": "Policies"},
+                "documentTab": {
+                    "body": {"content": [paragraph("Leave", "HEADING_1"), paragraph("Twenty days a year.")]}
+                },
+                "childTabs": [
+                    {
+                        "tabProperties": {"tabId": "t.1", "title": "Travel"},
+                        "documentTab": {"body": {"content": [paragraph("Book through the portal.")]}},
+                    }
+                ],
+            },
+            {
+                "tabProperties": {"tabId": "t.2", "title": "Fixture"},
+                "documentTab": {"body": body, "lists": fixture_doc["lists"]},
+            },
+        ],
+    }
     blocks = load(doc).blocks
     paths = {b.text: b.path for b in blocks if b.kind != "heading"}
     assert paths["Twenty days a year."] == ("Handbook", "Policies", "Leave")
@@ -149,8 +209,14 @@ def test_tabs_root_their_own_headings(fixture_doc):
     assert fruit.path == ("Handbook", "Fixture", TITLE, "Lists", "Nested") and fruit.meta["marker"] == "1."
 
 
-@pytest.mark.parametrize("data, why", [(b"{not json", "not the JSON"), (b'{"kind": "drive#file"}', "without a document body"),
-                                       (b"\xff\xfe", "not the JSON")])
+@pytest.mark.parametrize(
+    "data, why",
+    [
+        (b"{not json", "not the JSON"),
+        (b'{"kind": "drive#file"}', "without a document body"),
+        (b"\xff\xfe", "not the JSON"),
+    ],
+)
 def test_bad_input_names_the_document(data, why):
     doc = Document(id="bad", uri="https://docs.google.com/document/d/bad", name="bad", mime_type=GOOGLE_DOC)
     with pytest.raises(LoaderError, match=why) as err:
@@ -162,20 +228,45 @@ def test_drive_comments_land_on_the_text_they_quote(fixture_doc):
     doc = copy.deepcopy(fixture_doc)
     person = {"displayName": "Grace Hopper", "emailAddress": "grace@example.com"}
     doc["comments"] = [  # as the Drive source adds them: the Drive API's Comment resources
-        {"id": "c1", "content": "Link to the tagged release?", "author": person, "createdTime": "2026-11-02T10:00:00.000Z",
-         "quotedFileContent": {"mimeType": "text/html", "value": "here"}, "anchor": "kix.a1",
-         "replies": [{"id": "r1", "content": "Done.", "author": {"displayName": "Ada"}, "createdTime": "2026-11-03T09:00:00.000Z"}]},
-        {"id": "c2", "content": "Is this the right spelling?", "author": person, "resolved": True,
-         "quotedFileContent": {"mimeType": "text/html", "value": "Cox&#8217;s Orange"}},  # HTML, as Drive sends it
+        {
+            "id": "c1",
+            "content": "Link to the tagged release?",
+            "author": person,
+            "createdTime": "2026-11-02T10:00:00.000Z",
+            "quotedFileContent": {"mimeType": "text/html", "value": "here"},
+            "anchor": "kix.a1",
+            "replies": [
+                {
+                    "id": "r1",
+                    "content": "Done.",
+                    "author": {"displayName": "Ada"},
+                    "createdTime": "2026-11-03T09:00:00.000Z",
+                }
+            ],
+        },
+        {
+            "id": "c2",
+            "content": "Is this the right spelling?",
+            "author": person,
+            "resolved": True,
+            "quotedFileContent": {"mimeType": "text/html", "value": "Cox&#8217;s Orange"},
+        },  # HTML, as Drive sends it
         {"id": "c3", "content": "Check this total", "author": person, "quotedFileContent": {"value": "6"}},
-        {"id": "c4", "content": "This sentence was rewritten", "author": person, "quotedFileContent": {"value": "no longer here"}},
+        {
+            "id": "c4",
+            "content": "This sentence was rewritten",
+            "author": person,
+            "quotedFileContent": {"value": "no longer here"},
+        },
         {"id": "c5", "content": "gone", "deleted": True, "quotedFileContent": {"value": "Fruit"}},
     ]
     loaded = load(doc)
     intro = loaded.blocks[1]
     comments = [m for m in intro.marks if m.kind == "comment"]
     assert [(intro.text[m.start : m.end], m.attrs["text"], m.attrs.get("parent")) for m in comments] == [
-        ("here", "Link to the tagged release?", None), ("here", "Done.", "c1")]
+        ("here", "Link to the tagged release?", None),
+        ("here", "Done.", "c1"),
+    ]
     assert comments[0].attrs["author"] == "Grace Hopper"
     cox = next(b for b in loaded.blocks if b.text == "Cox’s Orange")
     assert [m.attrs["resolved"] for m in cox.marks if m.kind == "comment"] == ["true"]

@@ -10,11 +10,10 @@ import json
 import os
 
 import pytest
+from conftest import CORPUS, ROOT
 
 from ingest import ChunkOptions, chunk, clean_blocks, load_file
 from ingest.chunk_json import chunk_to_dict
-
-from conftest import CORPUS, ROOT
 
 REGENERATE = os.environ.get("INGEST_REGENERATE_GOLDEN") == "1"
 GOLDEN = ROOT / "tests" / "golden"

@@ -20,7 +20,9 @@ TRACKED = "open_xml_powertools/TestFiles/RP/RP002-Deleted-Text.docx"
 
 
 def inspect(cmd_args, cwd=None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "ingest", "inspect", *cmd_args], capture_output=True, text=True, cwd=cwd)
+    return subprocess.run(
+        [sys.executable, "-m", "ingest", "inspect", *cmd_args], capture_output=True, text=True, cwd=cwd
+    )
 
 
 def test_json_names_each_removal_with_page_and_position(corpus):
@@ -46,7 +48,7 @@ def test_a_tracked_deletion_is_a_span_cut_from_a_kept_block(corpus):
     result = inspect_document(loaded, build_chain([]), ChunkOptions())
     (block,) = [t for t in result.blocks if t.removals]
     assert not block.removed_by and block.changed_by == ("track_changes",)
-    assert [(r.cleaner, block.block.text[r.start:r.end]) for r in block.removals] == [("track_changes", " provides")]
+    assert [(r.cleaner, block.block.text[r.start : r.end]) for r in block.removals] == [("track_changes", " provides")]
     assert segments(block) == [("Video", ""), (" provides", "track_changes"), (block.block.text[14:], "")]
     assert result.chunks[0].text.startswith("Video a powerful way")
 
@@ -69,8 +71,10 @@ def test_cleaner_option_switches_one_off_and_config_is_taken(corpus, tmp_path):
     assert "running_headers" not in data["cleaners"]
     assert any("Date Filed" in c["text"] for c in data["chunks"])
     config = tmp_path / "ingest.yaml"
-    config.write_text("source:\n  local: {path: .}\nchunker: {max_tokens: 100, min_tokens: 10, overlap_tokens: 0}\n"
-                      "cleaners: [{page_numbers: false}]\n")
+    config.write_text(
+        "source:\n  local: {path: .}\nchunker: {max_tokens: 100, min_tokens: 10, overlap_tokens: 0}\n"
+        "cleaners: [{page_numbers: false}]\n"
+    )
     data = json.loads(inspect([str(corpus / FILING), "--json", "--config", str(config)]).stdout)
     assert "page_numbers" not in data["cleaners"] and max(c["token_count"] for c in data["chunks"]) <= 100
 
@@ -95,11 +99,16 @@ def test_html_lists_loader_warnings_and_escapes_text(tmp_path):
 
 def test_inspect_shows_what_a_run_indexes_and_its_counts_match_the_runs(corpus, seeds):
     from conftest import ROOT
-    from ingest.cleaners import clean
-    from ingest.chunker import chunk
 
-    files = [*sorted((ROOT / "examples").rglob("*.*")), corpus / FILING, corpus / TRACKED,
-             corpus / "unstructured/example-docs/stanley-cups.xlsx"]
+    from ingest.chunker import chunk
+    from ingest.cleaners import clean
+
+    files = [
+        *sorted((ROOT / "examples").rglob("*.*")),
+        corpus / FILING,
+        corpus / TRACKED,
+        corpus / "unstructured/example-docs/stanley-cups.xlsx",
+    ]
     steps, options = build_chain([]), ChunkOptions()
     for path in files:
         loaded = load_file(path)
@@ -113,11 +122,15 @@ def test_inspect_shows_what_a_run_indexes_and_its_counts_match_the_runs(corpus, 
 
 def test_chunk_boundaries_placed_once_each_in_order_before_their_headings(seeds):
     from conftest import ROOT
+
     from ingest.inspect import chunk_starts
 
     for max_tokens in (512, 60):
-        result = inspect_document(load_file(ROOT / "examples/paediatric-fever.md"), build_chain([]),
-                                  ChunkOptions(max_tokens=max_tokens, min_tokens=10, overlap_tokens=0))
+        result = inspect_document(
+            load_file(ROOT / "examples/paediatric-fever.md"),
+            build_chain([]),
+            ChunkOptions(max_tokens=max_tokens, min_tokens=10, overlap_tokens=0),
+        )
         starts = chunk_starts(result)
         placed = [c.chunk_index for index in sorted(starts) for c in starts[index]]
         assert placed == list(range(len(result.chunks)))
@@ -125,4 +138,4 @@ def test_chunk_boundaries_placed_once_each_in_order_before_their_headings(seeds)
         assert result.blocks[first].block.kind == "heading"  # the title opens the first chunk
         for index, chunks in starts.items():  # a chunk begins under its own heading path
             block = result.blocks[index].block
-            assert tuple(chunks[0].heading_path[:len(block.path)]) == block.path or block.kind != "heading"
+            assert tuple(chunks[0].heading_path[: len(block.path)]) == block.path or block.kind != "heading"

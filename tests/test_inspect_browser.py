@@ -23,10 +23,17 @@ def browser(tmp_path_factory):
     with sync_playwright() as pw:
         # A persistent context is how Playwright takes --user-data-dir (a fresh, throwaway profile).
         context = pw.chromium.launch_persistent_context(
-            str(profile), executable_path=str(CHROMIUM), headless=True,
+            str(profile),
+            executable_path=str(CHROMIUM),
+            headless=True,
             viewport={"width": 1280, "height": 900},
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                  "--no-first-run"],
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--no-first-run",
+            ],
         )
         yield context
         context.close()
@@ -34,8 +41,9 @@ def browser(tmp_path_factory):
 
 def html_of(tmp_path: Path, document: Path) -> Path:
     out = tmp_path / (document.stem + ".html")
-    proc = subprocess.run([sys.executable, "-m", "ingest", "inspect", str(document), "--html", str(out)],
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "ingest", "inspect", str(document), "--html", str(out)], capture_output=True, text=True
+    )
     assert proc.returncode == 0, proc.stderr
     return out
 
@@ -58,8 +66,12 @@ def test_pdf_running_headers_and_page_numbers_highlighted(browser, corpus, tmp_p
     assert "Case: 21-50498" in headers.first.inner_text()
     assert numbers.nth(0).inner_text().strip().isdigit()
     style = headers.first.evaluate("e => [getComputedStyle(e).textDecorationLine, getComputedStyle(e).backgroundColor]")
-    legend = page.locator(".legend span[data-cleaner='running_headers']").evaluate("e => getComputedStyle(e).backgroundColor")
-    other = page.locator(".legend span[data-cleaner='page_numbers']").evaluate("e => getComputedStyle(e).backgroundColor")
+    legend = page.locator(".legend span[data-cleaner='running_headers']").evaluate(
+        "e => getComputedStyle(e).backgroundColor"
+    )
+    other = page.locator(".legend span[data-cleaner='page_numbers']").evaluate(
+        "e => getComputedStyle(e).backgroundColor"
+    )
     assert style == ["line-through", legend] and legend != other  # a colour per cleaner, as in the legend
     counts = page.locator("table.counts tr[data-cleaner='running_headers'] td").all_inner_texts()
     assert int(counts[1]) == headers.count()  # blocks removed, as highlighted

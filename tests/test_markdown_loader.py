@@ -6,7 +6,8 @@ import pytest
 
 from ingest.blocks import Document
 from ingest.chunker import ChunkOptions, chunk
-from ingest.loaders.markdown import tokens as markdown_tokens, tree as markdown_tree
+from ingest.loaders.markdown import tokens as markdown_tokens
+from ingest.loaders.markdown import tree as markdown_tree
 from ingest.loaders.markdown.loader import parse
 
 
@@ -26,7 +27,9 @@ def kinds(loaded):
 
 
 def test_html_table_is_a_table_with_rows():
-    loaded = load("# T\n\n<table>\n<tr><th>Drug</th><th>Dose</th></tr>\n<tr><td>Ibuprofen</td><td>10 mg/kg</td></tr>\n</table>\n")
+    loaded = load(
+        "# T\n\n<table>\n<tr><th>Drug</th><th>Dose</th></tr>\n<tr><td>Ibuprofen</td><td>10 mg/kg</td></tr>\n</table>\n"
+    )
     table = [b for b in loaded.blocks if b.kind == "table"]
     assert len(table) == 1
     assert table[0].rows == (("Drug", "Dose"), ("Ibuprofen", "10 mg/kg"))

@@ -3,11 +3,11 @@ same blocks, so which one is installed never changes a chunk."""
 
 from __future__ import annotations
 
-
 from conftest import CORPUS, SHARED
 
 from ingest.blocks import Document
-from ingest.loaders.markdown import tokens as markdown_tokens, tree as markdown_tree
+from ingest.loaders.markdown import tokens as markdown_tokens
+from ingest.loaders.markdown import tree as markdown_tree
 from ingest.loaders.markdown.loader import _PARSER, parse
 
 DOC = Document(id="x", uri="x", name="x.md", mime_type="text/markdown", title="x")

@@ -39,7 +39,7 @@ def raw_lines(path) -> list[list[str]]:
     """pymupdf's own plain text (ligatures expanded) with a naive undoing of line-end hyphens."""
     with pymupdf.open(path) as doc:
         pages = [re.sub(r"-\n(?=[a-zà-ÿ])", "", page.get_text(flags=pymupdf.TEXT_MEDIABOX_CLIP)) for page in doc]
-    return [[l.strip() for l in text.splitlines() if l.strip()] for text in pages]
+    return [[line.strip() for line in text.splitlines() if line.strip()] for text in pages]
 
 
 def chunk_words(chunks) -> Counter:
@@ -79,7 +79,9 @@ def test_body_text_kept(corpus, name):
     path = corpus / name
     furniture = re.compile(
         r"^(\d{1,2}|-\s?\d+\s?-|case:? .*(document|page).*|no\. 21-50498|(\d+ )?z\. shen et al\.|order|"
-        r"8:16-cv-1261-doc \(kesx\)|arxiv:\S+ +\[cs\.\w\w\] +\d+ \w+ \d{4})$", re.I)
+        r"8:16-cv-1261-doc \(kesx\)|arxiv:\S+ +\[cs\.\w\w\] +\d+ \w+ \d{4})$",
+        re.I,
+    )
     expected = Counter()
     for lines in raw_lines(path):
         for line in lines:
@@ -134,8 +136,10 @@ def test_two_page_filing_loses_only_its_stamps(corpus):
 
 
 STAMP = re.compile(r"(?i)^\W*(filed|received|entered|lodged)\b")
-DATE = re.compile(r"(?i)^\W*(\d{1,2}/\d{1,2}/\d{2,4}|(january|february|march|april|may|june|july|august|"
-                  r"september|october|november|december) \d{1,2}, \d{4})\W*$")
+DATE = re.compile(
+    r"(?i)^\W*(\d{1,2}/\d{1,2}/\d{2,4}|(january|february|march|april|may|june|july|august|"
+    r"september|october|november|december) \d{1,2}, \d{4})\W*$"
+)
 
 
 @pytest.mark.parametrize("name", [f for f in FILINGS if f.startswith(FREELAW)])
@@ -154,8 +158,7 @@ def test_fifth_circuit_stamp_stays_text_under_the_court_heading(corpus):
     _, blocks, chunks, _ = run(corpus / FREELAW / "recap_documents/ca5_00516242060.pdf")
     headings = [b.text for b in blocks if b.kind == "heading"]
     # The opinion's own sections, as numbered in the filing, head its chunks.
-    for section in ("I. Facts & Procedural Background", "II. Standard of Review", "III. Discussion",
-                    "IV. Conclusion"):
+    for section in ("I. Facts & Procedural Background", "II. Standard of Review", "III. Discussion", "IV. Conclusion"):
         assert section in headings
     text = " ".join(c.text for c in chunks)
     assert "FILED" in text and "March 16, 2022" in text

@@ -67,6 +67,7 @@ def test_ligature_glyphs_read_in_logical_order(corpus):
     cells = " ".join(c for b in form.blocks if b.kind == "table" for row in b.rows for c in row).split()
     assert "کالای" in cells and "کاالی" not in cells  # table cells are read from words: same rule
 
+
 def test_headings_found_in_heading_paths(scores):
     left_to_right = gt.total([s for n, s in scores.items() if n not in RIGHT_TO_LEFT])
     assert left_to_right.headings >= 15

@@ -19,8 +19,10 @@ from ingest.chunker import ChunkOptions, chunk
 from ingest.cleaners import build_chain, clean
 from ingest.loaders.pdf import loader as pdf
 
-WORDS = ("the survey of water quality in the northern district found that most wells met the standard "
-         "while a few near the old mill held more iron than the limit allows and were closed for repair ")
+WORDS = (
+    "the survey of water quality in the northern district found that most wells met the standard "
+    "while a few near the old mill held more iron than the limit allows and were closed for repair "
+)
 
 
 def prose(n_words: int, seed: int = 0) -> str:
@@ -38,8 +40,9 @@ class Page:
     def text(self, x: float, y: float, text: str, size: float = 10, font: str = "helv") -> None:
         self.page.insert_text((x, y), text, fontsize=size, fontname=font)
 
-    def para(self, text: str, x: float = 60, width: int = 90, size: float = 10, font: str = "helv",
-             gap: float = 8) -> None:
+    def para(
+        self, text: str, x: float = 60, width: int = 90, size: float = 10, font: str = "helv", gap: float = 8
+    ) -> None:
         for line in textwrap.wrap(text, width):
             self.y += size * 1.25
             self.text(x, self.y, line, size, font)
@@ -74,8 +77,14 @@ def test_numbered_list_marker_printed_once(tmp_path):
     doc = pymupdf.open()
     page = Page(doc)
     page.para(prose(40))
-    for n, item in enumerate(("Collect the samples from every well", "Send them to the lab the same day",
-                              "Record the results in the register"), start=1):
+    for n, item in enumerate(
+        (
+            "Collect the samples from every well",
+            "Send them to the lab the same day",
+            "Record the results in the register",
+        ),
+        start=1,
+    ):
         page.para(f"{n}. {item}", gap=2)
     page.para("(1) Wells near the mill are tested monthly", gap=2)
     page.para("(2) Other wells are tested once a year", gap=2)
@@ -112,8 +121,13 @@ def test_one_off_furniture_dropped_by_its_content_and_type(tmp_path):
 
 def test_page_number_run_into_a_chapter_header(tmp_path):
     doc = pymupdf.open()
-    chapters = ["Chapter 3. Row and column access control", "Chapter 4. Auditing", "Chapter 5. Backups",
-                "Chapter 6. Restores", "Chapter 7. Replication"]
+    chapters = [
+        "Chapter 3. Row and column access control",
+        "Chapter 4. Auditing",
+        "Chapter 5. Backups",
+        "Chapter 6. Restores",
+        "Chapter 7. Replication",
+    ]
     for i in range(10):  # each chapter's header is on two pages: too few to recur
         page = Page(doc)
         page.text(60, 40, f"{chapters[i // 2]} {15 + i}", size=9)
@@ -125,7 +139,9 @@ def test_page_number_run_into_a_chapter_header(tmp_path):
     assert all(prose(80, i)[:60] in text for i in range(10))
 
 
-@pytest.mark.parametrize("label, header", [("iv", "Safety notes and warnings iv"), ("7-45", "7-45 Installing the pump")])
+@pytest.mark.parametrize(
+    "label, header", [("iv", "Safety notes and warnings iv"), ("7-45", "7-45 Installing the pump")]
+)
 def test_page_labels_are_printed_page_numbers(tmp_path, label, header):
     doc = pymupdf.open()
     page = Page(doc)  # one page: nothing recurs, the number is no sequence; only the label tells
@@ -175,8 +191,7 @@ def test_outline_is_one_signal_among_several(tmp_path):
     doc.set_toc([[1, "Introduction", 1], [2, "Sampling in the wet season", 1]])
     loaded, blocks = load(doc, tmp_path)
     paths = {p for c in chunks_of(loaded, blocks) for p in c.heading_path}
-    for heading in ("Clean Water for Every Village", "Abstract", "I. INTRODUCTION",
-                    "2.1. Sampling in the wet season"):
+    for heading in ("Clean Water for Every Village", "Abstract", "I. INTRODUCTION", "2.1. Sampling in the wet season"):
         assert heading in paths, paths
 
 
@@ -205,7 +220,9 @@ def test_a_centred_title_heads_the_flush_left_headings_of_its_size(tmp_path):
 
     def centred(text: str) -> None:
         page.y += 14
-        page.text((60 + right - pymupdf.get_text_length(text, fontname="hebo", fontsize=10)) / 2, page.y, text, font="hebo")
+        page.text(
+            (60 + right - pymupdf.get_text_length(text, fontname="hebo", fontsize=10)) / 2, page.y, text, font="hebo"
+        )
         page.y += 4
 
     centred("CONSOLIDATED BALANCE SHEETS")
@@ -214,8 +231,12 @@ def test_a_centred_title_heads_the_flush_left_headings_of_its_size(tmp_path):
         page.heading(heading)
         page.para(text)
     _, blocks = load(doc, tmp_path)
-    assert [b.text for b in blocks if b.kind == "heading"] == ["Annual report", "CONSOLIDATED BALANCE SHEETS", "Assets",
-                                                               "Liabilities"]
+    assert [b.text for b in blocks if b.kind == "heading"] == [
+        "Annual report",
+        "CONSOLIDATED BALANCE SHEETS",
+        "Assets",
+        "Liabilities",
+    ]
     under = {b.text[:40]: b.path[1:] for b in blocks if b.kind == "paragraph"}
     assert under[body[1][:40]] == ("CONSOLIDATED BALANCE SHEETS", "Assets")
     assert under[body[2][:40]] == ("CONSOLIDATED BALANCE SHEETS", "Liabilities")
@@ -297,10 +318,14 @@ def test_small_capitals_heading_at_body_size(tmp_path):
 def test_chinese_lines_join_without_a_space(tmp_path):
     doc = pymupdf.open()
     page = doc.new_page()
-    for k, line in enumerate(("水质调查发现北部地区大多数水井符合标", "准，但旧磨坊附近的几口井含铁量超", "标，已关闭维修。")):
+    for k, line in enumerate(
+        ("水质调查发现北部地区大多数水井符合标", "准，但旧磨坊附近的几口井含铁量超", "标，已关闭维修。")
+    ):
         page.insert_text((60, 100 + 13 * k), line, fontname="china-s", fontsize=10)
     _, blocks = load(doc, tmp_path)
-    assert [b.text for b in blocks] == ["水质调查发现北部地区大多数水井符合标准，但旧磨坊附近的几口井含铁量超标，已关闭维修。"]
+    assert [b.text for b in blocks] == [
+        "水质调查发现北部地区大多数水井符合标准，但旧磨坊附近的几口井含铁量超标，已关闭维修。"
+    ]
 
 
 def test_paragraph_cut_by_a_caption_reads_on_after_it(tmp_path):
@@ -331,8 +356,13 @@ def test_statement_without_rules_is_a_table_of_rows(tmp_path):
     doc = pymupdf.open()
     page = Page(doc)
     page.para(prose(50, 1))
-    rows = [("", "2023", "2022"), ("Revenue", "46,298", "51,761"), ("Cost of sales", "(36,386)", "(40,121)"),
-            ("Gross profit", "9,912", "11,640"), ("Operating income", "$ 1,795", "$ 2,675")]
+    rows = [
+        ("", "2023", "2022"),
+        ("Revenue", "46,298", "51,761"),
+        ("Cost of sales", "(36,386)", "(40,121)"),
+        ("Gross profit", "9,912", "11,640"),
+        ("Operating income", "$ 1,795", "$ 2,675"),
+    ]
     y = page.y + 20
     for label, a, b in rows:
         if label:
@@ -345,9 +375,13 @@ def test_statement_without_rules_is_a_table_of_rows(tmp_path):
     _, blocks = load(doc, tmp_path)
     tables = [b for b in blocks if b.kind == "table"]
     assert len(tables) == 1
-    assert tables[0].rows == (("", "2023", "2022"), ("Revenue", "46,298", "51,761"),
-                              ("Cost of sales", "(36,386)", "(40,121)"), ("Gross profit", "9,912", "11,640"),
-                              ("Operating income", "$ 1,795", "$ 2,675"))
+    assert tables[0].rows == (
+        ("", "2023", "2022"),
+        ("Revenue", "46,298", "51,761"),
+        ("Cost of sales", "(36,386)", "(40,121)"),
+        ("Gross profit", "9,912", "11,640"),
+        ("Operating income", "$ 1,795", "$ 2,675"),
+    )
     assert tables[0].header_rows == 1
     assert not any(b.text in ("46,298", "Revenue") for b in blocks if b.kind != "table")
 
@@ -359,12 +393,18 @@ def test_statement_stays_one_table_across_its_row_groups(tmp_path):
     page = Page(doc)
     page.para(prose(50, 1))
     long_label = "Proceeds from issuance of treasury stock pursuant to stock option and benefit plans"
-    rows = [("Cash flows from operating activities", None, None), ("Net income", "5,363", "4,869"),
-            ("Adjustments to reconcile net income to net cash", None, None),
-            ("provided by operating activities", None, None), ("Depreciation", "1,488", "1,544"),
-            ("Deferred income taxes", "(57)", "107"), ("Cash flows from investing activities", None, None),
-            ("Purchases of property and equipment", "(1,577)", "(1,373)"), (long_label, "485", "734"),
-            ("Acquisitions, net of cash acquired", "13", "(2,023)")]
+    rows = [
+        ("Cash flows from operating activities", None, None),
+        ("Net income", "5,363", "4,869"),
+        ("Adjustments to reconcile net income to net cash", None, None),
+        ("provided by operating activities", None, None),
+        ("Depreciation", "1,488", "1,544"),
+        ("Deferred income taxes", "(57)", "107"),
+        ("Cash flows from investing activities", None, None),
+        ("Purchases of property and equipment", "(1,577)", "(1,373)"),
+        (long_label, "485", "734"),
+        ("Acquisitions, net of cash acquired", "13", "(2,023)"),
+    ]
     y = page.y + 20
     for label, a, b in rows:
         page.text(60, y, label, size=8, font="hebo" if a is None and label[0].isupper() else "helv")
@@ -380,9 +420,13 @@ def test_statement_stays_one_table_across_its_row_groups(tmp_path):
     assert tables[0].rows == (  # the caption above the first figures stays the table's lead-in
         ("Net income", "5,363", "4,869"),
         ("Adjustments to reconcile net income to net cash provided by operating activities", "", ""),
-        ("Depreciation", "1,488", "1,544"), ("Deferred income taxes", "(57)", "107"),
-        ("Cash flows from investing activities", "", ""), ("Purchases of property and equipment", "(1,577)", "(1,373)"),
-        (long_label, "485", "734"), ("Acquisitions, net of cash acquired", "13", "(2,023)"))
+        ("Depreciation", "1,488", "1,544"),
+        ("Deferred income taxes", "(57)", "107"),
+        ("Cash flows from investing activities", "", ""),
+        ("Purchases of property and equipment", "(1,577)", "(1,373)"),
+        (long_label, "485", "734"),
+        ("Acquisitions, net of cash acquired", "13", "(2,023)"),
+    )
     assert tables[0].header_rows == 0  # its first row is data
     assert not [b for b in blocks if b.kind == "heading" and "investing" in b.text.casefold()]
     assert [b.kind for b in blocks][-2:] == ["table", "paragraph"]  # the prose below reads after it
@@ -394,10 +438,18 @@ def test_text_between_two_tables_of_one_block_reads_between_them(tmp_path):
     doc = pymupdf.open()
     page = doc.new_page()
     writer, font, bold = pymupdf.TextWriter(page.rect), pymupdf.Font("helv"), pymupdf.Font("hebo")
-    rows = [("Net income", "5,363", "4,869"), ("Depreciation", "1,488", "1,544"), ("Deferred taxes", "(57)", "107"),
-            ("Segment results follow", None, None), ("for the two operating segments of the", None, None),
-            ("company, as the board reviews them", None, None), ("Capital spending", "(1,577)", "(1,373)"),
-            ("Acquisitions", "13", "(2,023)"), ("Other", "9", "(6)"), ("The notes are part of this statement.", None, None)]
+    rows = [
+        ("Net income", "5,363", "4,869"),
+        ("Depreciation", "1,488", "1,544"),
+        ("Deferred taxes", "(57)", "107"),
+        ("Segment results follow", None, None),
+        ("for the two operating segments of the", None, None),
+        ("company, as the board reviews them", None, None),
+        ("Capital spending", "(1,577)", "(1,373)"),
+        ("Acquisitions", "13", "(2,023)"),
+        ("Other", "9", "(6)"),
+        ("The notes are part of this statement.", None, None),
+    ]
     y = 100
     for label, a, b in rows:
         writer.append((60, y), label, font=bold if a is None else font, fontsize=8)
@@ -481,8 +533,16 @@ def test_column_heads_atop_every_statement_page_stay_with_their_table(tmp_path):
     and a size smaller than the rows: it recurs in the band like a running header, but it sits
     right on the figures it heads. The running header above it still goes."""
     doc = pymupdf.open()
-    labels = ("Net sales", "Cost of sales", "Selling and administrative expenses", "Research expenses",
-              "Operating income", "Interest expense", "Income before taxes", "Provision for taxes")
+    labels = (
+        "Net sales",
+        "Cost of sales",
+        "Selling and administrative expenses",
+        "Research expenses",
+        "Operating income",
+        "Interest expense",
+        "Income before taxes",
+        "Provision for taxes",
+    )
     for n in range(4):
         page = Page(doc)
         page.text(60, 40, "Northern Water Company Annual Report", size=8)
@@ -532,6 +592,9 @@ def test_signature_block_lines_are_no_headings(tmp_path):
     page.para(prose(150, 2), size=8)
     _, blocks = load(doc, tmp_path)
     assert [b.text for b in blocks if b.kind == "heading"] == [
-        "SIGNATURES", "Northern Water Company", "A. Chief Executive Officer Pay Ratio"]
+        "SIGNATURES",
+        "Northern Water Company",
+        "A. Chief Executive Officer Pay Ratio",
+    ]
     text = all_text(blocks)
     assert "Date: February 7, 2019" in text and "Robert J. Decker, Jr." in text

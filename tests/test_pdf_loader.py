@@ -151,9 +151,18 @@ def test_three_columns_read_one_after_another(corpus):
     """Reliance's contents page sets its entries in three columns: each is read top to bottom
     before the next one to its right (positions from pymupdf's own text search)."""
     path = corpus / "unstructured/example-docs/pdf/reliance.pdf"
-    phrases = ["Reliance at a Glance", "Stakeholder Value-creation", "10-year Financial Highlights",
-               "Management Discussion", "Business Overview", "Awards and Recognition",
-               "Integrated Approach", "Natural Capital", "Report on Corporate Governance", "Consolidated"]
+    phrases = [
+        "Reliance at a Glance",
+        "Stakeholder Value-creation",
+        "10-year Financial Highlights",
+        "Management Discussion",
+        "Business Overview",
+        "Awards and Recognition",
+        "Integrated Approach",
+        "Natural Capital",
+        "Report on Corporate Governance",
+        "Consolidated",
+    ]
     with pymupdf.open(path) as doc:
         where = {p: doc[2].search_for(p)[0] for p in phrases}
     columns = sorted({round(r.x0 / 100) for r in where.values()})

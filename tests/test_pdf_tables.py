@@ -50,9 +50,11 @@ def finder_tables(path) -> list[tuple[int, tuple[float, ...], list[tuple[str, ..
                     cells = []
                     for box, text in zip(row.cells, texts):
                         if box is not None and RTL.search(text or ""):
-                            text = " ".join(w[4] for w in sorted(words, key=lambda w: w[5:8])
-                                            if box[0] <= (w[0] + w[2]) / 2 < box[2]
-                                            and box[1] <= (w[1] + w[3]) / 2 < box[3])
+                            text = " ".join(
+                                w[4]
+                                for w in sorted(words, key=lambda w: w[5:8])
+                                if box[0] <= (w[0] + w[2]) / 2 < box[2] and box[1] <= (w[1] + w[3]) / 2 < box[3]
+                            )
                         cells.append(" ".join((text or "").split()))
                     rows.append(tuple(cells))
                 rows = [r for r in rows if any(r)]
@@ -100,12 +102,20 @@ def test_table_words_stay_out_of_the_text(corpus):
             assert not any(t.bbox[0] <= cx <= t.bbox[2] and t.bbox[1] <= cy <= t.bbox[3] for t in tables)
 
 
-@pytest.mark.parametrize("first, header", [
-    (("", "2023", "2022"), 1), (("(Millions)", "2018", "2017", "2016"), 1), (("", "December 31, 2022", ""), 1),
-    (("Segment", "Three months ended June 30, 2023", ""), 1), (("", "\u2014", ""), 1),
-    (("Net sales", "1,234", "5,678"), 0), (("Net income", "$ 5,363 $", "4,869"), 0), (("Margin", "10.2%", ""), 0),
-    (("Loss", "(1,577)", ""), 0),
-])
+@pytest.mark.parametrize(
+    "first, header",
+    [
+        (("", "2023", "2022"), 1),
+        (("(Millions)", "2018", "2017", "2016"), 1),
+        (("", "December 31, 2022", ""), 1),
+        (("Segment", "Three months ended June 30, 2023", ""), 1),
+        (("", "\u2014", ""), 1),
+        (("Net sales", "1,234", "5,678"), 0),
+        (("Net income", "$ 5,363 $", "4,869"), 0),
+        (("Margin", "10.2%", ""), 0),
+        (("Loss", "(1,577)", ""), 0),
+    ],
+)
 def test_first_row_is_the_header_unless_it_holds_an_amount(first, header):
     assert header_rows([first, ("Other", "1", "2")]) == header
     assert header_rows([first]) == 0  # one row heads nothing

@@ -6,7 +6,6 @@ from __future__ import annotations
 import textwrap
 
 import pymupdf
-
 from test_pdf_layouts import Page, all_text, chunks_of, load, prose
 
 
@@ -55,12 +54,25 @@ def test_bold_heading_close_to_text_with_bold_words(tmp_path):
     doc = pymupdf.open()
     page = doc.new_page(width=595, height=842)
     page.insert_text((60, 100), "System Navigation Gestures", fontsize=10, fontname="hebo")
-    run(page, 60, 114, [("Go to ", "helv"), ("Settings", "hebo"), (" > ", "helv"), ("System updates", "hebo"),
-                        (" and make sure that ", "helv"), ("Gestures", "hebo"), (" is selected.", "helv")])
+    run(
+        page,
+        60,
+        114,
+        [
+            ("Go to ", "helv"),
+            ("Settings", "hebo"),
+            (" > ", "helv"),
+            ("System updates", "hebo"),
+            (" and make sure that ", "helv"),
+            ("Gestures", "hebo"),
+            (" is selected.", "helv"),
+        ],
+    )
     run(page, 60, 140, [("3 ", "hebo"), ("Touch the floating shutter to take a photo.", "helv")])
     page.insert_text((60, 158), "Take Timed Photos", fontsize=10, fontname="hebo")
-    page.insert_text((60, 172), "The camera timer lets you set a countdown before the photo is taken.",
-                     fontsize=10, fontname="helv")
+    page.insert_text(
+        (60, 172), "The camera timer lets you set a countdown before the photo is taken.", fontsize=10, fontname="helv"
+    )
     y = 200
     for seed in range(3):
         page.insert_text((60, y), prose(14, seed), fontsize=10, fontname="helv")
@@ -97,12 +109,14 @@ def test_numbered_heading_in_capitals_over_two_lines(tmp_path):
     page = Page(doc)
     page.para(prose(120, 1))
     page.y += 10
-    page.para("4.3.2 AN AUXILIARY CONFIDENCE LOSS CAN DRAMATICALLY IMPROVE GENERALIZATION ON NLP TASKS",
-              width=70, gap=6)
+    page.para(
+        "4.3.2 AN AUXILIARY CONFIDENCE LOSS CAN DRAMATICALLY IMPROVE GENERALIZATION ON NLP TASKS", width=70, gap=6
+    )
     page.para(prose(120, 2))
     _, blocks = load(doc, tmp_path)
     assert [b.text for b in blocks if b.kind == "heading"] == [
-        "4.3.2 AN AUXILIARY CONFIDENCE LOSS CAN DRAMATICALLY IMPROVE GENERALIZATION ON NLP TASKS"]
+        "4.3.2 AN AUXILIARY CONFIDENCE LOSS CAN DRAMATICALLY IMPROVE GENERALIZATION ON NLP TASKS"
+    ]
 
 
 def test_headings_of_two_columns_on_one_row(tmp_path):

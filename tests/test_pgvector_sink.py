@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import psycopg
 import pytest
+from pg_server import PgPlace, free_port
 
 from ingest.blocks import Document
 from ingest.chunker import ChunkOptions, chunk
@@ -26,11 +27,10 @@ from ingest.loaders import load_file
 from ingest.machine_faults import machine_fault
 from ingest.pgvector_search import search_pgvector
 from ingest.pipeline import run
-from ingest.search import SearchError, principals, search as search_sqlite
+from ingest.search import SearchError, principals
+from ingest.search import search as search_sqlite
 from ingest.sinks.pgvector import PgvectorSink
 from ingest.sinks.pgvector_options import PgvectorOptions
-
-from pg_server import PgPlace, free_port
 
 EDIT = "The quarterly zebra audit of the loading dock is due on the first Friday."
 FILES = (  # real documents of each kind the sink must store: Markdown, PDF, Word, Excel
@@ -68,16 +68,25 @@ def folder(tmp_path: Path, corpus: Path) -> Path:
 
 
 def job(tmp_path: Path, docs: Path, sink: dict, name: str = "pg") -> dict:
-    return {"source": {"local": {"path": str(docs)}}, "sink": sink, "state": str(tmp_path / f"{name}.state.sqlite"),
-            "workers": 1, "chunker": {"max_tokens": 200, "min_tokens": 16, "overlap_tokens": 0}}
+    return {
+        "source": {"local": {"path": str(docs)}},
+        "sink": sink,
+        "state": str(tmp_path / f"{name}.state.sqlite"),
+        "workers": 1,
+        "chunker": {"max_tokens": 200, "min_tokens": 16, "overlap_tokens": 0},
+    }
 
 
 def stored_rows(pg: PgPlace) -> set[tuple]:
     with psycopg.connect(pg.dsn) as conn:
-        return {(doc, i, text, tuple(path), ps, pe, url, name, mime) for doc, i, text, path, ps, pe, url, name, mime
-                in conn.execute(f"SELECT c.doc_id, c.chunk_index, c.text, c.heading_path, c.page_start, c.page_end, "
-                                f"c.url, d.name, d.mime_type FROM {pg.table('ingest_chunks')} c "
-                                f"JOIN {pg.table('ingest_documents')} d ON d.id = c.doc_id")}
+        return {
+            (doc, i, text, tuple(path), ps, pe, url, name, mime)
+            for doc, i, text, path, ps, pe, url, name, mime in conn.execute(
+                f"SELECT c.doc_id, c.chunk_index, c.text, c.heading_path, c.page_start, c.page_end, "
+                f"c.url, d.name, d.mime_type FROM {pg.table('ingest_chunks')} c "
+                f"JOIN {pg.table('ingest_documents')} d ON d.id = c.doc_id"
+            )
+        }
 
 
 def sqlite_rows(index: Path) -> set[tuple]:
@@ -85,9 +94,13 @@ def sqlite_rows(index: Path) -> set[tuple]:
 
     conn = sqlite3.connect(index)
     try:
-        return {(doc, i, text, tuple(json.loads(path)), ps, pe, url, name, mime) for doc, i, text, path, ps, pe, url, name, mime
-                in conn.execute("SELECT c.doc_id, c.chunk_index, c.text, c.heading_path, c.page_start, c.page_end, "
-                                "c.url, d.name, d.mime_type FROM chunks c JOIN documents d ON d.id = c.doc_id")}
+        return {
+            (doc, i, text, tuple(json.loads(path)), ps, pe, url, name, mime)
+            for doc, i, text, path, ps, pe, url, name, mime in conn.execute(
+                "SELECT c.doc_id, c.chunk_index, c.text, c.heading_path, c.page_start, c.page_end, "
+                "c.url, d.name, d.mime_type FROM chunks c JOIN documents d ON d.id = c.doc_id"
+            )
+        }
     finally:
         conn.close()
 
@@ -105,8 +118,12 @@ def test_a_sync_stores_what_the_sqlite_index_stores_and_follows_an_edit_and_a_de
     assert {r[8] for r in rows} >= {"text/markdown", "application/pdf"} and any(r[4] for r in rows)
     with psycopg.connect(pg.dsn) as conn:
         norms = [row[0] for row in conn.execute(f"SELECT vector_norm(embedding) FROM {pg.table('ingest_chunks')}")]
-        indexes = " ".join(row[0] for row in conn.execute(
-            "SELECT indexdef FROM pg_indexes WHERE schemaname = %s AND tablename = 'ingest_chunks'", (pg.schema,)))
+        indexes = " ".join(
+            row[0]
+            for row in conn.execute(
+                "SELECT indexdef FROM pg_indexes WHERE schemaname = %s AND tablename = 'ingest_chunks'", (pg.schema,)
+            )
+        )
     assert len(norms) == first.chunks_written and np.allclose(norms, 1.0, atol=1e-4)
     assert "USING hnsw (embedding vector_ip_ops)" in indexes and "USING gin (tsv)" in indexes
 
@@ -129,8 +146,11 @@ def test_a_sync_stores_what_the_sqlite_index_stores_and_follows_an_edit_and_a_de
     # and the hit is widened with the same neighbours into the same context.
     pg_hit = search_pgvector(options, embedder, "zebra audit", k=1, window=2, mode="keyword")[0]
     sqlite_hit = search_sqlite(tmp_path / "index.sqlite", "zebra audit", k=1, window=2)[0]
-    assert (pg_hit.chunk, pg_hit.neighbours, pg_hit.context) == (sqlite_hit.chunk, sqlite_hit.neighbours,
-                                                                 sqlite_hit.context)
+    assert (pg_hit.chunk, pg_hit.neighbours, pg_hit.context) == (
+        sqlite_hit.chunk,
+        sqlite_hit.neighbours,
+        sqlite_hit.context,
+    )
     assert len(pg_hit.neighbours) > 1
 
     third = run(*parse_config(pg_job))
@@ -147,8 +167,12 @@ def test_an_edit_embeds_only_the_chunks_whose_text_changed(corpus, pg, embedder)
         # The same document with its second chunk's text changed and a new last chunk.
         from dataclasses import replace
 
-        after = [*before[:1], replace(before[1], id="changed", text=before[1].text + " Now with a zebra."), *before[2:],
-                 replace(before[-1], id="added", chunk_index=len(before), text="A new closing paragraph.")]
+        after = [
+            *before[:1],
+            replace(before[1], id="changed", text=before[1].text + " Now with a zebra."),
+            *before[2:],
+            replace(before[-1], id="added", chunk_index=len(before), text="A new closing paragraph."),
+        ]
         counting.texts.clear()
         sink.write(loaded.document, after)
         assert sorted(counting.texts) == sorted({c.embed_text for c in after} - {c.embed_text for c in before})
@@ -191,16 +215,22 @@ def test_a_crash_in_the_middle_of_a_write_leaves_the_old_chunks(tmp_path, corpus
     before = stored_rows(pg)
     script = tmp_path / "crash.py"
     script.write_text(CRASH, encoding="utf-8")
-    done = subprocess.run([sys.executable, str(script), pg.dsn, str(path), pg.schema], capture_output=True, text=True,
-                          timeout=120)
+    done = subprocess.run(
+        [sys.executable, str(script), pg.dsn, str(path), pg.schema], capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == -9, done.stderr
     assert stored_rows(pg) == before and len(before) == len(chunks)
 
 
 def hnsw_indexes(pg: PgPlace) -> list[str]:
     with psycopg.connect(pg.dsn) as conn:
-        return [row[0] for row in conn.execute("SELECT indexname FROM pg_indexes WHERE schemaname = %s "
-                                               "AND indexdef LIKE '%%USING hnsw%%'", (pg.schema,))]
+        return [
+            row[0]
+            for row in conn.execute(
+                "SELECT indexname FROM pg_indexes WHERE schemaname = %s AND indexdef LIKE '%%USING hnsw%%'",
+                (pg.schema,),
+            )
+        ]
 
 
 def test_the_hnsw_index_is_built_when_a_first_load_ends_or_else_at_the_next_open(corpus, pg, embedder):
@@ -226,8 +256,14 @@ def test_vector_and_hybrid_search_read_the_hnsw_index(corpus, pg, embedder):
     loaded = load_file(corpus / "docling/md/sources/nested.md")
     with PgvectorSink(options, embedder) as sink:
         sink.write(loaded.document, list(chunk(loaded, blocks=clean_blocks(loaded))))
-    params = {"query": "nested list", "k": 5, "config": "english", "readers": None, "n": 50,
-              "vector": embedder.embed(["nested list"])[0]}
+    params = {
+        "query": "nested list",
+        "k": 5,
+        "config": "english",
+        "readers": None,
+        "n": 50,
+        "vector": embedder.embed(["nested list"])[0],
+    }
     with psycopg.connect(pg.dsn) as conn:
         from pgvector.psycopg import register_vector
 
@@ -264,8 +300,9 @@ def own_database(postgres, request) -> PgPlace:
     return PgPlace(postgres.create_database("own_" + request.node.name[5:40].lower()), "public")
 
 
-def test_a_server_lost_mid_run_fails_the_rest_as_machine_faults_tried_again_next_run(tmp_path, corpus, postgres,
-                                                                                    own_database):
+def test_a_server_lost_mid_run_fails_the_rest_as_machine_faults_tried_again_next_run(
+    tmp_path, corpus, postgres, own_database
+):
     pg = own_database
     docs = folder(tmp_path, corpus)
     database = pg.dsn.rsplit("/", 1)[1]
@@ -297,11 +334,16 @@ def test_a_server_that_is_down_fails_the_run_saying_so_and_never_shows_the_passw
     docs = folder(tmp_path, corpus)
     port = free_port()  # nothing listens there
     cfg = tmp_path / "job.yaml"
-    cfg.write_text(json.dumps(job(tmp_path, docs, {"pgvector": {"dsn": f"postgresql://ingest@127.0.0.1:{port}/search",
-                                                               "retries": 1}})), encoding="utf-8")
+    cfg.write_text(
+        json.dumps(
+            job(tmp_path, docs, {"pgvector": {"dsn": f"postgresql://ingest@127.0.0.1:{port}/search", "retries": 1}})
+        ),
+        encoding="utf-8",
+    )
     environ = {**os.environ, "PGPASSWORD": "s3cret-never-logged"}
-    done = subprocess.run([sys.executable, "-m", "ingest", "run", str(cfg)], capture_output=True, text=True,
-                          env=environ, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "ingest", "run", str(cfg)], capture_output=True, text=True, env=environ, timeout=120
+    )
     out = done.stdout + done.stderr
     assert done.returncode != 0
     assert f"postgresql://127.0.0.1:{port}/search (public.ingest_chunks)" in out
@@ -314,20 +356,28 @@ def test_readers_limit_what_a_search_returns(corpus, pg, embedder):
 
     options = PgvectorOptions(**pg.options())
     with PgvectorSink(options, embedder) as sink:
-        for name, readers in (("mixed.md", ("user:ana@example.com",)), ("nested.md", ("domain:example.com",)),
-                              ("blocks.md", ()), ("duck.md", None)):
+        for name, readers in (
+            ("mixed.md", ("user:ana@example.com",)),
+            ("nested.md", ("domain:example.com",)),
+            ("blocks.md", ()),
+            ("duck.md", None),
+        ):
             loaded = load_file(corpus / "docling/md/sources" / name)
             document = replace(loaded.document, readers=readers)
             sink.write(document, [replace(c, source=c.source) for c in chunk(replace(loaded, document=document))])
     seen = {}
     for who in ("ana@example.com", "bo@example.com", "cy@elsewhere.org"):
-        hits = search_pgvector(options, embedder, "list item heading text", k=50, mode="hybrid", readers=principals(who))
+        hits = search_pgvector(
+            options, embedder, "list item heading text", k=50, mode="hybrid", readers=principals(who)
+        )
         seen[who] = {h.chunk.source.name for h in hits}
     everyone = {h.chunk.source.name for h in search_pgvector(options, embedder, "list item heading text", k=50)}
     assert everyone == {"mixed.md", "nested.md", "blocks.md", "duck.md"}
-    assert seen == {"ana@example.com": {"mixed.md", "nested.md", "duck.md"},
-                    "bo@example.com": {"nested.md", "duck.md"},
-                    "cy@elsewhere.org": {"duck.md"}}  # blocks.md: readers unknown, shown to no one
+    assert seen == {
+        "ana@example.com": {"mixed.md", "nested.md", "duck.md"},
+        "bo@example.com": {"nested.md", "duck.md"},
+        "cy@elsewhere.org": {"duck.md"},
+    }  # blocks.md: readers unknown, shown to no one
 
 
 def test_a_table_keeps_the_embedder_it_was_made_with(pg, embedder):
@@ -338,14 +388,20 @@ def test_a_table_keeps_the_embedder_it_was_made_with(pg, embedder):
     PgvectorSink(PgvectorOptions(**pg.options(table="small")), smaller).close()  # another prefix is another index
 
 
-@pytest.mark.parametrize(("options", "message"), [
-    ({"dsn": "postgresql://ingest:hunter2@db/search"}, "dsn: .*holds a password.*password_env"),
-    ({"dsn": "host=db password=hunter2"}, "dsn: .*holds a password"),
-    ({"dsn": "postgresql://db/search", "table": "Chunks; DROP"}, "table: .*not a plain table name"),
-    ({"dsn": "postgresql://db/search", "hnsw_m": 1}, "hnsw_m: .*greater than or equal to 2"),
-    ({"dsn": "postgresql://db/search", "tabel": "x"}, "sink.pgvector: unknown option 'tabel'"),
-    ({"dsn": "postgresql://db/search", "embedder": {"name": "wordllama", "dimensions": 100}}, "embedder.dimensions"),
-])
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"dsn": "postgresql://ingest:hunter2@db/search"}, "dsn: .*holds a password.*password_env"),
+        ({"dsn": "host=db password=hunter2"}, "dsn: .*holds a password"),
+        ({"dsn": "postgresql://db/search", "table": "Chunks; DROP"}, "table: .*not a plain table name"),
+        ({"dsn": "postgresql://db/search", "hnsw_m": 1}, "hnsw_m: .*greater than or equal to 2"),
+        ({"dsn": "postgresql://db/search", "tabel": "x"}, "sink.pgvector: unknown option 'tabel'"),
+        (
+            {"dsn": "postgresql://db/search", "embedder": {"name": "wordllama", "dimensions": 100}},
+            "embedder.dimensions",
+        ),
+    ],
+)
 def test_bad_options_are_refused_when_the_config_loads(tmp_path, options, message):
     with pytest.raises(ConfigError, match=message) as caught:
         parse_config({"source": {"local": {"path": str(tmp_path)}}, "sink": {"pgvector": options}})
@@ -359,15 +415,40 @@ def test_ingest_search_answers_from_a_pgvector_job(tmp_path, corpus, pg):
         shutil.copyfile(corpus / name, docs / Path(name).name)
     (docs / "audits.md").write_text(f"# Audits\n\n{EDIT}\n", encoding="utf-8")
     cfg = tmp_path / "job.yaml"
-    cfg.write_text(json.dumps({**job(tmp_path, docs, {"pgvector": pg.options()}),
-                               "embedder": {"name": "wordllama", "dimensions": 128}}), encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "ingest", "run", str(cfg)], capture_output=True, text=True, timeout=300)
+    cfg.write_text(
+        json.dumps(
+            {**job(tmp_path, docs, {"pgvector": pg.options()}), "embedder": {"name": "wordllama", "dimensions": 128}}
+        ),
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "ingest", "run", str(cfg)], capture_output=True, text=True, timeout=300
+    )
     assert done.returncode == 0, done.stderr
     with psycopg.connect(pg.dsn) as conn:  # the job's embedder: is the one the sink stores
-        assert conn.execute(f"SELECT vector_dims(embedding) FROM {pg.table('ingest_chunks')} LIMIT 1").fetchone() == (128,)
+        assert conn.execute(f"SELECT vector_dims(embedding) FROM {pg.table('ingest_chunks')} LIMIT 1").fetchone() == (
+            128,
+        )
     for mode in ("bm25", "vector", "hybrid"):
-        found = subprocess.run([sys.executable, "-m", "ingest", "search", "zebra audit loading dock", "--config", str(cfg),
-                                "--mode", mode, "--json", "-k", "2"], capture_output=True, text=True, timeout=120)
+        found = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "ingest",
+                "search",
+                "zebra audit loading dock",
+                "--config",
+                str(cfg),
+                "--mode",
+                mode,
+                "--json",
+                "-k",
+                "2",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert found.returncode == 0, found.stderr
         first = json.loads(found.stdout.splitlines()[0])
         assert first["chunk"]["source"]["name"] == "audits.md" and EDIT in first["context"], mode
@@ -376,8 +457,12 @@ def test_ingest_search_answers_from_a_pgvector_job(tmp_path, corpus, pg):
     assert json.loads(spec[0]) == {"name": "wordllama", "dimensions": 128}
     sqlite_job = tmp_path / "sqlite.yaml"
     sqlite_job.write_text(json.dumps(job(tmp_path, docs, {"sqlite": str(tmp_path / "index.sqlite")})), encoding="utf-8")
-    wrong = subprocess.run([sys.executable, "-m", "ingest", "search", "zebra", "--config", str(sqlite_job)],
-                           capture_output=True, text=True, timeout=60)
+    wrong = subprocess.run(
+        [sys.executable, "-m", "ingest", "search", "zebra", "--config", str(sqlite_job)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert wrong.returncode != 0 and "--config searches a job whose sink is pgvector" in wrong.stderr
 
 
@@ -396,7 +481,7 @@ def test_a_sink_that_cannot_reach_its_server_is_a_machine_fault(own_database, po
         with pytest.raises(SinkUnreachable) as caught:
             sink.stored()
         assert machine_fault(caught.value) == "the database server cannot be reached"
-        assert f"does not allow connections" in str(caught.value) or "terminat" in str(caught.value)
+        assert "does not allow connections" in str(caught.value) or "terminat" in str(caught.value)
     finally:
         _refuse_connections(postgres.admin_dsn, database, refuse=False)
     assert sink.stored() == {}  # the next call connects again
@@ -412,13 +497,37 @@ def test_the_example_config_runs_and_searches(tmp_path, pg):
     shutil.copytree(root / "configs", tmp_path / "configs")
     environ = {**os.environ, "PG_DSN": pg.dsn}
     cfg = tmp_path / "configs" / "pgvector.yaml"  # in this test's own schema rather than public
-    cfg.write_text(cfg.read_text(encoding="utf-8").replace("table: ingest ", f"table: ingest\n    schema_name: {pg.schema} "),
-                   encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "ingest", "run", "configs/pgvector.yaml"], cwd=tmp_path,
-                          capture_output=True, text=True, env=environ, timeout=300)
+    cfg.write_text(
+        cfg.read_text(encoding="utf-8").replace("table: ingest ", f"table: ingest\n    schema_name: {pg.schema} "),
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "ingest", "run", "configs/pgvector.yaml"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=environ,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
-    found = subprocess.run([sys.executable, "-m", "ingest", "search", "ibuprofen dose", "--config",
-                            "configs/pgvector.yaml", "--json", "-k", "1"], cwd=tmp_path, capture_output=True,
-                           text=True, env=environ, timeout=120)
+    found = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ingest",
+            "search",
+            "ibuprofen dose",
+            "--config",
+            "configs/pgvector.yaml",
+            "--json",
+            "-k",
+            "1",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=environ,
+        timeout=120,
+    )
     assert found.returncode == 0, found.stderr
     assert "ibuprofen" in json.loads(found.stdout)["context"].lower()

@@ -67,7 +67,12 @@ def test_second_run_parses_nothing_then_changes_and_deletions_apply(workspace):
     (docs / "notes.txt").unlink()
     (docs / "fever.md").touch()  # same bytes, new mtime: recognised by content hash
     summary, status = sync(config)
-    assert status == {"fever.md": "unchanged", "image.png": "skipped", "sub/policy.md": "changed", "notes.txt": "deleted"}
+    assert status == {
+        "fever.md": "unchanged",
+        "image.png": "skipped",
+        "sub/policy.md": "changed",
+        "notes.txt": "deleted",
+    }
     assert chunk_texts(index, "sub/policy.md") == ["Phones are replaced every two years."]
     assert chunk_texts(index, "notes.txt") == []
     assert search(index, "laptops") == []
@@ -134,7 +139,10 @@ def test_jsonl_sink_one_file_per_document(tmp_path, workspace):
     [
         ({"source": {"local": {"path": "x", "inclde": []}}}, "source.local.inclde: Extra inputs"),
         ({"source": {"local": {"path": "x"}}, "chunker": {"max_tokens": 0}}, "chunker.max_tokens"),
-        ({"source": {"local": {"path": "x"}}, "chunker": {"max_tokens": 10, "min_tokens": 5, "overlap_tokens": 10}}, "overlap_tokens"),
+        (
+            {"source": {"local": {"path": "x"}}, "chunker": {"max_tokens": 10, "min_tokens": 5, "overlap_tokens": 10}},
+            "overlap_tokens",
+        ),
         ({"source": {"local": {"path": "x"}}, "sink": {"sqlite": "a", "jsonl": "b"}}, "exactly one"),
         ({"source": {"local": {"path": "${INGEST_TEST_UNSET_VAR}"}}}, "INGEST_TEST_UNSET_VAR is not set"),
         ({"source": {"local": {"path": "x"}}, "cleaners": ["no_such_cleaner"]}, "unknown cleaner"),
@@ -158,19 +166,25 @@ def test_cli_run_reports_failures_with_exit_code(workspace):
     proc = subprocess.run([sys.executable, "-m", "ingest", "run", str(config)], capture_output=True, text=True)
     assert proc.returncode == 1
     assert "broken.md" in proc.stderr and "failed" in proc.stdout
-    bad = subprocess.run([sys.executable, "-m", "ingest", "run", str(docs / "nope.yaml")], capture_output=True, text=True)
+    bad = subprocess.run(
+        [sys.executable, "-m", "ingest", "run", str(docs / "nope.yaml")], capture_output=True, text=True
+    )
     assert bad.returncode == 2 and "nope.yaml" in bad.stderr
 
 
 def test_default_config_runs_on_the_bundled_examples(tmp_path):
     shutil.copytree(ROOT / "examples", tmp_path / "examples")
     shutil.copytree(ROOT / "configs", tmp_path / "configs")
-    proc = subprocess.run([sys.executable, "-m", "ingest", "run", "configs/local.yaml"], cwd=tmp_path, capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "ingest", "run", "configs/local.yaml"], cwd=tmp_path, capture_output=True, text=True
+    )
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "out" / "index.sqlite").exists()
     hits = subprocess.run(
         [sys.executable, "-m", "ingest", "search", "ibuprofen dose", "--json", "-k", "1"],
-        cwd=tmp_path, capture_output=True, text=True,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
     )
     assert '"Antipyretic dosing"' in hits.stdout
 

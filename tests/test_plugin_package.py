@@ -12,7 +12,6 @@ import sysconfig
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT
 
 PACKAGE = ROOT / "tests" / "plugin_package"
@@ -27,13 +26,22 @@ def venv(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("plugin-venv")
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(root / "venv")], check=True)
     python = root / "venv" / "bin" / "python"
-    site = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                          capture_output=True, text=True, check=True).stdout.strip()
-    (Path(site) / "_running_venv.pth").write_text(f"import site; site.addsitedir({sysconfig.get_paths()['purelib']!r})\n")
+    site = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    (Path(site) / "_running_venv.pth").write_text(
+        f"import site; site.addsitedir({sysconfig.get_paths()['purelib']!r})\n"
+    )
     source = root / "src"
     shutil.copytree(PACKAGE, source)  # pip builds in the tree: keep the checkout clean
-    subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-index", "--no-build-isolation", "--no-deps",
-                    str(source)], check=True, capture_output=True)
+    subprocess.run(
+        [str(python), "-m", "pip", "install", "-q", "--no-index", "--no-build-isolation", "--no-deps", str(source)],
+        check=True,
+        capture_output=True,
+    )
     return python
 
 
@@ -53,8 +61,10 @@ def test_installed_plugins_are_listed_with_their_package_and_version(venv, tmp_p
     assert listed[("cleaner", "running_headers")]["origin"] == "built in"
     assert listed[("sink", "sqlite")]["origin"] == "built in" and ("source", "drive") in listed
     # the running venv, where the package is not installed, does not list it
-    here = {(p["kind"], p["name"]) for p in map(json.loads, ingest(Path(sys.executable), "plugins", "--json",
-                                                                     cwd=tmp_path).stdout.splitlines())}
+    here = {
+        (p["kind"], p["name"])
+        for p in map(json.loads, ingest(Path(sys.executable), "plugins", "--json", cwd=tmp_path).stdout.splitlines())
+    }
     assert ("cleaner", "strip_banner") not in here
 
 
@@ -78,12 +88,16 @@ def test_installed_loader_and_cleaner_named_in_a_config(venv, tmp_path):
     (docs / "leave.md").write_text(DOC)
     (docs / "travel.org").write_text(ORG)
     config = tmp_path / "ingest.yaml"
-    config.write_text(f"source:\n  local: {{path: {docs}}}\nsink:\n  jsonl: {tmp_path / 'out'}\n"
-                      f"state: {tmp_path / 'state.sqlite'}\nworkers: 1\n"
-                      "cleaners: [strip_banner]\nloaders: [org]\n")
+    config.write_text(
+        f"source:\n  local: {{path: {docs}}}\nsink:\n  jsonl: {tmp_path / 'out'}\n"
+        f"state: {tmp_path / 'state.sqlite'}\nworkers: 1\n"
+        "cleaners: [strip_banner]\nloaders: [org]\n"
+    )
     proc = ingest(venv, "run", str(config), "--quiet", cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    chunks = [json.loads(line) for f in sorted((tmp_path / "out").glob("*.jsonl")) for line in f.read_text().splitlines()]
+    chunks = [
+        json.loads(line) for f in sorted((tmp_path / "out").glob("*.jsonl")) for line in f.read_text().splitlines()
+    ]
     org = [c for c in chunks if c["source"]["name"] == "travel.org"]
     assert [c["heading_path"] for c in org] == [["travel", "Travel"], ["travel", "Travel", "Receipts"]]
     leave = " ".join(c["text"] for c in chunks if c["source"]["name"] == "leave.md")
@@ -98,13 +112,16 @@ def test_the_same_code_by_module_attr_from_the_config_folder(tmp_path):
     (docs / "leave.md").write_text(DOC)
     (docs / "travel.org").write_text(ORG)
     config = tmp_path / "ingest.yaml"
-    config.write_text(f"source:\n  local: {{path: {docs}}}\nsink:\n  jsonl: {tmp_path / 'out'}\n"
-                      f"state: {tmp_path / 'state.sqlite'}\nworkers: 2\n"
-                      "cleaners: ['ingest_banner.cleaner:strip_banner']\nloaders: ['ingest_banner.org:org_loader']\n")
+    config.write_text(
+        f"source:\n  local: {{path: {docs}}}\nsink:\n  jsonl: {tmp_path / 'out'}\n"
+        f"state: {tmp_path / 'state.sqlite'}\nworkers: 2\n"
+        "cleaners: ['ingest_banner.cleaner:strip_banner']\nloaders: ['ingest_banner.org:org_loader']\n"
+    )
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()  # run from another folder, with no PYTHONPATH
-    proc = subprocess.run([sys.executable, "-m", "ingest", "run", str(config), "--quiet"], cwd=elsewhere,
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "ingest", "run", str(config), "--quiet"], cwd=elsewhere, capture_output=True, text=True
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     text = " ".join(line for f in (tmp_path / "out").glob("*.jsonl") for line in f.read_text().splitlines())
     assert "Keep every receipt" in text and "CONFIDENTIAL" not in text and "paid leave" in text
@@ -112,10 +129,13 @@ def test_the_same_code_by_module_attr_from_the_config_folder(tmp_path):
 
 def test_readme_examples_are_the_tested_package():
     readme = (ROOT / "README.md").read_text()
-    for heading, path in (("### Writing a cleaner", "ingest_banner/cleaner.py"), ("### Writing a loader", "ingest_banner/org.py")):
-        section = readme[readme.index(heading):]
-        code = section[section.index("```python\n") + len("```python\n"):]
-        assert code[:code.index("```")] == (PACKAGE / path).read_text(), f"README {heading} differs from {path}"
-    toml = readme[readme.index("```toml\n[project.entry-points.\"ingest.cleaners\"]"):]
-    toml = toml[len("```toml\n"):toml.index("```", 8)]
+    for heading, path in (
+        ("### Writing a cleaner", "ingest_banner/cleaner.py"),
+        ("### Writing a loader", "ingest_banner/org.py"),
+    ):
+        section = readme[readme.index(heading) :]
+        code = section[section.index("```python\n") + len("```python\n") :]
+        assert code[: code.index("```")] == (PACKAGE / path).read_text(), f"README {heading} differs from {path}"
+    toml = readme[readme.index('```toml\n[project.entry-points."ingest.cleaners"]') :]
+    toml = toml[len("```toml\n") : toml.index("```", 8)]
     assert toml in (PACKAGE / "pyproject.toml").read_text()

@@ -11,8 +11,8 @@ from importlib.metadata import EntryPoint
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT
+
 from ingest import registry
 from ingest.cleaners import DEFAULT_CHAIN, CleanerFailed, build_chain, clean, parse_cleaner_arg
 from ingest.config import load_config, parse_config
@@ -20,7 +20,7 @@ from ingest.errors import CleanerError, ConfigError, IngestError
 from ingest.loaders import load_file
 from ingest.pipeline import run
 
-PLUGIN = textwrap.dedent('''
+PLUGIN = textwrap.dedent("""
     from dataclasses import replace
     from pydantic import BaseModel
     from ingest.cleaners import Cleaner
@@ -48,7 +48,7 @@ PLUGIN = textwrap.dedent('''
     banner = Cleaner("banner", strip_banner, options=BannerOptions, default_for=frozenset({"text/markdown"}))
     exploding = Cleaner("explode", explode)
     shouting = Cleaner("shout", shout, default_for=frozenset({"text/markdown"}))
-''')
+""")
 
 
 def test_default_chain_is_the_tuple_and_includes_every_builtin_module():
@@ -60,14 +60,14 @@ def test_default_chain_is_the_tuple_and_includes_every_builtin_module():
 
 def test_source_tree_without_installed_metadata_still_has_the_builtins(tmp_path):
     # What `import ingest` from a checkout sees when no distribution advertises entry points.
-    code = textwrap.dedent('''
+    code = textwrap.dedent("""
         import importlib.metadata as md
         md.entry_points = lambda **kw: md.EntryPoints(())
         import ingest
         from ingest.cleaners import build_chain
         print(ingest.__file__)
         print(",".join(s.cleaner.name for s in build_chain([])))
-    ''')
+    """)
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     where, names = proc.stdout.split()
     assert Path(where).is_relative_to(ROOT)
@@ -103,8 +103,10 @@ def test_module_attr_plugin_importable_from_the_config_folder_and_its_options_ch
     docs.mkdir()
     (docs / "a.md").write_text("# A\n\nCONFIDENTIAL\n\nThe body stays.\n")
     config = plugin_dir / "ingest.yaml"
-    base = (f"source:\n  local: {{path: {docs}}}\nsink:\n  sqlite: {plugin_dir / 'i.sqlite'}\n"
-            f"state: {plugin_dir / 's.sqlite'}\nworkers: 1\n")
+    base = (
+        f"source:\n  local: {{path: {docs}}}\nsink:\n  sqlite: {plugin_dir / 'i.sqlite'}\n"
+        f"state: {plugin_dir / 's.sqlite'}\nworkers: 1\n"
+    )
     config.write_text(base + "cleaners:\n  - my_plugins_chain:banner: {wrod: X}\n")
     with pytest.raises(ConfigError, match=r"'wrod'.*word"):
         load_config(config)  # found from the config's folder, and its option misspelt
@@ -128,8 +130,10 @@ def test_a_raising_cleaner_fails_that_document_naming_the_cleaner(plugin_dir, wo
     (docs / "bad.md").write_text("# Bad\n\nboom goes the parser\n")
     (docs / "good.md").write_text("# Good\n\nAll is well.\n")
     config = plugin_dir / "ingest.yaml"
-    config.write_text(f"source:\n  local: {{path: {docs}}}\nsink:\n  sqlite: {plugin_dir / 'i.sqlite'}\n"
-                      f"state: {plugin_dir / 's.sqlite'}\nworkers: {workers}\ncleaners: [my_plugins_chain:exploding]\n")
+    config.write_text(
+        f"source:\n  local: {{path: {docs}}}\nsink:\n  sqlite: {plugin_dir / 'i.sqlite'}\n"
+        f"state: {plugin_dir / 's.sqlite'}\nworkers: {workers}\ncleaners: [my_plugins_chain:exploding]\n"
+    )
     results = {}
     summary = run(*load_config(config), lambda r: results.__setitem__(r.doc_id, r))
     assert summary.failed == 1 and results["good.md"].status == "changed"

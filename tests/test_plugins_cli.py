@@ -11,8 +11,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT
+
 from ingest.config import parse_config
 from ingest.errors import ConfigError
 from ingest.pipeline import run
@@ -40,8 +40,10 @@ def test_chunk_takes_a_configs_cleaners_and_chunker_and_flags_win(project):
     config = project / "sub" / "ingest.yaml"
     config.parent.mkdir()
     shutil.move(project / "ingest_banner", config.parent / "ingest_banner")  # importable from the config's folder
-    config.write_text("source:\n  local: {path: .}\nchunker: {max_tokens: 5, min_tokens: 0, overlap_tokens: 0}\n"
-                      "cleaners: ['ingest_banner.cleaner:strip_banner']\n")
+    config.write_text(
+        "source:\n  local: {path: .}\nchunker: {max_tokens: 5, min_tokens: 0, overlap_tokens: 0}\n"
+        "cleaners: ['ingest_banner.cleaner:strip_banner']\n"
+    )
     small = texts(ingest("chunk", "leave.md", "--config", str(config), cwd=project))
     assert len(small) >= 3 and not any("CONFIDENTIAL" in t for t in small)
     big = texts(ingest("chunk", "leave.md", "--config", str(config), "--max-tokens", "500", cwd=project))
@@ -77,7 +79,11 @@ def test_run_a_folder_without_a_config(project):
     again = ingest("run", str(project), "--index", "idx/leave.sqlite", "--quiet", cwd=project)
     assert "unchanged" in again.stdout and again.returncode == 0
     proc = ingest("run", str(project), "--quiet", cwd=project)  # defaults of configs/local.yaml
-    assert proc.returncode == 0 and (project / "out" / "index.sqlite").is_file() and (project / "out" / "state.sqlite").is_file()
+    assert (
+        proc.returncode == 0
+        and (project / "out" / "index.sqlite").is_file()
+        and (project / "out" / "state.sqlite").is_file()
+    )
 
 
 def test_plugins_lists_builtins_with_their_details(tmp_path):
@@ -89,7 +95,7 @@ def test_plugins_lists_builtins_with_their_details(tmp_path):
     assert "min_pages=2" in out and "figures  (built in)" in out
 
 
-STAGES = textwrap.dedent('''
+STAGES = textwrap.dedent("""
     import json
     from pathlib import Path
     from pydantic import BaseModel
@@ -128,14 +134,18 @@ STAGES = textwrap.dedent('''
 
     memory = SourceType("memory", MemorySource, MemoryOptions)
     dump = SinkType("dump", DumpSink, DumpOptions)
-''')
+""")
 
 
 def test_plugin_source_and_sink_by_module_attr_with_their_options_checked(tmp_path):
     (tmp_path / "my_stages.py").write_text(STAGES)  # beside the config: importable from its folder
     out = tmp_path / "dump.jsonl"
-    raw = {"source": {"my_stages:memory": {"texts": {"a.md": "# A\n\nAlpha text.\n"}}},
-           "sink": {"my_stages:dump": {"file": str(out)}}, "state": str(tmp_path / "s.sqlite"), "workers": 1}
+    raw = {
+        "source": {"my_stages:memory": {"texts": {"a.md": "# A\n\nAlpha text.\n"}}},
+        "sink": {"my_stages:dump": {"file": str(out)}},
+        "state": str(tmp_path / "s.sqlite"),
+        "workers": 1,
+    }
     summary = run(*parse_config(raw, base=tmp_path))
     assert summary.ok and summary.changed == 1
     assert json.loads(out.read_text().splitlines()[0]) == ["a.md", "Alpha text."]

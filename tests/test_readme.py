@@ -21,6 +21,8 @@ def test_python_api_example_runs(tmp_path):
     assert "('Paediatric fever', 'Antipyretic dosing')" in proc.stdout
     # search() over the index run() built, Markdown only: "ibuprofen" is in the dosing section and under it.
     cited = [line for line in proc.stdout.splitlines() if "(file://" in line]
-    assert len(cited) == 2 and all(c.startswith("paediatric-fever.md > Paediatric fever > Antipyretic dosing") for c in cited)
+    assert len(cited) == 2 and all(
+        c.startswith("paediatric-fever.md > Paediatric fever > Antipyretic dosing") for c in cited
+    )
     assert proc.stdout.rstrip().endswith("examples/paediatric-fever.md 4")  # chunk_files' line
     assert (tmp_path / "out" / "index.sqlite").exists()  # run() built the index

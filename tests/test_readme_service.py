@@ -14,7 +14,7 @@ from ingest import cli
 
 def section() -> str:
     text = (ROOT / "README.md").read_text()
-    return text[text.index("## Running it as a service"):text.index("## The Python API")]
+    return text[text.index("## Running it as a service") : text.index("## The Python API")]
 
 
 def test_exit_code_table_matches_the_cli():
@@ -25,8 +25,7 @@ def test_exit_code_table_matches_the_cli():
 
 
 def test_service_commands_use_real_options():
-    help_text = subprocess.run([sys.executable, "-m", "ingest", "run", "--help"], capture_output=True,
-                               text=True).stdout
+    help_text = subprocess.run([sys.executable, "-m", "ingest", "run", "--help"], capture_output=True, text=True).stdout
     used = set(re.findall(r"ingest run \S+((?: --[a-z-]+(?: [^\s-][^\s]*)?)*)", section()))
     options = {o for group in used for o in re.findall(r"--[a-z-]+", group)}
     assert {"--wait", "--summary-json", "--log-format"} <= options

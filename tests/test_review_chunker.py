@@ -17,7 +17,7 @@ from ingest.loaders import GOOGLE_DOC, load_bytes, local_document
 ADVERSARIAL = {
     "empty_headings": "#\n\n##   \n\ntext under nothing.\n\n###\n",
     "front_matter_only": "---\ntitle: Only front matter\ntags: [a, b]\n---\n",
-    "html_block": "# H\n\n<div class=\"x\">\n<p>inside: html</p>\n</div>\n\nAfter the block.\n\n<!-- a comment -->\n",
+    "html_block": '# H\n\n<div class="x">\n<p>inside: html</p>\n</div>\n\nAfter the block.\n\n<!-- a comment -->\n',
     "table": "# T\n\nLead in:\n\n| a | b |\n|---|---|\n" + "".join(f"| r{i} | v{i}. |\n" for i in range(40)),
     "zero_width": "# Z\u200b\n\nword\u200bword \u200d\ufeffjoin\u2060ed.\n\n- \u200bitem\n- item\u200b\n",
     "crlf": "# Title\r\n\r\nFirst para.\r\nSame para.\r\n\r\n- a\r\n- b:\r\n\r\n```\r\ncode\r\n```\r\n",
@@ -26,8 +26,12 @@ ADVERSARIAL = {
     "unicode_spaces": "# U\n\npara one.\u2028para two.\u00a0\u3000x\n\n\u0085\n\n\x1c\n\nend.\n",
     "punctuation_seams": "# P\n\nends with a colon:\n\n|x|\n\n(paren)\n\n...\n\n's\n\n/slash\n",
 }
-SETTINGS = [ChunkOptions(512, 64, 48), ChunkOptions(24, 0, 8), ChunkOptions(60, 10, 0, "o200k_base"),
-            ChunkOptions(80, 10, 20, "chars")]
+SETTINGS = [
+    ChunkOptions(512, 64, 48),
+    ChunkOptions(24, 0, 8),
+    ChunkOptions(60, 10, 0, "o200k_base"),
+    ChunkOptions(80, 10, 20, "chars"),
+]
 
 
 def chunks_of(text: str, options: ChunkOptions):
@@ -45,17 +49,28 @@ def test_whole_sections_match_block_packing_and_counts_are_tiktokens(name, monke
     assert shortcut == packed
     for options in SETTINGS:
         for c in chunks_of(text, options):
-            expected = len(c.text) if options.tokenizer == "chars" else len(encoding(options.tokenizer).encode_ordinary(c.text))
+            expected = (
+                len(c.text)
+                if options.tokenizer == "chars"
+                else len(encoding(options.tokenizer).encode_ordinary(c.text))
+            )
             assert c.token_count == expected, (options, c.text[:80])
 
 
 def test_a_lone_surrogate_from_a_google_doc_is_chunked(corpus):
     doc = json.loads((corpus / "encoda_gdoc" / "__fixtures__" / "test-fixture-1.gdoc").read_text(encoding="utf-8"))
-    doc["body"]["content"].append({"paragraph": {
-        "elements": [{"textRun": {"content": "Broken emoji \ud83d here.\n", "textStyle": {}}}],
-        "paragraphStyle": {"namedStyleType": "NORMAL_TEXT"}}})
+    doc["body"]["content"].append(
+        {
+            "paragraph": {
+                "elements": [{"textRun": {"content": "Broken emoji \ud83d here.\n", "textStyle": {}}}],
+                "paragraphStyle": {"namedStyleType": "NORMAL_TEXT"},
+            }
+        }
+    )
     data = json.dumps(doc).encode()  # ASCII JSON with a "\\ud83d" escape, as a server may send
-    loaded = load_bytes(data, Document(id="d", uri="https://docs.google.com/document/d/d", name="d", mime_type=GOOGLE_DOC))
+    loaded = load_bytes(
+        data, Document(id="d", uri="https://docs.google.com/document/d/d", name="d", mime_type=GOOGLE_DOC)
+    )
     chunks = list(chunk(loaded, ChunkOptions(), clean_blocks(loaded)))
     last = chunks[-1]
     assert "here." in last.text

@@ -12,10 +12,9 @@ import time
 from pathlib import Path
 
 import pytest
+from drive_helpers import drive_config, md, texts
 
 from ingest.pipeline import run
-
-from drive_helpers import drive_config, md, texts
 
 PDF = "application/pdf"
 DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
@@ -23,12 +22,8 @@ MD = "text/markdown"
 FETCHES = ("alt=media", "/export", "/v1/documents/")
 
 
-
-
 def config(tmp_path: Path, g, folder: str, workers: int = 1, **drive):
     return drive_config(tmp_path, g, folder, workers, **drive)
-
-
 
 
 def documents(tmp_path: Path) -> dict[str, tuple[str, dict]]:
@@ -81,8 +76,14 @@ def test_raising_max_file_mb_fetches_the_file_that_was_too_large(tmp_path, tree)
 def test_an_unresolvable_google_host_is_a_reported_failure_not_a_crash(tmp_path, tree):
     g, ids = tree
     assert run(*config(tmp_path, g, ids["top"])).ok
-    offline = config(tmp_path, g, ids["top"], retries=0, drive_endpoint="http://drive.invalid/drive/v3/",
-                     docs_endpoint="http://docs.invalid/")
+    offline = config(
+        tmp_path,
+        g,
+        ids["top"],
+        retries=0,
+        drive_endpoint="http://drive.invalid/drive/v3/",
+        docs_endpoint="http://docs.invalid/",
+    )
     summary = run(*offline)  # raises httplib2.error.ServerNotFoundError today
     assert not summary.ok and summary.deleted == 0 and summary.failures[0].retry
     assert "cannot reach Google" in summary.failures[0].error
@@ -150,8 +151,9 @@ def test_trashed_and_restored_is_unchanged_while_edited_and_moved_is_both(tmp_pa
     assert documents(tmp_path)[ids["deploy"]][1]["drive_path"] == "HR/deploy.md"
 
 
-def test_a_comments_failure_holds_the_cursor_and_the_next_run_counts_each_change_once(tmp_path, tree, corpus,
-                                                                                     monkeypatch):
+def test_a_comments_failure_holds_the_cursor_and_the_next_run_counts_each_change_once(
+    tmp_path, tree, corpus, monkeypatch
+):
     monkeypatch.setattr(time, "sleep", lambda s: None)
     g, ids = tree
     gdoc = json.loads((corpus / "encoda_gdoc" / "__fixtures__" / "test-fixture-1.gdoc").read_text(encoding="utf-8"))
@@ -183,7 +185,9 @@ def test_a_sheet_too_large_to_export_is_a_verdict_and_the_cursor_moves_on(tmp_pa
 
 def test_two_workers_process_drive_documents_in_a_process_pool(tmp_path, tree, corpus):
     g, ids = tree
-    pdf = g.add_file("q3.pdf", ids["eng"], (corpus / "docling" / "pdf" / "sources" / "multi_page.pdf").read_bytes(), PDF)
+    pdf = g.add_file(
+        "q3.pdf", ids["eng"], (corpus / "docling" / "pdf" / "sources" / "multi_page.pdf").read_bytes(), PDF
+    )
     gdoc = json.loads((corpus / "encoda_gdoc" / "__fixtures__" / "test-fixture-1.gdoc").read_text(encoding="utf-8"))
     travel = g.add_google_doc("Travel", ids["hr"], gdoc)
     summary = run(*config(tmp_path, g, ids["top"], workers=2))

@@ -81,12 +81,24 @@ def test_an_unreadable_file_is_reported_and_tried_every_run_and_blocks_nothing(t
         cfg = write_config(tmp_path, docs, sink=sink, workers=workers)
         first = ingest("run", cfg, "--quiet")
         assert first.returncode == 1
-        assert summary_counts(first.stdout) == {"seen": "4", "changed": "3", "unchanged": "0", "deleted": "0", "failed": "1"}
+        assert summary_counts(first.stdout) == {
+            "seen": "4",
+            "changed": "3",
+            "unchanged": "0",
+            "deleted": "0",
+            "failed": "1",
+        }
         assert "locked.md: cannot read" in first.stderr and "tried again next run" in first.stderr
         (docs / "notes.txt").unlink()  # a deletion elsewhere is not held up by the unreadable file
         second = ingest("run", cfg, "--quiet")
         assert second.returncode == 1 and "locked.md: cannot read" in second.stderr
-        assert summary_counts(second.stdout) == {"seen": "3", "changed": "0", "unchanged": "2", "deleted": "1", "failed": "1"}
+        assert summary_counts(second.stdout) == {
+            "seen": "3",
+            "changed": "0",
+            "unchanged": "2",
+            "deleted": "1",
+            "failed": "1",
+        }
     finally:
         sock.close()
     # Readable again (same name): read and stored; the run is clean.
@@ -123,7 +135,9 @@ def test_a_renamed_file_with_the_same_bytes_moves_its_chunks_in_the_jsonl_sink(t
     (docs / "sub" / "policy.md").rename(docs / "sub" / "laptops.md")
     summary, results = sync(cfg)
     assert {d: r.status for d, r in results.items() if r.status != "unchanged"} == {
-        "sub/laptops.md": "changed", "sub/policy.md": "deleted"}
+        "sub/laptops.md": "changed",
+        "sub/policy.md": "deleted",
+    }
     dumps = [p for p in (tmp_path / "chunks").iterdir() if p.name.startswith(("laptops", "policy"))]
     assert [p.name.split(".")[0] for p in dumps] == ["laptops-md"]
     rows = [json.loads(line) for line in dumps[0].read_text().splitlines()]
@@ -195,8 +209,12 @@ def test_an_unreadable_folder_that_is_excluded_neither_fails_the_run_nor_blocks_
 
 def test_every_goes_on_after_a_run_that_fails_as_a_whole(tmp_path, docs):
     cfg = write_config(tmp_path, docs)
-    proc = subprocess.Popen([sys.executable, "-m", "ingest", "run", str(cfg), "--every", "1s", "--quiet"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ingest", "run", str(cfg), "--every", "1s", "--quiet"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         runs, deadline = 0, time.monotonic() + 30
         while runs < 1 and time.monotonic() < deadline:
@@ -217,8 +235,12 @@ def test_every_goes_on_after_a_run_that_fails_as_a_whole(tmp_path, docs):
 def test_every_exit_code_reflects_the_last_finished_run(tmp_path, docs):
     (docs / "broken.md").write_bytes(b"\x00\x01\x02binary")
     cfg = write_config(tmp_path, docs)
-    proc = subprocess.Popen([sys.executable, "-m", "ingest", "run", str(cfg), "--every", "1s", "--quiet"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ingest", "run", str(cfg), "--every", "1s", "--quiet"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     failed, deadline = [], time.monotonic() + 30
     while len(failed) < 2 and time.monotonic() < deadline:
         parts = proc.stdout.readline().split()
@@ -239,8 +261,17 @@ def listed(root: Path, **options) -> list[str]:
 
 @pytest.fixture
 def tree(tmp_path):
-    for name in ["a.md", "docs/b.md", "docs/deep/c.md", "src/docs/d.md", "src/build/e.md", "build/f.txt",
-                 "report-1.md", "report-x.md", "keep.md"]:
+    for name in [
+        "a.md",
+        "docs/b.md",
+        "docs/deep/c.md",
+        "src/docs/d.md",
+        "src/build/e.md",
+        "build/f.txt",
+        "report-1.md",
+        "report-x.md",
+        "keep.md",
+    ]:
         path = tmp_path / "t" / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(f"{name}\n")
@@ -254,9 +285,22 @@ def test_folder_patterns_take_what_is_inside(tree):
     assert listed(tree, include=["docs/"]) == ["docs/b.md", "docs/deep/c.md", "src/docs/d.md"]
     assert listed(tree, include=["docs*/"]) == ["docs/b.md", "docs/deep/c.md", "src/docs/d.md"]  # not the file
     assert listed(tree, exclude=["**/build/**"]) == [
-        "a.md", "docs/b.md", "docs/deep/c.md", "docsfile", "keep.md", "report-1.md", "report-x.md", "src/docs/d.md"]
+        "a.md",
+        "docs/b.md",
+        "docs/deep/c.md",
+        "docsfile",
+        "keep.md",
+        "report-1.md",
+        "report-x.md",
+        "src/docs/d.md",
+    ]
     assert listed(tree, include=["*.md"], exclude=["docs/", "/build"]) == [
-        "a.md", "keep.md", "report-1.md", "report-x.md", "src/build/e.md"]
+        "a.md",
+        "keep.md",
+        "report-1.md",
+        "report-x.md",
+        "src/build/e.md",
+    ]
 
 
 def test_negation_takes_back_what_an_earlier_pattern_matched(tree):

@@ -18,14 +18,12 @@ import urllib.parse
 from pathlib import Path
 
 import pytest
+from drive_helpers import drive_config, md, texts
 
 from ingest.config import LocalSourceConfig, parse_config
 from ingest.errors import IngestError
 from ingest.pipeline import run
-
 from ingest.sources.local import LocalSource
-
-from drive_helpers import drive_config, md, texts
 
 MD = "text/markdown"
 DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
@@ -42,8 +40,6 @@ def paths(tmp_path: Path) -> dict[str, str]:
     """The Drive path the index holds for each document, by id."""
     with sqlite3.connect(tmp_path / "index.sqlite") as db:
         return {i: json.loads(m)["drive_path"] for i, m in db.execute("SELECT id, meta FROM documents")}
-
-
 
 
 def listed_folders(g, since: int) -> list[str]:
@@ -91,8 +87,11 @@ def test_new_folder_with_a_file_moved_in_from_the_tree_lists_only_that_folder_an
     summary, results = sync(tmp_path, g, ids["top"], exclude=["Archive/"])
     assert summary.ok, summary.failures
     assert listed_folders(g, before) == [new]  # not the whole tree
-    assert paths(tmp_path) == {ids["leave"]: "Policies/leave.md", fresh: "Policies/travel.md",
-                               ids["deploy"]: "Engineering/deploy.md"}
+    assert paths(tmp_path) == {
+        ids["leave"]: "Policies/leave.md",
+        fresh: "Policies/travel.md",
+        ids["deploy"]: "Engineering/deploy.md",
+    }
     assert results[ids["leave"]].status == "changed" and results[ids["deploy"]].status == "unchanged"
     # the cursor knows the new folder: an edit in it is seen, trashing it deletes what it holds
     g.update(fresh, content=md("Travel", "Trains only, second class."))
@@ -179,8 +178,11 @@ def test_new_folder_renamed_into_an_exclude_glob_or_made_in_an_excluded_folder(t
     assert set(paths(tmp_path)) == {ids["leave"]} and x not in results and y not in results
     g.update(new, name="Drafts")  # out of the glob again: the folder is new to the tree, listed
     summary, _ = sync(tmp_path, g, ids["top"], exclude=["Archive/"])
-    assert summary.ok and paths(tmp_path) == {ids["leave"]: "HR/leave.md", x: "Drafts/draft.md",
-                                              ids["deploy"]: "Drafts/deploy.md"}
+    assert summary.ok and paths(tmp_path) == {
+        ids["leave"]: "HR/leave.md",
+        x: "Drafts/draft.md",
+        ids["deploy"]: "Drafts/deploy.md",
+    }
 
 
 def test_file_moved_between_two_new_folders_and_a_file_deleted_in_one(tmp_path, tree):
@@ -205,8 +207,16 @@ def test_file_moved_between_two_new_folders_and_a_file_deleted_in_one(tmp_path, 
 @pytest.fixture
 def files(tmp_path):
     root = tmp_path / "t"
-    for name in ["docs/keep.md", "docs/drop.md", "docs/sub/deep.md", "foo/bar/x.md", "foo/baz/y.md", "a.md",
-                 "notes/todo.txt", "notes/n.md"]:
+    for name in [
+        "docs/keep.md",
+        "docs/drop.md",
+        "docs/sub/deep.md",
+        "foo/bar/x.md",
+        "foo/baz/y.md",
+        "a.md",
+        "notes/todo.txt",
+        "notes/n.md",
+    ]:
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_text(f"# {name}\n")
     return root
@@ -219,12 +229,30 @@ def listed(root: Path, **options) -> list[str]:
 def test_globs_agree_with_git_on_common_patterns(files):
     # each verdict checked with `git ls-files --others --exclude-standard` over the same tree
     assert listed(files, exclude=["**/sub/**"]) == [
-        "a.md", "docs/drop.md", "docs/keep.md", "foo/bar/x.md", "foo/baz/y.md", "notes/n.md", "notes/todo.txt"]
+        "a.md",
+        "docs/drop.md",
+        "docs/keep.md",
+        "foo/bar/x.md",
+        "foo/baz/y.md",
+        "notes/n.md",
+        "notes/todo.txt",
+    ]
     assert listed(files, exclude=["foo/**/x.md", "[!a-m]*.txt"]) == [
-        "a.md", "docs/drop.md", "docs/keep.md", "docs/sub/deep.md", "foo/baz/y.md", "notes/n.md"]
+        "a.md",
+        "docs/drop.md",
+        "docs/keep.md",
+        "docs/sub/deep.md",
+        "foo/baz/y.md",
+        "notes/n.md",
+    ]
     assert listed(files, exclude=["*", "!*.md"]) == ["a.md"]  # `*` excludes the folders too
     assert listed(files, exclude=["docs/", "!docs/keep.md"]) == [  # nothing in an excluded folder returns
-        "a.md", "foo/bar/x.md", "foo/baz/y.md", "notes/n.md", "notes/todo.txt"]
+        "a.md",
+        "foo/bar/x.md",
+        "foo/baz/y.md",
+        "notes/n.md",
+        "notes/todo.txt",
+    ]
 
 
 def test_negation_after_a_contents_pattern_keeps_the_file_as_git_does(files):
@@ -256,8 +284,12 @@ def test_backslash_escapes_a_bracket_as_in_git(tmp_path):
 def test_a_bad_character_range_is_a_config_error(tmp_path, fake_google):
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "a.md").write_text("# A\n")
-    raw = {"source": {"local": {"path": str(tmp_path / "docs"), "exclude": ["[a-Z]*.tmp"]}},
-           "sink": {"sqlite": str(tmp_path / "index.sqlite")}, "state": str(tmp_path / "state.sqlite"), "workers": 1}
+    raw = {
+        "source": {"local": {"path": str(tmp_path / "docs"), "exclude": ["[a-Z]*.tmp"]}},
+        "sink": {"sqlite": str(tmp_path / "index.sqlite")},
+        "state": str(tmp_path / "state.sqlite"),
+        "workers": 1,
+    }
     with pytest.raises(IngestError, match="exclude"):
         run(*parse_config(raw))
 
@@ -265,19 +297,24 @@ def test_a_bad_character_range_is_a_config_error(tmp_path, fake_google):
 # -- cleaners: configured defaults, options in the settings hash, plugins ---------------------------
 
 
-PLUGIN = '''
+PLUGIN = """
 from dataclasses import replace
 
 def tag(blocks, ctx):
     for block in blocks:
         yield replace(block, text=block.text.replace("paid", "PLUGGED")) if hasattr(block, "text") else block
     ctx.count("documents")
-'''
+"""
 
 
 def local_raw(tmp_path: Path, docs: Path, cleaners: list) -> dict:
-    return {"source": {"local": {"path": str(docs)}}, "sink": {"sqlite": str(tmp_path / "index.sqlite")},
-            "state": str(tmp_path / "state.sqlite"), "workers": 1, "cleaners": cleaners}
+    return {
+        "source": {"local": {"path": str(docs)}},
+        "sink": {"sqlite": str(tmp_path / "index.sqlite")},
+        "state": str(tmp_path / "state.sqlite"),
+        "workers": 1,
+        "cleaners": cleaners,
+    }
 
 
 def local_sync(raw: dict) -> tuple:
@@ -331,10 +368,16 @@ def test_plugin_named_by_module_attr_runs_on_every_document(tmp_path, corpus, mo
 def test_every_reports_a_raising_run_goes_on_and_ctrl_c_exits_3(tmp_path):
     docs = tmp_path / "docs"  # missing: every run raises SourceError
     cfg = tmp_path / "ingest.yaml"
-    cfg.write_text(f"source:\n  local: {{path: {docs}}}\nsink:\n  sqlite: {tmp_path / 'index.sqlite'}\n"
-                   f"state: {tmp_path / 'state.sqlite'}\nworkers: 1\n")
-    proc = subprocess.Popen([sys.executable, "-m", "ingest", "run", str(cfg), "--every", "1s", "--quiet"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    cfg.write_text(
+        f"source:\n  local: {{path: {docs}}}\nsink:\n  sqlite: {tmp_path / 'index.sqlite'}\n"
+        f"state: {tmp_path / 'state.sqlite'}\nworkers: 1\n"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ingest", "run", str(cfg), "--every", "1s", "--quiet"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         failures, deadline = 0, time.monotonic() + 30
         while failures < 2 and time.monotonic() < deadline:

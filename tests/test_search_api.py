@@ -7,9 +7,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from examples_index import build
 
 import ingest
-from examples_index import build
 from ingest.errors import ConfigError
 
 
@@ -19,9 +19,11 @@ def index(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_import_stays_cheap_and_search_stays_the_function() -> None:
-    code = ("import sys, ingest; before = sorted(m for m in sys.modules if m.startswith('ingest'));"
-            "import ingest.search, ingest.cli; from ingest.search import Hit;"
-            "print(before, callable(ingest.search), ingest.search.__module__, 'pydantic' in sys.modules)")
+    code = (
+        "import sys, ingest; before = sorted(m for m in sys.modules if m.startswith('ingest'));"
+        "import ingest.search, ingest.cli; from ingest.search import Hit;"
+        "print(before, callable(ingest.search), ingest.search.__module__, 'pydantic' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["['ingest']", "True", "ingest.search_api", "True"]
 
@@ -45,12 +47,15 @@ def test_the_window_widens_each_hit_with_its_neighbours(index: Path) -> None:
     assert hit.context.startswith("Same-day delivery") and "Hartford" in hit.context
 
 
-@pytest.mark.parametrize(("kwargs", "message"), [
-    ({"mode": "fuzzy"}, "mode: unknown search mode 'fuzzy'; choose one of bm25, vector, hybrid"),
-    ({"filters": {"doc": "a.md"}}, "filters: unknown filter 'doc'; the filters are docs, heading"),
-    ({"filters": ["a.md"]}, "filters: expected Filters or a dict of its fields, got list"),
-    ({"readers": "ann@example.com"}, "readers: expected a tuple of readers"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"mode": "fuzzy"}, "mode: unknown search mode 'fuzzy'; choose one of bm25, vector, hybrid"),
+        ({"filters": {"doc": "a.md"}}, "filters: unknown filter 'doc'; the filters are docs, heading"),
+        ({"filters": ["a.md"]}, "filters: expected Filters or a dict of its fields, got list"),
+        ({"readers": "ann@example.com"}, "readers: expected a tuple of readers"),
+    ],
+)
 def test_bad_arguments_say_what_is_wrong(index: Path, kwargs: dict, message: str) -> None:
     with pytest.raises(ConfigError) as caught:
         ingest.search(index, "delivery", **kwargs)
@@ -60,7 +65,6 @@ def test_bad_arguments_say_what_is_wrong(index: Path, kwargs: dict, message: str
 def test_a_missing_index_says_to_run_first(tmp_path: Path) -> None:
     with pytest.raises(ingest.IngestError, match="run `ingest run` first"):
         ingest.search(tmp_path / "none.sqlite", "delivery")
-
 
 
 @pytest.mark.parametrize("mode", ["vector", "hybrid"])

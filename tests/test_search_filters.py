@@ -7,9 +7,9 @@ import json
 from pathlib import Path
 
 import pytest
-
 from drive_helpers import MD, drive_config, md
 from examples_index import build, ingest
+
 from ingest.errors import ConfigError
 from ingest.pipeline import run
 from ingest.search import search
@@ -32,8 +32,14 @@ def docs(hits: set) -> set[str]:
     return {doc for doc, _ in hits}
 
 
-ALL = {"travel-policy.docx", "incident-review.pdf", "planning.xlsx", "release-notes.txt", "paediatric-fever.md",
-       "handbook/delivery.md"}
+ALL = {
+    "travel-policy.docx",
+    "incident-review.pdf",
+    "planning.xlsx",
+    "release-notes.txt",
+    "paediatric-fever.md",
+    "handbook/delivery.md",
+}
 
 
 def test_unfiltered_search_reaches_every_document(index: Path) -> None:
@@ -49,7 +55,10 @@ def test_documents_by_id_name_or_uri(index: Path) -> None:
     assert found(index, Filters(docs=["delivery.md"])) == by_id  # its name
     uri = (index.parent / "docs" / "handbook" / "delivery.md").resolve().as_uri()
     assert found(index, Filters(docs=(uri,))) == by_id
-    assert docs(found(index, Filters(docs=("travel-policy.docx", "planning.xlsx")))) == {"travel-policy.docx", "planning.xlsx"}
+    assert docs(found(index, Filters(docs=("travel-policy.docx", "planning.xlsx")))) == {
+        "travel-policy.docx",
+        "planning.xlsx",
+    }
     assert found(index, Filters(docs="delivery")) == by_id  # its name without the extension
     assert found(index, Filters(docs="deliver")) == found(index, Filters(docs="delivery.m")) == set()  # no part of one
 
@@ -66,14 +75,17 @@ def test_path_prefix_in_the_source_or_of_the_uri(index: Path) -> None:
 def test_heading_prefix_with_or_without_the_title_by_whole_entries(index: Path) -> None:
     under = found(index, Filters(heading="Delivery"))
     assert {path for _, path in under} == {
-        ("Operations Manual", "Delivery"), ("Operations Manual", "Delivery", "Connecticut"),
-        ("Operations Manual", "Delivery", "Returns"), ("Operations Manual", "Delivery", "Setext headings work too"),
+        ("Operations Manual", "Delivery"),
+        ("Operations Manual", "Delivery", "Connecticut"),
+        ("Operations Manual", "Delivery", "Returns"),
+        ("Operations Manual", "Delivery", "Setext headings work too"),
     }
     assert ("handbook/delivery.md", ("Operations Manual", "Pricing")) in found(index)  # a sibling section, left out
     assert found(index, Filters(heading="Operations Manual > Delivery")) == under
     assert found(index, Filters(heading=("operations manual", "DELIVERY"))) == under  # letter case ignored
     assert found(index, Filters(heading="delivery > connecticut")) == {
-        ("handbook/delivery.md", ("Operations Manual", "Delivery", "Connecticut"))}
+        ("handbook/delivery.md", ("Operations Manual", "Delivery", "Connecticut"))
+    }
     assert found(index, Filters(heading="Deliver")) == set()  # whole entries, not the start of one
     assert found(index, Filters(heading="Connecticut")) == set()  # under the title at most, not anywhere
     assert docs(found(index, Filters(heading="Paediatric fever"))) == {"paediatric-fever.md"}
@@ -83,18 +95,28 @@ def test_mime_types(index: Path) -> None:
     assert docs(found(index, Filters(mime_types="application/pdf"))) == {"incident-review.pdf"}
     assert docs(found(index, Filters(mime_types="Application/PDF"))) == {"incident-review.pdf"}
     assert docs(found(index, Filters(mime_types=("text/markdown", "text/plain")))) == {
-        "paediatric-fever.md", "handbook/delivery.md", "release-notes.txt"}
+        "paediatric-fever.md",
+        "handbook/delivery.md",
+        "release-notes.txt",
+    }
 
 
 def test_modified_after_and_before_a_moment(index: Path) -> None:
     assert docs(found(index, Filters(modified_after="2025-01-01"))) == {
-        "release-notes.txt", "paediatric-fever.md", "handbook/delivery.md"}
+        "release-notes.txt",
+        "paediatric-fever.md",
+        "handbook/delivery.md",
+    }
     assert docs(found(index, Filters(modified_before="2024-03-03T09:00:00Z"))) == {"travel-policy.docx"}
-    assert docs(found(index, Filters(modified_after="2024-03-03T09:00:00Z", modified_before="2025"
-                                     "-01-10"))) == {"incident-review.pdf", "planning.xlsx"}  # after is inclusive
+    assert docs(found(index, Filters(modified_after="2024-03-03T09:00:00Z", modified_before="2025-01-10"))) == {
+        "incident-review.pdf",
+        "planning.xlsx",
+    }  # after is inclusive
     # 23:30 UTC on 30 June is 1 July in Berlin (+02:00): offsets are compared as moments.
     assert docs(found(index, Filters(modified_after="2025-07-01T00:00:00+02:00"))) == {
-        "paediatric-fever.md", "handbook/delivery.md"}
+        "paediatric-fever.md",
+        "handbook/delivery.md",
+    }
     assert docs(found(index, Filters(modified_after="2025-07-01"))) == {"handbook/delivery.md"}
 
 
@@ -131,23 +153,41 @@ def test_search_flags(index: Path) -> None:
 
     assert set(cited()) == ALL
     assert set(cited("--type", "pdf")) == {"incident-review.pdf"}
-    assert set(cited("--type", "md", "--type", "txt")) == {"paediatric-fever.md", "handbook/delivery.md", "release-notes.txt"}
-    assert set(cited("--doc", "planning.xlsx", "--doc", "travel-policy.docx")) == {"planning.xlsx", "travel-policy.docx"}
+    assert set(cited("--type", "md", "--type", "txt")) == {
+        "paediatric-fever.md",
+        "handbook/delivery.md",
+        "release-notes.txt",
+    }
+    assert set(cited("--doc", "planning.xlsx", "--doc", "travel-policy.docx")) == {
+        "planning.xlsx",
+        "travel-policy.docx",
+    }
     assert set(cited("--modified-after", "2025-01-01", "--modified-before", "2025-07-01")) == {
-        "release-notes.txt", "paediatric-fever.md"}
+        "release-notes.txt",
+        "paediatric-fever.md",
+    }
     assert cited("--heading", "Delivery > Connecticut") == ["handbook/delivery.md"]
     # A folder on disk is also its file uri: the run over docs/ stored handbook/delivery.md.
     assert set(cited("--path", str(index.parent / "docs" / "handbook"))) == {"handbook/delivery.md"}
     assert set(cited("--path", "handbook/", "--type", "pdf")) == set()
 
 
-@pytest.mark.parametrize(("flags", "message"), [
-    (("--modified-after", "2024-02-30"), "Invalid value for '--modified-after': '2024-02-30' is not a date or time"),
-    (("--modified-before", "soon"), "Invalid value for '--modified-before': 'soon' is not a date or time"),
-    (("--modified-after", "2025-01-01", "--modified-before", "2024-01-01"), "--modified-after 2025-01-01 00:00:00 is not before"),
-    (("--type", "banana"), "Invalid value for --type: 'banana' is not a MIME type"),
-    (("--heading", " > "), "Invalid value for --heading: give a heading path"),
-])
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (
+            ("--modified-after", "2024-02-30"),
+            "Invalid value for '--modified-after': '2024-02-30' is not a date or time",
+        ),
+        (("--modified-before", "soon"), "Invalid value for '--modified-before': 'soon' is not a date or time"),
+        (
+            ("--modified-after", "2025-01-01", "--modified-before", "2024-01-01"),
+            "--modified-after 2025-01-01 00:00:00 is not before",
+        ),
+        (("--type", "banana"), "Invalid value for --type: 'banana' is not a MIME type"),
+        (("--heading", " > "), "Invalid value for --heading: give a heading path"),
+    ],
+)
 def test_bad_flags_name_the_flag_and_the_value(index: Path, flags: tuple[str, ...], message: str) -> None:
     proc = ingest("search", "delivery", "--index", index, *flags)
     assert proc.returncode == 2

@@ -20,7 +20,10 @@ def sentences(text: str) -> list[str]:
         ("Wait... Then he left. Fine.", ["Wait... Then he left.", "Fine."]),
         ("1. First item here.\n2. Second item.", ["1. First item here.", "2. Second item."]),
         ("iv. Fourth point. Next one.", ["iv. Fourth point.", "Next one."]),
-        ("The threshold is 39 C. Above six months it differs.", ["The threshold is 39 C.", "Above six months it differs."]),
+        (
+            "The threshold is 39 C. Above six months it differs.",
+            ["The threshold is 39 C.", "Above six months it differs."],
+        ),
         ('He said "Stop." Then he left. (Really.) OK?', ['He said "Stop."', "Then he left.", "(Really.)", "OK?"]),
         ("Wrapped over\nlines. Second\nsentence.", ["Wrapped over\nlines.", "Second\nsentence."]),
         ("第一句。第二句。", ["第一句。", "第二句。"]),

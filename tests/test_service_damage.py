@@ -6,11 +6,10 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
+from service_helpers import ingest_run, workspace
 
 from ingest import sqlite_files
 from ingest.errors import DamagedDatabase
-
-from service_helpers import ingest_run, workspace
 
 
 def damage(path, pages=range(3, 6)):

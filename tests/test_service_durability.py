@@ -7,11 +7,11 @@ from __future__ import annotations
 import shutil
 import sqlite3
 
+from service_helpers import env, indexed, ingest_run, recorded, start, wait_until, workspace
+
 from ingest import load_config, run
 from ingest.sinks.sqlite import SqliteSink
 from ingest.state import StateStore
-
-from service_helpers import env, indexed, ingest_run, recorded, start, wait_until, workspace
 
 
 def contents(index) -> list[tuple]:
@@ -51,7 +51,7 @@ def test_killed_at_any_point_the_next_run_converges_to_a_clean_index(tmp_path):
     shutil.copytree(clean / "docs", killed / "docs", dirs_exist_ok=True)
     for at in (3, 11, 19, 27, 35):
         proc = start(cfg, "--quiet", environ=env(killed, SLOW_S="0.03"))
-        assert wait_until(lambda: len(indexed(killed / "index.sqlite")) >= at, timeout=60)
+        assert wait_until(lambda at=at: len(indexed(killed / "index.sqlite")) >= at, timeout=60)
         proc.kill()  # SIGKILL: no handler, no clean-up
         proc.wait()
         state = recorded(killed / "state.sqlite") if (killed / "state.sqlite").exists() else {}

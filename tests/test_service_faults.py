@@ -8,13 +8,11 @@ import contextlib
 import sqlite3
 
 import pytest
+from service_helpers import env, indexed, ingest_run, recorded, workspace
 
-from ingest import load_config, run
-from ingest import sqlite_files
+from ingest import load_config, run, sqlite_files
 from ingest.errors import SinkError, StateError
 from ingest.sinks import sqlite as sqlite_sink
-
-from service_helpers import env, indexed, ingest_run, recorded, workspace
 
 
 def sync(cfg):
@@ -30,7 +28,6 @@ def plugin_path(tmp_path, monkeypatch):
     return cfg
 
 
-
 @contextlib.contextmanager
 def locked(path):
     """Another program holding the SQLite file in an exclusive transaction."""
@@ -41,6 +38,7 @@ def locked(path):
     finally:
         blocker.execute("ROLLBACK")
         blocker.close()
+
 
 def test_disk_full_fails_the_documents_and_the_next_run_retries_them(tmp_path, monkeypatch):
     cfg = workspace(tmp_path, 8, slow=False)
@@ -89,7 +87,10 @@ def test_a_locked_index_at_start_names_the_cause(tmp_path, monkeypatch):
     cfg = workspace(tmp_path, 2, slow=False)
     assert sync(cfg)[0].ok
     monkeypatch.setattr(sqlite_files, "BUSY_TIMEOUT_S", 0.2)
-    with locked(tmp_path / "index.sqlite"), pytest.raises(SinkError, match="another program holds the database locked") as caught:
+    with (
+        locked(tmp_path / "index.sqlite"),
+        pytest.raises(SinkError, match="another program holds the database locked") as caught,
+    ):
         sync(cfg)
     assert "check it is the right file" not in str(caught.value)
 
@@ -102,15 +103,19 @@ def test_a_read_only_state_names_the_cause(tmp_path):
     with pytest.raises(sqlite3.OperationalError) as real:
         ro.execute("INSERT INTO t VALUES (1)")
     from ingest.state import _STATE
+
     err = sqlite_files.open_error(real.value, "state.sqlite", _STATE)
     assert isinstance(err, StateError) and "read-only" in str(err) and "writable" in str(err)
 
 
-@pytest.mark.parametrize("name, workers, words", [
-    ("oom.md", 1, "out of memory"),
-    ("crash.md", 2, "worker process died"),
-    ("stuck.md", 2, "time limit of 2 s"),
-])
+@pytest.mark.parametrize(
+    "name, workers, words",
+    [
+        ("oom.md", 1, "out of memory"),
+        ("crash.md", 2, "worker process died"),
+        ("stuck.md", 2, "time limit of 2 s"),
+    ],
+)
 def test_memory_crash_and_time_limit_are_retried_without_an_edit(tmp_path, name, workers, words):
     cfg = workspace(tmp_path, 2, workers=workers, cleaner="faulty", extra="timeout_s: 2\n")
     (tmp_path / "docs" / name).write_text("# Heavy\n\nA document the machine could not cope with today.\n")
@@ -139,6 +144,9 @@ def test_a_state_locked_by_another_program_names_the_cause(tmp_path, monkeypatch
     assert sync(cfg)[0].ok
     (tmp_path / "docs" / "doc000.md").write_text("# Changed\n\nSomething to record.\n")
     monkeypatch.setattr(sqlite_files, "BUSY_TIMEOUT_S", 0.2)
-    with locked(tmp_path / "state.sqlite"), pytest.raises(StateError, match="another program holds the database locked") as caught:
+    with (
+        locked(tmp_path / "state.sqlite"),
+        pytest.raises(StateError, match="another program holds the database locked") as caught,
+    ):
         sync(cfg)
     assert "check it is the right file" not in str(caught.value)

@@ -14,11 +14,10 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from service_helpers import indexed, ingest_run, workspace
 
 from ingest import load_config, run
 from ingest.search import search
-
-from service_helpers import indexed, ingest_run, workspace
 
 DOCX = Path(__file__).resolve().parent.parent.parent / "shared/corpus/python_docx/blk-paras-and-tables.docx"
 BENCH = Path(os.environ.get("INGEST_SHARED", Path(__file__).resolve().parent.parent.parent / "shared")) / "bench"
@@ -57,9 +56,9 @@ def lying(data: bytes) -> bytes:
     raw = bytearray(data)
     with zipfile.ZipFile(io.BytesIO(data)) as z:
         info = z.getinfo("word/media/padding.bin")
-        raw[info.header_offset + 22:info.header_offset + 26] = (1 << 20).to_bytes(4, "little")
+        raw[info.header_offset + 22 : info.header_offset + 26] = (1 << 20).to_bytes(4, "little")
     central = raw.find(b"PK\x01\x02")  # the first central directory entry is the big part
-    raw[central + 24:central + 28] = (1 << 20).to_bytes(4, "little")
+    raw[central + 24 : central + 28] = (1 << 20).to_bytes(4, "little")
     return bytes(raw)
 
 
@@ -78,12 +77,18 @@ def test_zip_bombs_and_huge_text_fail_alone_within_1_gb(tmp_path, bomb_zip):
     # A fresh parent runs ingest and reports its children's peak RSS: this test process's own
     # children (a browser, other runs) must not count. ru_maxrss is in KiB on Linux; the run has
     # in-process documents (workers: 1), so its peak is the whole run's.
-    measure = ("import resource, subprocess, sys; "
-               "p = subprocess.run(sys.argv[1:], capture_output=True, text=True, timeout=300); "
-               "sys.stderr.write(p.stderr); "
-               "print(p.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
-    proc = subprocess.run([sys.executable, "-c", measure, sys.executable, "-m", "ingest", "run", str(cfg), "--quiet"],
-                          capture_output=True, text=True, timeout=330)
+    measure = (
+        "import resource, subprocess, sys; "
+        "p = subprocess.run(sys.argv[1:], capture_output=True, text=True, timeout=300); "
+        "sys.stderr.write(p.stderr); "
+        "print(p.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", measure, sys.executable, "-m", "ingest", "run", str(cfg), "--quiet"],
+        capture_output=True,
+        text=True,
+        timeout=330,
+    )
     code, peak_kb = map(int, proc.stdout.split()[-2:])
     peak_mb = peak_kb / 1024
     assert code == 1, proc.stderr
@@ -177,12 +182,23 @@ def test_front_matter_with_yaml_dates_is_indexed(tmp_path):
     assert all(isinstance(d, str) and d[:2] == "20" for d in dates), metas[0]
 
 
-@pytest.mark.parametrize("encoding, text, name", [
-    ("cp1252", "Café au lait.", "Windows-1252"),  # short: charset-normalizer alone says Urdu (cp1006)
-    ("cp1250", "Zażółć gęślą jaźń — polskie znaki w pliku.", "Windows-1250"),
-    ("shift_jis", "社内規定：出張旅費の精算は、帰着後一週間以内に経理部へ提出してください。領収書の原本を添付すること。", "Shift-JIS"),
-    ("cp1251", "Положение о командировках: авансовый отчёт сдаётся в бухгалтерию в течение трёх дней после возвращения.", "Windows-1251"),
-])
+@pytest.mark.parametrize(
+    "encoding, text, name",
+    [
+        ("cp1252", "Café au lait.", "Windows-1252"),  # short: charset-normalizer alone says Urdu (cp1006)
+        ("cp1250", "Zażółć gęślą jaźń — polskie znaki w pliku.", "Windows-1250"),
+        (
+            "shift_jis",
+            "社内規定：出張旅費の精算は、帰着後一週間以内に経理部へ提出してください。領収書の原本を添付すること。",
+            "Shift-JIS",
+        ),
+        (
+            "cp1251",
+            "Положение о командировках: авансовый отчёт сдаётся в бухгалтерию в течение трёх дней после возвращения.",
+            "Windows-1251",
+        ),
+    ],
+)
 def test_text_in_other_encodings_is_decoded(tmp_path, encoding, text, name):
     from ingest import load_file
 

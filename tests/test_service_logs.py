@@ -7,7 +7,6 @@ import json
 import re
 
 import pytest
-
 from service_helpers import ingest_run, workspace
 
 LINE = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ (INFO|WARNING|ERROR) \S")
@@ -55,7 +54,11 @@ def test_summary_json_lists_counts_failures_and_changes(cfg, tmp_path):
     assert first["exit_code"] == 1 and (first["changed"], first["failed"]) == (4, 1)
     assert [f["document"] for f in first["failures"]] == ["broken.md"]
     assert {c["document"]: c["action"] for c in first["changes"]} == {
-        "doc000.md": "changed", "doc001.md": "changed", "doc002.md": "changed", "legacy.txt": "changed"}
+        "doc000.md": "changed",
+        "doc001.md": "changed",
+        "doc002.md": "changed",
+        "legacy.txt": "changed",
+    }
     assert first["warning_list"][0]["document"] == "legacy.txt"
     (tmp_path / "docs" / "doc001.md").unlink()
     ingest_run(cfg, "--summary-json", str(out))

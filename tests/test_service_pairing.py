@@ -6,9 +6,9 @@ from __future__ import annotations
 import shutil
 import sqlite3
 
-from ingest import load_config, run
-
 from service_helpers import indexed, workspace
+
+from ingest import load_config, run
 
 
 def sync(cfg):

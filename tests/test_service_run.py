@@ -46,7 +46,9 @@ def test_wait_starts_when_the_holder_ends_and_finds_its_work_done(tmp_path):
 def test_a_lock_left_by_a_killed_run_is_taken_over(tmp_path):
     cfg = workspace(tmp_path, 3)
     first = start(cfg, "--quiet", environ=env(tmp_path, SLOW_S="5"))
-    assert wait_until(lambda: (tmp_path / "state.sqlite.lock").exists() and (tmp_path / "state.sqlite.lock").stat().st_size)
+    assert wait_until(
+        lambda: (tmp_path / "state.sqlite.lock").exists() and (tmp_path / "state.sqlite.lock").stat().st_size
+    )
     first.kill()  # kill -9: no clean-up ran, the lock file still names it
     first.wait()
     assert json.loads((tmp_path / "state.sqlite.lock").read_text())["pid"] == first.pid
@@ -77,8 +79,14 @@ def test_sigterm_stops_between_documents_commits_what_was_done_and_leaves_no_pro
 def test_ctrl_c_with_workers_prints_no_traceback(tmp_path):
     cfg = workspace(tmp_path, 12, workers=2)
     # Ctrl-C reaches the whole foreground process group: the workers get SIGINT too.
-    proc = subprocess.Popen([sys.executable, "-m", "ingest", "run", str(cfg)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=env(tmp_path, SLOW_S="0.5"), start_new_session=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ingest", "run", str(cfg)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env(tmp_path, SLOW_S="0.5"),
+        start_new_session=True,
+    )
     assert wait_until(lambda: len(indexed(tmp_path / "index.sqlite")) >= 1)
     workers = children(proc.pid)
     os.killpg(proc.pid, signal.SIGINT)
@@ -101,8 +109,7 @@ def test_workers_exit_when_the_parent_is_killed(tmp_path):
 def test_sigterm_between_every_runs_stops_at_once(tmp_path):
     cfg = workspace(tmp_path, 2, slow=False)
     proc = start(cfg, "--every", "1h", "--quiet", environ=env(tmp_path))
-    line = ""
-    assert wait_until(lambda: "next run in" in (line := proc.stderr.readline()), timeout=60)
+    assert wait_until(lambda: "next run in" in proc.stderr.readline(), timeout=60)
     began = time.monotonic()
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=10)

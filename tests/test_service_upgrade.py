@@ -30,18 +30,30 @@ def test_editing_a_loader_reprocesses_its_format_only_and_the_chunker_everything
     (docs / "b.md").write_text("# Travel\n\nBook trains, not flights.\n")
     (docs / "c.txt").write_text("Quarterly review is due in March.\n")
     cfg = tmp_path / "ingest.yaml"
-    cfg.write_text(f"source: {{local: {{path: {docs}}}}}\nsink: {{sqlite: {tmp_path / 'index.sqlite'}}}\n"
-                   f"state: {tmp_path / 'state.sqlite'}\nworkers: 1\n")
+    cfg.write_text(
+        f"source: {{local: {{path: {docs}}}}}\nsink: {{sqlite: {tmp_path / 'index.sqlite'}}}\n"
+        f"state: {tmp_path / 'state.sqlite'}\nworkers: 1\n"
+    )
     environ = dict(os.environ, PYTHONPATH=str(tmp_path / "pkg"))
 
     def ingest_run(*args: str) -> tuple[int, int]:
-        proc = subprocess.run([sys.executable, "-m", "ingest", "run", str(cfg), "--quiet", *args],
-                              capture_output=True, text=True, env=environ, cwd=tmp_path)
+        proc = subprocess.run(
+            [sys.executable, "-m", "ingest", "run", str(cfg), "--quiet", *args],
+            capture_output=True,
+            text=True,
+            env=environ,
+            cwd=tmp_path,
+        )
         assert proc.returncode == 0, proc.stderr
         return counts(proc.stdout)
 
-    where = subprocess.run([sys.executable, "-c", "import ingest; print(ingest.__file__)"], capture_output=True,
-                           text=True, env=environ, cwd=tmp_path).stdout.strip()
+    where = subprocess.run(
+        [sys.executable, "-c", "import ingest; print(ingest.__file__)"],
+        capture_output=True,
+        text=True,
+        env=environ,
+        cwd=tmp_path,
+    ).stdout.strip()
     assert where == str(copy / "__init__.py")  # the copy is what runs
     assert ingest_run() == (3, 0)
     assert ingest_run() == (0, 3)

@@ -19,8 +19,10 @@ from ingest.table_text import render_table
 
 def test_merged_cells_leaves_tables_without_merge_facts_alone(corpus):
     """A Markdown table (no merges to describe) and a merge-free sheet come out as they went in."""
-    for path in (corpus / "unstructured/example-docs/simple-table.md",
-                 corpus / "docling/xlsx/sources/xlsx_02_sample_sales_data.xlsm"):
+    for path in (
+        corpus / "unstructured/example-docs/simple-table.md",
+        corpus / "docling/xlsx/sources/xlsx_02_sample_sales_data.xlsm",
+    ):
         loaded = load_file(path)
         assert any(b.kind == "table" for b in loaded.blocks)
         ctx = CleanContext(loaded.document, MergedCellsOptions())

@@ -17,7 +17,7 @@ from openpyxl.comments import Comment
 from openpyxl.utils import get_column_letter
 from openpyxl.utils.cell import coordinate_to_tuple
 
-from ingest.blocks import Block, Loaded
+from ingest.blocks import Loaded
 from ingest.chunker import chunk
 from ingest.cleaners import build_chain, clean
 from ingest.loaders import load_bytes, load_file, local_document
@@ -34,7 +34,9 @@ def comments_by_cell(loaded: Loaded) -> dict[tuple[str, str], list[tuple[str, di
     out: dict[tuple[str, str], list[tuple[str, dict]]] = {}
     for b in loaded.blocks:
         found = [(b.text[m.start : m.end], m.attrs) for m in b.marks if m.kind == "comment"]
-        found += [(b.rows[r][c][m.start : m.end], m.attrs) for r, c, m in b.meta.get("cell_marks", ()) if m.kind == "comment"]
+        found += [
+            (b.rows[r][c][m.start : m.end], m.attrs) for r, c, m in b.meta.get("cell_marks", ()) if m.kind == "comment"
+        ]
         for anchor, attrs in found:
             out.setdefault((b.meta["sheet"], attrs["cell"]), []).append((anchor, dict(attrs)))
     return out
@@ -68,8 +70,13 @@ def test_notes_reach_their_cells_as_openpyxl_reads_them(corpus):
     loaded = load_file(path)
     found = comments_by_cell(loaded)
     wb = openpyxl.load_workbook(path)
-    expected = {(ws.title, cell.coordinate): cell.comment for ws in wb for row in ws.iter_rows() for cell in row
-                if cell.comment is not None}
+    expected = {
+        (ws.title, cell.coordinate): cell.comment
+        for ws in wb
+        for row in ws.iter_rows()
+        for cell in row
+        if cell.comment is not None
+    }
     assert len(expected) == 7 and set(found) == set(expected)
     for (sheet, cell), note in expected.items():
         ((anchor, attrs),) = found[(sheet, cell)]
@@ -129,7 +136,9 @@ def test_default_chain_drops_comments_from_chunks_and_keeps_cell_values(corpus):
     blocks, report = clean(loaded.blocks, loaded.document, build_chain([]))
     blocks = list(blocks)
     assert report["comments"]["comments"] == 5
-    assert not any(m.kind == "comment" for b in blocks for m in (*b.marks, *(x[2] for x in b.meta.get("cell_marks", ()))))
+    assert not any(
+        m.kind == "comment" for b in blocks for m in (*b.marks, *(x[2] for x in b.meta.get("cell_marks", ())))
+    )
     chunks = list(chunk(loaded, None, blocks))
     text = "\n".join(c.text for c in chunks)
     assert "Python is great" in text and "| 2019 | 120 | 80 | 200 |" in text
@@ -146,8 +155,12 @@ def test_keep_as_metadata_puts_sheet_comments_in_chunk_meta(corpus):
     assert report["comments"]["comments"] == 5
     by_text = {e["text"]: e for e in kept}
     assert len(kept) == 5 and len(by_text) == 5
-    assert by_text["Why Python specifically?"] == {"author": "John Reviewer", "text": "Why Python specifically?",
-                                                   "cell": "A1", "anchor": "Python is great"}
+    assert by_text["Why Python specifically?"] == {
+        "author": "John Reviewer",
+        "text": "Why Python specifically?",
+        "cell": "A1",
+        "anchor": "Python is great",
+    }
     assert by_text["I never thought it would be so low"]["anchor"] == "80"  # F7: Saltwater Ducks, 2019
     assert by_text["Maximum number of ducks"]["anchor"] == "310"  # G12: Ducks, 2024
     assert by_text["Minimum number of saltwater ducks"]["date"].startswith("2026-06-18")
@@ -205,8 +218,9 @@ def test_workbook_written_by_openpyxl(tmp_path):
 
     loaded = load_file(path)
     found = comments_by_cell(loaded)
-    assert found[("Budget", "A1")] == [("Budget 2024", {"id": "Budget!A1", "author": "Eve",
-                                                        "text": "Draft, not approved", "cell": "A1"})]
+    assert found[("Budget", "A1")] == [
+        ("Budget 2024", {"id": "Budget!A1", "author": "Eve", "text": "Draft, not approved", "cell": "A1"})
+    ]
     assert [a for a, _ in found[("Budget", "C3")]] == ["1250"]
     assert [a for a, _ in found[("Budget", "B4")]] == [""]  # a hole in the table is still its cell
     (table,) = [b for b in loaded.blocks if b.kind == "table"]

@@ -10,7 +10,7 @@ import json
 import re
 import tracemalloc
 import zipfile
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import openpyxl
@@ -22,12 +22,20 @@ from ingest.loaders import load_file
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning:openpyxl")
 
-DOCLING = ["xlsx_01.xlsx", "xlsx_02_sample_sales_data.xlsm", "xlsx_03_chartsheet.xlsx", "xlsx_04_inflated.xlsx",
-           "xlsx_05_table_with_title.xlsx", "xlsx_08_one_cell_anchor.xlsx", "xlsx_09_section_label_header.xlsx",
-           "xlsx_comments.xlsx", "xlsx_emf.xlsx"]
+DOCLING = [
+    "xlsx_01.xlsx",
+    "xlsx_02_sample_sales_data.xlsm",
+    "xlsx_03_chartsheet.xlsx",
+    "xlsx_04_inflated.xlsx",
+    "xlsx_05_table_with_title.xlsx",
+    "xlsx_08_one_cell_anchor.xlsx",
+    "xlsx_09_section_label_header.xlsx",
+    "xlsx_comments.xlsx",
+    "xlsx_emf.xlsx",
+]
 
 
-@lru_cache(maxsize=None)
+@cache
 def cleaned(path: Path) -> tuple[Block, ...]:
     loaded = load_file(path)
     blocks, _ = clean(loaded.blocks, loaded.document, build_chain([]))
@@ -37,8 +45,11 @@ def cleaned(path: Path) -> tuple[Block, ...]:
 def docling_sheets(corpus: Path, name: str) -> dict[str, dict]:
     """Sheet name -> {"tables": [(rows, cols, cell texts, covered count)], "texts": [...]} from the JSON."""
     doc = json.loads((corpus / "docling/xlsx/groundtruth" / f"{name}.json").read_text())
-    sheets = {g["self_ref"]: {"name": g["name"], "tables": [], "texts": []}
-              for g in doc["groups"] if g.get("label") == "sheet"}  # not the comment groups
+    sheets = {
+        g["self_ref"]: {"name": g["name"], "tables": [], "texts": []}
+        for g in doc["groups"]
+        if g.get("label") == "sheet"
+    }  # not the comment groups
     for table in doc["tables"]:
         data = table["data"]
         cells = [c["text"].strip() for c in data["table_cells"] if c["text"].strip()]
@@ -92,8 +103,11 @@ def test_docling_sheets_are_sections_with_their_cells(corpus, name):
         # Table cells kept: each cell docling read is in the section. docling prints midnight
         # datetimes with a time of day; ours are ISO dates.
         found = atoms(sheet_blocks)
-        expected = [re.sub(r"^(\d{4}-\d\d-\d\d) 00:00:00$", r"\1", t)
-                    for rows, cols, cells, _ in truth[sheet]["tables"] for t in cells] + truth[sheet]["texts"]
+        expected = [
+            re.sub(r"^(\d{4}-\d\d-\d\d) 00:00:00$", r"\1", t)
+            for rows, cols, cells, _ in truth[sheet]["tables"]
+            for t in cells
+        ] + truth[sheet]["texts"]
         missing = [t for t in expected if t not in found]
         assert not missing, f"{sheet}: {missing}"
         # Multi-cell tables come apart the way docling cut them (one-cell "tables" are text to us).
@@ -139,19 +153,20 @@ def test_inflated_dimension_reads_only_real_rows(corpus):
     assert peaks[1] < 2 * peaks[0]
 
 
-@lru_cache(maxsize=None)
+@cache
 def sheet_cells(path: Path) -> dict[str, int]:
     """Non-blank cells of each visible worksheet, as openpyxl's full (not read-only) mode sees them."""
     wb = openpyxl.load_workbook(path, data_only=True)
-    return {ws.title: sum(1 for row in ws.iter_rows() for c in row if c.value is not None and str(c.value).strip())
-            for ws in wb.worksheets if ws.sheet_state == "visible"}
+    return {
+        ws.title: sum(1 for row in ws.iter_rows() for c in row if c.value is not None and str(c.value).strip())
+        for ws in wb.worksheets
+        if ws.sheet_state == "visible"
+    }
 
 
 # xlsx_04 is left out: openpyxl's full mode walks its million claimed rows (25 s); the test above
 # shows it loads exactly as xlsx_01, which is in.
-ALL_WORKBOOKS = [
-    "docling/xlsx/sources/" + n for n in DOCLING if n != "xlsx_04_inflated.xlsx"
-] + [
+ALL_WORKBOOKS = ["docling/xlsx/sources/" + n for n in DOCLING if n != "xlsx_04_inflated.xlsx"] + [
     "unstructured/example-docs/more-than-1k-cells.xlsx",
     "unstructured/example-docs/stanley-cups.xlsx",
     "unstructured/example-docs/xlsx-subtable-cases.xlsx",

@@ -48,8 +48,13 @@ def test_large_sheet_regions(tmp_path: Path) -> None:
     data = path.read_bytes()
     loaded = load_bytes(data, local_document(path, data, 0.0))
     kinds = [(b.kind, b.meta.get("cell")) for b in loaded.blocks]
-    assert kinds == [("heading", None), ("caption", "A1"), ("table", "A2"), ("table", "H2"),
-                     ("paragraph", f"B{ROWS + 4}")]
+    assert kinds == [
+        ("heading", None),
+        ("caption", "A1"),
+        ("table", "A2"),
+        ("table", "H2"),
+        ("paragraph", f"B{ROWS + 4}"),
+    ]
     caption, table, side, end = loaded.blocks[1:]
     assert caption.text == "Quarterly items"
     assert table.rows == tuple(expected)
@@ -57,8 +62,11 @@ def test_large_sheet_regions(tmp_path: Path) -> None:
     assert table.meta["range"] == f"A2:F{ROWS + 2}"
     assert table.meta["header"] == "detected"
     assert "merges" not in table.meta
-    assert table.text.splitlines()[:3] == ["| id | name | quarter | day | city | note |", "|---|---|---|---|---|---|",
-                                           "| 1 | item 0 | 0 | 2021-03-01 | Oslo | note 0 |"]
+    assert table.text.splitlines()[:3] == [
+        "| id | name | quarter | day | city | note |",
+        "|---|---|---|---|---|---|",
+        "| 1 | item 0 | 0 | 2021-03-01 | Oslo | note 0 |",
+    ]
     assert side.rows == (("side", "by"), ("s0", "0"), ("s1", "1"), ("s2", "2"))
     assert side.meta["range"] == "H2:I5"
     assert end.text == "the end"

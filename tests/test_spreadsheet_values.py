@@ -68,7 +68,7 @@ def test_chart_sheets_and_empty_sheets_are_skipped_and_said(corpus):
         rels = ElementTree.fromstring(zf.read("xl/_rels/workbook.xml.rels"))
     kinds = {r.get("Id"): r.get("Type").rsplit("/", 1)[-1] for r in rels}
     rid = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id"
-    sheets = {s.get("name"): kinds[s.get(rid)] for s in book.iter("{%s}sheet" % NS["s"])}
+    sheets = {s.get("name"): kinds[s.get(rid)] for s in book.iter(f"{{{NS['s']}}}sheet")}
     charts = {n for n, k in sheets.items() if k == "chartsheet"}
     assert charts and [b.text for b in loaded.blocks if b.kind == "heading"] == [n for n in sheets if n not in charts]
     assert all(any(repr(n) in w and "chart sheet" in w for w in loaded.warnings) for n in charts)
@@ -82,7 +82,7 @@ def test_hidden_sheet_is_skipped_and_said(corpus):
     path = corpus / "docling/xlsx/sources/xlsx_01.xlsx"
     with zipfile.ZipFile(path) as zf:
         book = ElementTree.fromstring(zf.read("xl/workbook.xml"))
-    hidden = [s.get("name") for s in book.iter("{%s}sheet" % NS["s"]) if s.get("state") == "hidden"]
+    hidden = [s.get("name") for s in book.iter(f"{{{NS['s']}}}sheet") if s.get("state") == "hidden"]
     loaded = load_file(path)
     assert hidden and not any(b.path[1] in hidden for b in loaded.blocks)
     assert all(any(repr(h) in w and "hidden" in w for w in loaded.warnings) for h in hidden)
@@ -101,7 +101,9 @@ def test_formulas_show_their_cached_values(corpus):
     with zipfile.ZipFile(path) as zf:
         sheet = ElementTree.fromstring(zf.read("xl/worksheets/sheet1.xml"))
     blocks = load_file(path).blocks
-    formulas = [(c.get("r"), c.find("s:v", NS).text) for c in sheet.iter("{%s}c" % NS["s"]) if c.find("s:f", NS) is not None]
+    formulas = [
+        (c.get("r"), c.find("s:v", NS).text) for c in sheet.iter(f"{{{NS['s']}}}c") if c.find("s:f", NS) is not None
+    ]
     assert len(formulas) >= 8
     for ref, cached in formulas:
         assert cell_at(blocks, "Sheet1", ref) == cached, ref
@@ -114,7 +116,13 @@ def test_number_formats_show_as_the_sheet_does(corpus):
     assert [cell_at(blocks, "Sheet2 - Numbers", f"K{i}") for i in range(1, 30)] == [f"{i}%" for i in range(1, 30)]
     # guess_types: 3.14 as "0.00" and as "0.00%"; 0.15 as "0%"; text that looks numeric stays text.
     blocks = load_file(corpus / OPENPYXL / "tests/data/genuine/guess_types.xlsx").blocks
-    assert [cell_at(blocks, "Sheet1", r) for r in ("B1", "B2", "D1", "A2", "D2")] == ["3.14", "314.00%", "15%", "3.14", "3E5"]
+    assert [cell_at(blocks, "Sheet1", r) for r in ("B1", "B2", "D1", "A2", "D2")] == [
+        "3.14",
+        "314.00%",
+        "15%",
+        "3.14",
+        "3E5",
+    ]
     # Binary floats read as people write them; thousands, fixed decimals, currency, negatives.
     assert shown(0.1 + 0.2, "General") == "0.3"
     assert shown(1234567.891, "#,##0.00") == "1,234,567.89"
@@ -139,7 +147,7 @@ def test_subtables_come_apart(corpus):
     blocks = load_file(path).blocks
     with zipfile.ZipFile(path) as zf:
         sheet = ElementTree.fromstring(zf.read("xl/worksheets/sheet1.xml"))
-    rows = sorted({int(r.get("r")) for r in sheet.iter("{%s}row" % NS["s"]) if r.find("s:c/s:v", NS) is not None})
+    rows = sorted({int(r.get("r")) for r in sheet.iter(f"{{{NS['s']}}}row") if r.find("s:c/s:v", NS) is not None})
     groups = sum(1 for i, r in enumerate(rows) if i == 0 or r != rows[i - 1] + 1)  # runs of rows
     located = [b for b in blocks if b.kind in ("table", "paragraph")]
     # Each run of rows holds at least one table; none spans a blank row.
@@ -180,7 +188,11 @@ def test_csv_with_empty_rows_and_columns_is_cleaned(corpus):
     blocks, report = clean(loaded.blocks, doc, build_chain([]))
     (table,) = list(blocks)
     assert [list(r) for r in table.rows] == [[row[0].strip(), row[2].strip()] for row in truth]
-    assert {k: report["empty_cells"].get(k) for k in ("rows", "columns", "blocks")} == {"rows": None, "columns": 1, "blocks": 0}
+    assert {k: report["empty_cells"].get(k) for k in ("rows", "columns", "blocks")} == {
+        "rows": None,
+        "columns": 1,
+        "blocks": 0,
+    }
     assert "|  |" not in table.text
 
 

@@ -7,12 +7,12 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from test_storage_corpus import make_chunk, markdown_document, wiki_documents
 
 from ingest.blocks import Chunk, Document
 from ingest.errors import IngestError, SinkError
 from ingest.search import Hit, SearchError, citation, index_stats, join_context, search
 from ingest.sinks import SqliteSink
-from test_storage_corpus import make_chunk, markdown_document, wiki_documents
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +38,9 @@ def by_heading(articles, doc_name: str, heading: str) -> list[Chunk]:
 def test_a_term_in_the_heading_outranks_the_same_term_in_a_body(index: Path, articles) -> None:
     # "Gameplay" is the title of one section of the Valkyria article, and a word in the body of
     # its Reception section. Two of the Gameplay section's three paragraphs never say "gameplay".
-    heading_only = [c for c in by_heading(articles, "Valkyria Chronicles III", "Gameplay") if "gameplay" not in c.text.lower()]
+    heading_only = [
+        c for c in by_heading(articles, "Valkyria Chronicles III", "Gameplay") if "gameplay" not in c.text.lower()
+    ]
     in_body = next(c for c in by_heading(articles, "Valkyria Chronicles III", "Reception") if "gameplay" in c.text)
     assert len(heading_only) == 2
 
@@ -174,8 +176,7 @@ def test_index_stats_counts_documents_and_chunks(index: Path, articles) -> None:
 def test_citation_names_the_file_then_the_headings(index: Path) -> None:
     hit = search(index, "chickenpox", k=1)[0]
     assert hit.citation == (
-        "paediatric-fever.md > Paediatric fever > Antipyretic dosing > Contraindications"
-        f" ({hit.chunk.source.uri})"
+        f"paediatric-fever.md > Paediatric fever > Antipyretic dosing > Contraindications ({hit.chunk.source.uri})"
     )
     assert hit.chunk.source.uri.startswith("file:///") and hit.chunk.source.uri.endswith("paediatric-fever.md")
     # A title the loader made from the file name is not repeated.

@@ -9,13 +9,13 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from test_storage_corpus import make_chunk, markdown_document, wiki_documents
 
 from ingest.blocks import Chunk, Document, Source
 from ingest.chunk_json import chunk_from_dict, chunk_to_dict
 from ingest.errors import SinkError
 from ingest.sinks import JsonlSink, Sink, SqliteSink
 from ingest.state import StateStore
-from test_storage_corpus import make_chunk, markdown_document, wiki_documents
 
 
 @pytest.fixture()
@@ -64,7 +64,9 @@ def fts_is_consistent(index: Path) -> bool:
 
 def test_chunk_dict_round_trips_every_field(fever) -> None:
     doc, chunks = fever
-    chunk = dataclasses.replace(chunks[3], page_start=2, page_end=3, overlap_tokens=4, meta={"sheet": "Doses", "rows": [1, 2]})
+    chunk = dataclasses.replace(
+        chunks[3], page_start=2, page_end=3, overlap_tokens=4, meta={"sheet": "Doses", "rows": [1, 2]}
+    )
     d = json.loads(json.dumps(chunk_to_dict(chunk)))
     assert d["heading_path"] == ["Paediatric fever", "Antipyretic dosing"]
     assert d["embed_text"] == "Antipyretic dosing\n\n" + chunk.text

@@ -33,7 +33,9 @@ def test_record_ok_then_read_back(tmp_path: Path, docs: list[Path]) -> None:
         for i, path in enumerate(docs):
             f = facts(path)
             state.record_ok("local", str(path), version=f["content_hash"], chunk_count=i + 2, **f)
-        state.record_ok("drive", "1AbC", version="17", content_hash="x", fingerprint="17", chunk_count=1, name="n", uri="u")
+        state.record_ok(
+            "drive", "1AbC", version="17", content_hash="x", fingerprint="17", chunk_count=1, name="n", uri="u"
+        )
         got = state.get("local", str(docs[1]))
         assert isinstance(got, DocState)
         assert (got.status, got.last_error, got.chunk_count, got.failed) == ("ok", "", 3, False)
@@ -51,7 +53,12 @@ def test_a_failure_keeps_the_last_good_version(tmp_path: Path, docs: list[Path])
     with StateStore(tmp_path / "state.db") as state:
         state.record_ok("local", str(path), version="v1", chunk_count=4, **f)
         state.record_failure(
-            "local", str(path), error="LoaderError: truncated table", fingerprint="999:1", name="renamed.md", uri=f["uri"]
+            "local",
+            str(path),
+            error="LoaderError: truncated table",
+            fingerprint="999:1",
+            name="renamed.md",
+            uri=f["uri"],
         )
         got = state.get("local", str(path))
         assert got.status == "failed" and got.failed
@@ -64,7 +71,9 @@ def test_a_failure_keeps_the_last_good_version(tmp_path: Path, docs: list[Path])
         assert state.get("local", str(path)).last_error == ""
 
         # A document that never succeeded is failed with nothing stored.
-        state.record_failure("local", str(docs[1]), error="boom", **{k: facts(docs[1])[k] for k in ("fingerprint", "name", "uri")})
+        state.record_failure(
+            "local", str(docs[1]), error="boom", **{k: facts(docs[1])[k] for k in ("fingerprint", "name", "uri")}
+        )
         never = state.get("local", str(docs[1]))
         assert (never.status, never.version, never.content_hash, never.chunk_count) == ("failed", "", "", 0)
 

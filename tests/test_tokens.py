@@ -5,7 +5,8 @@ from __future__ import annotations
 import socket
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ingest.chunker import tokens
 from ingest.chunker.tokens import get_tokenizer
@@ -93,7 +94,8 @@ def test_counts_chained_over_a_suffix_window_are_exact(parts, seps):
 # Any text: the fast counter (GitHub's bpe crate, the `fast` extra, in `dev`) must agree with
 # tiktoken everywhere, not only on the seams above.
 _any_text = st.text(st.characters(exclude_categories=("Cs",)), max_size=80) | st.text(
-    alphabet=list("ab Z9.,:|-/'\n\t ()`#é\u0301中!?\r\u00a0🎉sS'tT"), max_size=60)
+    alphabet=list("ab Z9.,:|-/'\n\t ()`#é\u0301中!?\r\u00a0🎉sS'tT"), max_size=60
+)
 
 
 @pytest.mark.parametrize("name", ["cl100k_base", "o200k_base"])

@@ -4,18 +4,18 @@ the cache that spares unchanged text, deletion with the chunks, bm25 / vector / 
 from __future__ import annotations
 
 import json
-import shutil
 import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
+import counting_embedder
 import numpy as np
 import pytest
 
-import counting_embedder
 from ingest import load_config, run
-from ingest.embedders import load as load_embedder, text_hash
+from ingest.embedders import load as load_embedder
+from ingest.embedders import text_hash
 from ingest.errors import ConfigError, RunError
 from ingest.hybrid import fuse, search_mode
 from ingest.search import SearchError
@@ -47,7 +47,8 @@ def job(tmp_path):
         f"source: {{local: {{path: {docs}}}}}\nsink: {{sqlite: {tmp_path / 'index.sqlite'}}}\n"
         f"state: {tmp_path / 'state.sqlite'}\nworkers: 1\n"
         "chunker: {max_tokens: 64, min_tokens: 0, overlap_tokens: 0}\n"
-        "embedder: {name: 'counting_embedder:counting'}\n")
+        "embedder: {name: 'counting_embedder:counting'}\n"
+    )
     counting_embedder.CALLS.clear()
     return docs, config, tmp_path / "index.sqlite"
 
@@ -60,8 +61,10 @@ def _sync(config: Path):
 
 def _rows(index: Path) -> list[tuple]:
     with sqlite3.connect(index) as conn:
-        return conn.execute("SELECT c.doc_id, c.text, v.embedder, v.hash, v.vector FROM chunks AS c "
-                            "LEFT JOIN chunk_vectors AS v ON v.seq = c.seq ORDER BY c.doc_id, c.chunk_index").fetchall()
+        return conn.execute(
+            "SELECT c.doc_id, c.text, v.embedder, v.hash, v.vector FROM chunks AS c "
+            "LEFT JOIN chunk_vectors AS v ON v.seq = c.seq ORDER BY c.doc_id, c.chunk_index"
+        ).fetchall()
 
 
 def test_every_chunk_is_stored_with_the_vector_of_its_embed_text(job):
@@ -91,14 +94,19 @@ def test_an_edit_re_embeds_only_the_chunks_whose_text_changed(job):
     counting_embedder.CALLS.clear()
     summary, _ = _sync(config)
     assert summary.unchanged == 2 and counting_embedder.CALLS == []
-    edited = SECTIONS[:1] + [("Parking", "Staff park on level two; visitors sign in at reception first.")] + SECTIONS[1:]
+    edited = (
+        SECTIONS[:1] + [("Parking", "Staff park on level two; visitors sign in at reception first.")] + SECTIONS[1:]
+    )
     edited[3] = ("Laptops", "Laptops are replaced every three years now.")
     _write(docs / "handbook.md", edited)
     summary, status = _sync(config)
     assert status["handbook.md"].status == "changed" and summary.unchanged == 1
-    assert counting_embedder.CALLS == [[
-        "Parking\n\nStaff park on level two; visitors sign in at reception first.",
-        "Laptops\n\nLaptops are replaced every three years now."]]
+    assert counting_embedder.CALLS == [
+        [
+            "Parking\n\nStaff park on level two; visitors sign in at reception first.",
+            "Laptops\n\nLaptops are replaced every three years now.",
+        ]
+    ]
     texts = [r[1] for r in _rows(index) if r[0] == "handbook.md"]
     assert len(texts) == 5 and all(r[4] is not None for r in _rows(index))
 
@@ -195,7 +203,8 @@ def test_an_embedder_that_cannot_open_stops_the_run(job, tmp_path):
         "from pydantic import BaseModel\nfrom ingest.embedders import EmbedderType\nfrom ingest.errors import EmbedderError\n"
         "class O(BaseModel):\n    pass\n"
         "def _open(o):\n    raise EmbedderError('model file missing', subject='embedder bad')\n"
-        "bad = EmbedderType('bad', _open, O)\n")
+        "bad = EmbedderType('bad', _open, O)\n"
+    )
     config.write_text(config.read_text().replace("counting_embedder:counting", "bad_embedder:bad"))
     with pytest.raises(RunError, match="cannot open the embedder: embedder bad: model file missing"):
         run(*load_config(config))
@@ -206,13 +215,34 @@ def test_the_cli_searches_by_mode(job, monkeypatch):
     _sync(config)
     # The index records the job's embedder config: the plugin must be importable where searches run.
     monkeypatch.setenv("PYTHONPATH", str(Path(__file__).parent))
-    out = subprocess.run([sys.executable, "-m", "ingest", "search", "medicine for a feverish kid", "--mode", "hybrid",
-                          "--index", str(index), "-k", "2", "--json"], capture_output=True, text=True, cwd=ROOT)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ingest",
+            "search",
+            "medicine for a feverish kid",
+            "--mode",
+            "hybrid",
+            "--index",
+            str(index),
+            "-k",
+            "2",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert out.returncode == 0, out.stderr
     hits = [json.loads(line) for line in out.stdout.splitlines()]
     assert hits[0]["chunk"]["heading_path"] == ["Handbook", "Fever"]
-    bad = subprocess.run([sys.executable, "-m", "ingest", "search", "x", "--mode", "semantic", "--index", str(index)],
-                         capture_output=True, text=True, cwd=ROOT)
+    bad = subprocess.run(
+        [sys.executable, "-m", "ingest", "search", "x", "--mode", "semantic", "--index", str(index)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert bad.returncode == 2 and "'semantic' is not one of 'bm25', 'vector', 'hybrid'" in bad.stderr
 
 
@@ -220,8 +250,11 @@ def test_another_embedder_setting_re_embeds_everything_under_its_own_name(job):
     docs, config, index = job
     _sync(config)
     counting_embedder.CALLS.clear()
-    config.write_text(config.read_text().replace("{name: 'counting_embedder:counting'}",
-                                                 "{name: 'counting_embedder:counting', dimensions: 64}"))
+    config.write_text(
+        config.read_text().replace(
+            "{name: 'counting_embedder:counting'}", "{name: 'counting_embedder:counting', dimensions: 64}"
+        )
+    )
     summary, _ = _sync(config)
     assert summary.changed == 2 and sorted(len(c) for c in counting_embedder.CALLS) == [1, 4]
     rows = _rows(index)
@@ -238,9 +271,13 @@ def test_filters_narrow_vector_and_hybrid_search_as_they_do_bm25(job, mode):
     everywhere = search_mode(index, "quarterly budget review", mode, k=10, window=0)
     assert everywhere[0].chunk.doc_id == "notes.md"
     assert {h.chunk.doc_id for h in everywhere} == {"notes.md", "handbook.md"}
-    handbook = search_mode(index, "quarterly budget review", mode, k=10, window=0, filters=Filters(docs=("handbook.md",)))
+    handbook = search_mode(
+        index, "quarterly budget review", mode, k=10, window=0, filters=Filters(docs=("handbook.md",))
+    )
     assert handbook and {h.chunk.doc_id for h in handbook} == {"handbook.md"}
-    travel = search_mode(index, "quarterly budget review", mode, k=10, window=0,
-                         filters=Filters(heading=("Travel",)))
+    travel = search_mode(index, "quarterly budget review", mode, k=10, window=0, filters=Filters(heading=("Travel",)))
     assert [h.chunk.heading_path[-1] for h in travel] == ["Travel"]
-    assert search_mode(index, "quarterly budget review", mode, k=10, filters=Filters(mime_types=("application/pdf",))) == []
+    assert (
+        search_mode(index, "quarterly budget review", mode, k=10, filters=Filters(mime_types=("application/pdf",)))
+        == []
+    )

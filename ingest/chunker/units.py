@@ -8,7 +8,8 @@ by its own grain, falling back step by step:
 
 from __future__ import annotations
 
-from typing import Iterator, NamedTuple
+from collections.abc import Iterator
+from typing import NamedTuple
 
 from ..blocks import PROSE_KINDS, Block
 from ..table_text import header_lines
@@ -83,8 +84,17 @@ def units_of(block: Block, block_id: int, seam: str, tok: Tokenizer, max_tokens:
         if first and begin and not text[:begin].strip():  # a skipped indent stays in the seam
             seam += text[:begin]
         yield Unit(
-            piece_text, piece_count, block.kind, seam if first else piece_seam, start, stop, block.page,
-            page_end, piece_of=block_id, strength=3 if first else strength, comments=comments if first else (),
+            piece_text,
+            piece_count,
+            block.kind,
+            seam if first else piece_seam,
+            start,
+            stop,
+            block.page,
+            page_end,
+            piece_of=block_id,
+            strength=3 if first else strength,
+            comments=comments if first else (),
         )
         first = False
 
@@ -153,7 +163,9 @@ def _line_pieces(
         line = text[line_start:line_end]
         count = tok.count(line)
         if group:
-            joined = tok.join(text[group[0][0] : group[-1][1]], group[-1][3], text[group[-1][1] : line_start], line, count)
+            joined = tok.join(
+                text[group[0][0] : group[-1][1]], group[-1][3], text[group[-1][1] : line_start], line, count
+            )
             if joined is not None and joined <= limit:
                 group.append((line_start, line_end, count, joined))
                 last_end = line_end
@@ -163,7 +175,9 @@ def _line_pieces(
             if keep < len(group):
                 seam = text[group[keep - 1][1] : group[keep][0]]
                 group = _regroup(text, group[keep:], tok)
-                joined = tok.join(text[group[0][0] : group[-1][1]], group[-1][3], text[group[-1][1] : line_start], line, count)
+                joined = tok.join(
+                    text[group[0][0] : group[-1][1]], group[-1][3], text[group[-1][1] : line_start], line, count
+                )
                 if joined is not None and joined <= limit:
                     group.append((line_start, line_end, count, joined))
                     last_end = line_end
@@ -197,7 +211,9 @@ def _regroup(text: str, lines: list[tuple[int, int, int, int]], tok: Tokenizer) 
     start, end, count, _ = lines[0]
     out = [(start, end, count, count)]
     for line_start, line_end, own, _ in lines[1:]:
-        joined = tok.join(text[start : out[-1][1]], out[-1][3], text[out[-1][1] : line_start], text[line_start:line_end], own)
+        joined = tok.join(
+            text[start : out[-1][1]], out[-1][3], text[out[-1][1] : line_start], text[line_start:line_end], own
+        )
         out.append((line_start, line_end, own, joined))
     return out
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import hashlib
 import sys
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 
 from pydantic import BaseModel, ValidationError
 
@@ -193,8 +193,9 @@ def build_chain(configured: Iterable[tuple[str, Mapping | bool | None]], base: P
     return tuple(steps)
 
 
-def run_step(step: Step, blocks: Iterable[Block], document: Document, removed: dict[str, int],
-             tally: _Tally | None = None) -> Iterator[Block]:
+def run_step(
+    step: Step, blocks: Iterable[Block], document: Document, removed: dict[str, int], tally: _Tally | None = None
+) -> Iterator[Block]:
     """One cleaner over the stream, counted into `tally` as it leaves; whatever the cleaner raises
     fails the document, naming it."""
     name = step.cleaner.name
@@ -210,11 +211,14 @@ def run_step(step: Step, blocks: Iterable[Block], document: Document, removed: d
     except CleanerFailed:
         raise  # an earlier cleaner's, passing through this one
     except Exception as exc:
-        raise CleanerFailed(f"cleaner {name!r} failed: {type(exc).__name__}: {exc}",
-                            subject=document.uri, cleaner=name) from exc
+        raise CleanerFailed(
+            f"cleaner {name!r} failed: {type(exc).__name__}: {exc}", subject=document.uri, cleaner=name
+        ) from exc
 
 
-def clean(blocks: Iterable[Block], document: Document, chain: Iterable[Step]) -> tuple[Iterator[Block], dict[str, dict[str, int]]]:
+def clean(
+    blocks: Iterable[Block], document: Document, chain: Iterable[Step]
+) -> tuple[Iterator[Block], dict[str, dict[str, int]]]:
     """Run the chain lazily; the returned report fills in as the blocks are consumed.
 
     Per cleaner it holds what the cleaner counted itself, and what it removed as ingest measured
@@ -278,8 +282,9 @@ def parse_cleaner_arg(text: str) -> tuple[str, Mapping | bool | None]:
     try:
         value = json.loads(options)
     except ValueError as exc:
-        raise CleanerError(f"options are not valid JSON ({exc}); e.g. running_headers:{{\"min_pages\": 3}}",
-                           subject=name) from exc
+        raise CleanerError(
+            f'options are not valid JSON ({exc}); e.g. running_headers:{{"min_pages": 3}}', subject=name
+        ) from exc
     return name, value
 
 
@@ -293,8 +298,9 @@ def _options(cleaner: Cleaner, value: Mapping | bool | None) -> BaseModel | None
     known = {f.alias or n for n, f in fields.items()} | set(fields)
     unknown = [k for k in given if k not in known]
     if unknown:  # pydantic ignores extra keys by default: a misspelt option would pass silently
-        raise CleanerError(f"unknown option {unknown[0]!r} (its options: {', '.join(fields) or 'none'})",
-                           subject=cleaner.name)
+        raise CleanerError(
+            f"unknown option {unknown[0]!r} (its options: {', '.join(fields) or 'none'})", subject=cleaner.name
+        )
     try:
         return cleaner.options.model_validate(given)
     except ValidationError as exc:

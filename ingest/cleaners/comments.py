@@ -9,8 +9,8 @@ text as "anchor", for the chunker to carry into chunk metadata.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
-from typing import Iterable, Iterator
 
 from pydantic import BaseModel
 

@@ -6,18 +6,20 @@ carries rows and columns that hold no text; they cost tokens and make rows look 
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
-from typing import Iterable, Iterator, Sequence
 
 from ..blocks import Block
 from ..table_text import render_table
 from . import CleanContext, Cleaner
 
-SPREADSHEETS = frozenset({
-    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-    "application/vnd.ms-excel.sheet.macroEnabled.12",
-    "text/csv",
-})
+SPREADSHEETS = frozenset(
+    {
+        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        "application/vnd.ms-excel.sheet.macroEnabled.12",
+        "text/csv",
+    }
+)
 
 
 def drop_empty_cells(blocks: Iterable[Block], ctx: CleanContext) -> Iterator[Block]:
@@ -39,8 +41,9 @@ def drop_empty_cells(blocks: Iterable[Block], ctx: CleanContext) -> Iterator[Blo
         yield without_lines(block, empty_rows, empty_cols) if empty_rows or empty_cols else block
 
 
-def without_lines(block: Block, drop_rows: Iterable[int], drop_cols: Iterable[int],
-                  rows: Sequence[Sequence[str]] | None = None) -> Block:
+def without_lines(
+    block: Block, drop_rows: Iterable[int], drop_cols: Iterable[int], rows: Sequence[Sequence[str]] | None = None
+) -> Block:
     """`block` (or `rows` in its place) minus some rows and columns, with merge facts re-indexed
     and the text rendered again."""
     rows = block.rows if rows is None else rows
@@ -65,8 +68,7 @@ def without_lines(block: Block, drop_rows: Iterable[int], drop_cols: Iterable[in
             if (last_r, last_c) != (new_r[r0], new_c[c0]):
                 merges.append((new_r[r0], new_c[c0], last_r, last_c))
         meta["merges"] = tuple(merges)
-    return replace(block, rows=new_rows, header_rows=header_rows, meta=meta,
-                   text=render_table(new_rows, header_rows))
+    return replace(block, rows=new_rows, header_rows=header_rows, meta=meta, text=render_table(new_rows, header_rows))
 
 
 cleaner = Cleaner(name="empty_cells", run=drop_empty_cells, default_for=SPREADSHEETS)

@@ -6,7 +6,7 @@ figure text in the chunks as blocks of its own.
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 from ..blocks import Block
 from . import CleanContext, Cleaner, drop_kind

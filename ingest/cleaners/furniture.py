@@ -6,7 +6,7 @@ mark it with kind "furniture"; this cleaner removes them, and says how much it r
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 from ..blocks import Block
 from . import CleanContext, Cleaner, drop_kind

@@ -9,7 +9,7 @@ reach this cleaner as candidates: they sit inside the body's edge.
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 from pydantic import BaseModel, Field
 

@@ -16,8 +16,8 @@ Tables without merge facts pass untouched, whatever loader made them.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
-from typing import Iterable, Iterator
 
 from pydantic import BaseModel
 
@@ -62,10 +62,16 @@ def _resolve(block: Block, covered: set[tuple[int, int]], options: MergedCellsOp
         block = replace(block, header_rows=1, meta={**block.meta, "covered": tuple(sorted(covered)), "merges": merges})
         ctx.count("header_rows", shift)
     # A line holding nothing but the far side of a span would read as a gap: it goes.
-    shadow_rows = {r for r in range(len(grid))
-                   if any((r, c) in covered for c in range(width)) and not any(t.strip() for t in grid[r])}
-    shadow_cols = {c for c in range(width)
-                   if any((r, c) in covered for r in range(len(grid))) and not any(row[c].strip() for row in grid)}
+    shadow_rows = {
+        r
+        for r in range(len(grid))
+        if any((r, c) in covered for c in range(width)) and not any(t.strip() for t in grid[r])
+    }
+    shadow_cols = {
+        c
+        for c in range(width)
+        if any((r, c) in covered for r in range(len(grid))) and not any(row[c].strip() for row in grid)
+    }
     if shadow_rows:
         ctx.count("rows", len(shadow_rows))
     if shadow_cols:

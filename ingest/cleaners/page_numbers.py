@@ -15,8 +15,8 @@ or more (chapter-page labels "7-45" within their chapter likewise).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
-from typing import Iterable, Iterator
 
 from pydantic import BaseModel
 

@@ -20,8 +20,8 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from collections.abc import Iterable, Iterator
 from difflib import SequenceMatcher
-from typing import Iterable, Iterator
 
 from pydantic import BaseModel, Field
 
@@ -150,7 +150,9 @@ def _alike(a: str, b: str, threshold: float) -> bool:
     if a == b:
         return True
     matcher = SequenceMatcher(None, a, b, autojunk=False)
-    return matcher.real_quick_ratio() >= threshold and matcher.quick_ratio() >= threshold and matcher.ratio() >= threshold
+    return (
+        matcher.real_quick_ratio() >= threshold and matcher.quick_ratio() >= threshold and matcher.ratio() >= threshold
+    )
 
 
 cleaner = Cleaner(

@@ -20,8 +20,9 @@ Works on marks only, so Word revisions and Google Docs suggestions resolve alike
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
-from typing import Iterable, Iterator, Literal, Sequence
+from typing import Literal
 
 from pydantic import BaseModel
 
@@ -127,8 +128,11 @@ def resolve_track_changes(blocks: Iterable[Block], ctx: CleanContext) -> Iterato
             continue
         if pending is not None:
             shift = len(pending.text)
-            block = replace(block, text=pending.text + block.text,
-                            marks=(*pending.marks, *(replace(m, start=m.start + shift, end=m.end + shift) for m in block.marks)))
+            block = replace(
+                block,
+                text=pending.text + block.text,
+                marks=(*pending.marks, *(replace(m, start=m.start + shift, end=m.end + shift) for m in block.marks)),
+            )
             pending = None
             ctx.count("joins")
         if joins:
@@ -154,9 +158,7 @@ def _finish(block: Block, ctx: CleanContext) -> Iterator[Block]:
 def _ends_in_mark(block: Block, drop: str) -> bool:
     """The block ends in a tracked paragraph mark that resolving removes."""
     n = len(block.text)
-    return n > 0 and block.text[-1] == "\n" and any(
-        m.kind == drop and m.start < n <= m.end for m in block.marks
-    )
+    return n > 0 and block.text[-1] == "\n" and any(m.kind == drop and m.start < n <= m.end for m in block.marks)
 
 
 def _renamed(path: tuple[str, ...], renames: dict[tuple[str, ...], tuple[str, ...]]) -> tuple[str, ...]:
@@ -212,10 +214,14 @@ def _table(block: Block, mode: str, ctx: CleanContext) -> Block | None:
         new_meta["covered"] = tuple((new_index[r], c) for r, c in meta["covered"] if r in new_index)
     if "merges" in meta:
         new_meta["merges"] = tuple(_shifted_merges(meta["merges"], new_index))
-    return replace(block, rows=tuple(new_rows), header_rows=header_rows, text=render_table(new_rows, header_rows), meta=new_meta)
+    return replace(
+        block, rows=tuple(new_rows), header_rows=header_rows, text=render_table(new_rows, header_rows), meta=new_meta
+    )
 
 
-def _shifted_merges(merges: Iterable[tuple[int, int, int, int]], new_index: dict[int, int]) -> Iterator[tuple[int, int, int, int]]:
+def _shifted_merges(
+    merges: Iterable[tuple[int, int, int, int]], new_index: dict[int, int]
+) -> Iterator[tuple[int, int, int, int]]:
     for r0, c0, r1, c1 in merges:
         kept = [new_index[r] for r in range(r0, r1 + 1) if r in new_index]
         if kept and (kept[0] != kept[-1] or c0 != c1):

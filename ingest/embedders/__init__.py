@@ -13,9 +13,10 @@ checks the options against its model and opens it.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -84,8 +85,9 @@ def resolve(name: str, base: Path | None = None) -> tuple[EmbedderType, str]:
         ep = registry.entry_point("embedder", name)
         if ep is None:
             known = ", ".join([*builtins, *sorted(e.name for e in registry.installed("embedder"))])
-            raise ConfigError(f"unknown embedder {name!r} (there are: {known}; or name one as module:attr)",
-                              subject="embedder.name")
+            raise ConfigError(
+                f"unknown embedder {name!r} (there are: {known}; or name one as module:attr)", subject="embedder.name"
+            )
         found = registry.load_entry_point("embedder", ep)
     if not isinstance(found.obj, EmbedderType):
         raise ConfigError(f"{name!r} is not an ingest.embedders.EmbedderType", subject="embedder.name")
@@ -105,8 +107,10 @@ def options_of(config: EmbedderConfig | Mapping[str, Any], base: Path | None = N
     unknown = [k for k in raw if k not in fields]
     if unknown:
         known = ", ".join(fields) or "none"
-        raise ConfigError(f"unknown option {unknown[0]!r} for embedder {config.name} (its options: {known})",
-                          subject=f"embedder.{unknown[0]}")
+        raise ConfigError(
+            f"unknown option {unknown[0]!r} for embedder {config.name} (its options: {known})",
+            subject=f"embedder.{unknown[0]}",
+        )
     try:
         return kind, kind.options.model_validate(raw)
     except ValidationError as exc:
@@ -122,12 +126,23 @@ def load(config: EmbedderConfig | Mapping[str, Any], base: Path | None = None) -
     # Looked up with dir(), not isinstance(): that would read `dimensions`, which an API embedder
     # learns by asking its server.
     if not {"name", "dimensions", "embed"} <= set(dir(embedder)) or not callable(embedder.embed):
-        raise EmbedderError(f"opened {type(embedder).__name__}, which lacks name, dimensions or embed()",
-                            subject=f"embedder {kind.name}")
+        raise EmbedderError(
+            f"opened {type(embedder).__name__}, which lacks name, dimensions or embed()",
+            subject=f"embedder {kind.name}",
+        )
     return embedder
 
 
 from .vectors import ChunkVectors, embed_chunks, text_hash  # noqa: E402  (vectors needs Embedder)
 
-__all__ = ["ChunkVectors", "Embedder", "EmbedderConfig", "EmbedderType", "embed_chunks", "load", "options_of",
-           "resolve", "text_hash"]
+__all__ = [
+    "ChunkVectors",
+    "Embedder",
+    "EmbedderConfig",
+    "EmbedderType",
+    "embed_chunks",
+    "load",
+    "options_of",
+    "resolve",
+    "text_hash",
+]

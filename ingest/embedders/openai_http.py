@@ -12,8 +12,9 @@ from __future__ import annotations
 import os
 import random
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 from pydantic import Field, field_validator
 
@@ -142,8 +143,11 @@ def _refusal(url: str, response: Any, tries: int) -> str:
         detail = response.json()["error"]["message"]
     except (ValueError, KeyError, TypeError):
         detail = response.text[:200]
-    hint = {401: "; check the key in the variable api_key_env names", 403: "; the key may not use this model",
-            404: "; check base_url (up to /v1) and model"}.get(response.status_code, "")
+    hint = {
+        401: "; check the key in the variable api_key_env names",
+        403: "; the key may not use this model",
+        404: "; check base_url (up to /v1) and model",
+    }.get(response.status_code, "")
     after = f" after {tries} tries" if tries > 1 else ""
     return f"{url} answered {response.status_code}{after}: {detail}{hint}"
 
@@ -153,9 +157,11 @@ def open_openai(options: OpenAIOptions) -> OpenAIEmbedder:
     if options.api_key_env:
         key = os.environ.get(options.api_key_env, "")
         if not key:
-            raise EmbedderError(f"the environment variable {options.api_key_env} is not set (it should hold the "
-                                "API key); set it, or api_key_env: \"\" for a server that takes none",
-                                subject="embedder.api_key_env")
+            raise EmbedderError(
+                f"the environment variable {options.api_key_env} is not set (it should hold the "
+                'API key); set it, or api_key_env: "" for a server that takes none',
+                subject="embedder.api_key_env",
+            )
     return OpenAIEmbedder(options, key, options.dimensions)
 
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from pydantic import Field, field_validator
 
@@ -47,8 +48,13 @@ class SentenceTransformerEmbedder:
     batch_size: int
 
     def embed(self, texts: Sequence[str]) -> Any:
-        vectors = self.model.encode(list(texts), batch_size=self.batch_size, convert_to_numpy=True,
-                                    normalize_embeddings=False, show_progress_bar=False)
+        vectors = self.model.encode(
+            list(texts),
+            batch_size=self.batch_size,
+            convert_to_numpy=True,
+            normalize_embeddings=False,
+            show_progress_bar=False,
+        )
         return unit_rows(vectors)
 
 
@@ -60,8 +66,10 @@ def open_sentence_transformer(options: SentenceTransformerOptions) -> SentenceTr
     try:
         from sentence_transformers import SentenceTransformer
     except ImportError as exc:
-        raise EmbedderError(f"cannot import sentence_transformers ({exc}); install it with "
-                            "pip install 'ingest[sentence-transformers]'", subject="embedder sentence_transformers") from exc
+        raise EmbedderError(
+            f"cannot import sentence_transformers ({exc}); install it with pip install 'ingest[sentence-transformers]'",
+            subject="embedder sentence_transformers",
+        ) from exc
     try:
         model = SentenceTransformer(str(options.path), device=options.device, local_files_only=True)
     except Exception as exc:  # the library's own errors: a broken folder, a device that is not there
@@ -86,5 +94,6 @@ def _model_digest(folder: Path) -> str:
     return digest.hexdigest()
 
 
-sentence_transformers = EmbedderType(name="sentence_transformers", open=open_sentence_transformer,
-                                     options=SentenceTransformerOptions)
+sentence_transformers = EmbedderType(
+    name="sentence_transformers", open=open_sentence_transformer, options=SentenceTransformerOptions
+)

@@ -4,8 +4,9 @@ and the embedder's name, so an edit re-embeds only the chunks whose text changed
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Collection, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from ..blocks import Chunk
 from ..errors import EmbedderError
@@ -48,8 +49,11 @@ def embed_chunks(embedder: Embedder, chunks: Sequence[Chunk], cached: Cached | N
     if todo:
         fresh = checked(embedder, list(todo.values()), embedder.embed(list(todo.values())))
         known.update(zip(todo, fresh))
-    matrix = np.stack([known[h] for h in hashes]).astype(np.float32, copy=False) if hashes else \
-        np.zeros((0, embedder.dimensions), np.float32)
+    matrix = (
+        np.stack([known[h] for h in hashes]).astype(np.float32, copy=False)
+        if hashes
+        else np.zeros((0, embedder.dimensions), np.float32)
+    )
     return ChunkVectors(embedder.name, hashes, matrix, len(todo))
 
 
@@ -59,10 +63,14 @@ def checked(embedder: Embedder, texts: Sequence[str], matrix: object) -> np.ndar
 
     array = np.asarray(matrix)
     if array.shape != (len(texts), embedder.dimensions):
-        raise EmbedderError(f"returned shape {array.shape} for {len(texts)} texts; expected "
-                            f"({len(texts)}, {embedder.dimensions})", subject=f"embedder {embedder.name}")
+        raise EmbedderError(
+            f"returned shape {array.shape} for {len(texts)} texts; expected ({len(texts)}, {embedder.dimensions})",
+            subject=f"embedder {embedder.name}",
+        )
     if not np.isfinite(array).all():
-        raise EmbedderError("returned a vector that is not finite (NaN or infinity)", subject=f"embedder {embedder.name}")
+        raise EmbedderError(
+            "returned a vector that is not finite (NaN or infinity)", subject=f"embedder {embedder.name}"
+        )
     return array.astype(np.float32, copy=False)
 
 

@@ -7,8 +7,9 @@ folder while the wheel has it in `tokenizers/`, and would then fetch it from Hug
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Sequence
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -49,14 +50,17 @@ def open_wordllama(options: WordLlamaOptions) -> WordLlamaEmbedder:
         from wordllama import WordLlama
         from wordllama.inference import WordLlamaInference
     except ImportError as exc:
-        raise EmbedderError(f"cannot import wordllama ({exc}); reinstall ingest, which depends on it",
-                            subject="embedder wordllama") from exc
+        raise EmbedderError(
+            f"cannot import wordllama ({exc}); reinstall ingest, which depends on it", subject="embedder wordllama"
+        ) from exc
     root = files("wordllama")
     weights = root / "weights" / f"{_MODEL}_{_SHIPPED_DIM}.safetensors"
     tokenizer = root / "tokenizers" / f"{_MODEL}_tokenizer_config.json"
     if not (weights.is_file() and tokenizer.is_file()):
-        raise EmbedderError(f"this wordllama install lacks its bundled model ({weights}, {tokenizer}); "
-                            "reinstall wordllama from PyPI", subject="embedder wordllama")
+        raise EmbedderError(
+            f"this wordllama install lacks its bundled model ({weights}, {tokenizer}); reinstall wordllama from PyPI",
+            subject="embedder wordllama",
+        )
     with safe_open(str(weights), framework="np", device="cpu") as f:
         table = f.get_tensor("embedding.weight")
     model = WordLlamaInference(table, WordLlama.load_tokenizer(tokenizer))

@@ -9,10 +9,10 @@ from __future__ import annotations
 import hashlib
 import importlib
 import mimetypes
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Callable
 
 from .. import registry
 from ..blocks import Document, Loaded
@@ -31,6 +31,7 @@ class FormatLoader:
     """The MIME types it reads; for these it takes over from a built-in once a config names it."""
     extensions: tuple[str, ...] = ()
     """Endings of local file names (".org") that mean its first MIME type."""
+
 
 MARKDOWN = "text/markdown"
 TEXT = "text/plain"
@@ -163,7 +164,7 @@ def load_file(path: str | Path) -> Loaded:
 
 
 def local_document(path: Path, data: bytes, mtime: float, doc_id: str | None = None) -> Document:
-    modified = datetime.fromtimestamp(mtime, tz=timezone.utc).isoformat(timespec="seconds")
+    modified = datetime.fromtimestamp(mtime, tz=UTC).isoformat(timespec="seconds")
     resolved = path.resolve()
     return Document(
         id=doc_id or str(resolved),

@@ -6,8 +6,9 @@ One sink per file: `sqlite.py` (the embedded, searchable default), `jsonl.py` (a
 
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping, Sequence
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Collection, Mapping, Protocol, Sequence, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from ..blocks import Chunk, Document
 
@@ -62,8 +63,7 @@ class VectorSink(Protocol):
     """A sink that also stores chunk vectors (a job with `embedder:` needs one): `write` takes the
     document's `ChunkVectors` as a third argument, in the same transaction as its chunks."""
 
-    def write(self, document: Document, chunks: Sequence[Chunk], vectors: ChunkVectors | None = None) -> None:
-        ...
+    def write(self, document: Document, chunks: Sequence[Chunk], vectors: ChunkVectors | None = None) -> None: ...
 
     def cached_vectors(self, embedder: str, hashes: Collection[str]) -> Mapping[str, Any]:
         """The stored vector (float32 array) of each `text_hash` it has one for, made by `embedder`:

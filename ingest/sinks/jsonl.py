@@ -15,8 +15,8 @@ import re
 import tempfile
 import unicodedata
 import uuid
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from ..blocks import Chunk, Document
 from ..chunk_json import chunk_to_dict

@@ -47,9 +47,25 @@ SCHEMA_VERSION = "1"
 HEADING_SEPARATOR = " > "
 _T = TypeVar("_T")
 
-CHUNK_COLUMNS = ("id", "doc_id", "chunk_index", "text", "heading_path", "heading", "kinds", "token_count",
-                 "overlap_tokens", "start_char", "end_char", "page_start", "page_end", "meta", "url",
-                 "content_hash", "embedding")
+CHUNK_COLUMNS = (
+    "id",
+    "doc_id",
+    "chunk_index",
+    "text",
+    "heading_path",
+    "heading",
+    "kinds",
+    "token_count",
+    "overlap_tokens",
+    "start_char",
+    "end_char",
+    "page_start",
+    "page_end",
+    "meta",
+    "url",
+    "content_hash",
+    "embedding",
+)
 
 
 class Tables:
@@ -99,8 +115,9 @@ class PgvectorSink(Sink):
         self._closed = False
         self.embedded = 0
         """Texts this sink sent to the embedder (the rest reused stored vectors)."""
-        self._index_pending = self._retrying("open the index",
-                                             lambda conn: create_tables(conn, self.tables, options, embedder))
+        self._index_pending = self._retrying(
+            "open the index", lambda conn: create_tables(conn, self.tables, options, embedder)
+        )
 
     def write(self, document: Document, chunks: Sequence[Chunk], vectors: ChunkVectors | None = None) -> None:
         """As `Sink.write`; `vectors` as `VectorSink.write` (a job with `embedder:` embeds before the
@@ -114,11 +131,16 @@ class PgvectorSink(Sink):
             vectors = embed_chunks(self.embedder, chunks, self.cached_vectors)
             self.embedded += vectors.embedded
         elif vectors.embedder != self.embedder.name or len(vectors.hashes) != len(chunks):
-            raise SinkError(f"document {document.id!r} came with {len(vectors.hashes)} vectors of "
-                            f"{vectors.embedder!r} for {len(chunks)} chunks; the tables hold {self.embedder.name!r}'s. "
-                            "Its previous chunks are kept", self.where)
+            raise SinkError(
+                f"document {document.id!r} came with {len(vectors.hashes)} vectors of "
+                f"{vectors.embedder!r} for {len(chunks)} chunks; the tables hold {self.embedder.name!r}'s. "
+                "Its previous chunks are kept",
+                self.where,
+            )
         rows = [(*row, digest, vector) for row, digest, vector in zip(rows, vectors.hashes, vectors.matrix)]
-        self._retrying(f"write document {document.id!r}", lambda conn: replace_document(conn, self.tables, doc_row, rows))
+        self._retrying(
+            f"write document {document.id!r}", lambda conn: replace_document(conn, self.tables, doc_row, rows)
+        )
 
     def cached_vectors(self, embedder: str, hashes: Collection[str]) -> dict[str, Any]:
         """The stored vector of each embedded-text hash, in any document (`VectorSink`)."""
@@ -129,10 +151,16 @@ class PgvectorSink(Sink):
     def record_embedder(self, name: str, spec: Mapping[str, Any]) -> None:
         """Keep the config that opens the embedder beside the vectors (`VectorSink`), for searches."""
         if name != self.embedder.name:
-            raise SinkError(f"the job's embedder is {name!r} but this sink stores {self.embedder.name!r}'s vectors; "
-                            "give the sink no `embedder:` of its own, or the same", self.where)
-        query = _sql("INSERT INTO {} (key, value) VALUES ('embedder_spec', %s) "
-                     "ON CONFLICT (key) DO UPDATE SET value = excluded.value", self.tables.meta)
+            raise SinkError(
+                f"the job's embedder is {name!r} but this sink stores {self.embedder.name!r}'s vectors; "
+                "give the sink no `embedder:` of its own, or the same",
+                self.where,
+            )
+        query = _sql(
+            "INSERT INTO {} (key, value) VALUES ('embedder_spec', %s) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            self.tables.meta,
+        )
         self._retrying("record the embedder", lambda conn: conn.execute(query, (json.dumps(dict(spec)),)))
 
     def delete(self, doc_id: str) -> None:
@@ -180,13 +208,18 @@ class PgvectorSink(Sink):
                 if attempt == self.options.retries:
                     raise SinkUnreachable(
                         f"could not {what}: {_reason(exc)} (tried {attempt + 1} times). Check the server is up "
-                        "and reachable; what was stored stays, and the next run tries again", self.where) from exc
+                        "and reachable; what was stored stays, and the next run tries again",
+                        self.where,
+                    ) from exc
                 wait = 0.5 * 2**attempt
                 log.warning("%s: could not %s (%s); trying again in %.1f s", self.where, what, _reason(exc), wait)
                 time.sleep(wait)
             except psycopg.errors.UniqueViolation as exc:
-                raise SinkError(f"could not {what}: two chunks have the same id ({_reason(exc)}); its previous chunks "
-                                "are kept. This is a chunker bug: please report it", self.where) from exc
+                raise SinkError(
+                    f"could not {what}: two chunks have the same id ({_reason(exc)}); its previous chunks "
+                    "are kept. This is a chunker bug: please report it",
+                    self.where,
+                ) from exc
             except psycopg.Error as exc:
                 raise SinkError(f"could not {what} ({_reason(exc)}); what was stored is kept", self.where) from exc
         raise AssertionError("unreachable")
@@ -212,9 +245,13 @@ def connect(options: PgvectorOptions) -> psycopg.Connection:
     from pgvector.psycopg import register_vector
 
     password = os.environ.get(options.password_env) or None
-    conn = psycopg.connect(options.dsn, password=password, autocommit=True,
-                           connect_timeout=max(1, round(options.connect_timeout_s)),
-                           application_name="ingest")
+    conn = psycopg.connect(
+        options.dsn,
+        password=password,
+        autocommit=True,
+        connect_timeout=max(1, round(options.connect_timeout_s)),
+        application_name="ingest",
+    )
     try:
         conn.execute("SET synchronous_commit = on")
         try:
@@ -239,26 +276,36 @@ def create_tables(conn: psycopg.Connection, tables: Tables, options: PgvectorOpt
         try:
             conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
         except (errors.FeatureNotSupported, errors.UndefinedFile, errors.InsufficientPrivilege) as exc:
-            raise SinkError(f"the pgvector extension is not available ({_reason(exc)}); install pgvector on the "
-                            "server and run `CREATE EXTENSION vector` in this database as its owner",
-                            where(options)) from exc
+            raise SinkError(
+                f"the pgvector extension is not available ({_reason(exc)}); install pgvector on the "
+                "server and run `CREATE EXTENSION vector` in this database as its owner",
+                where(options),
+            ) from exc
         conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(tables.schema))
         conn.execute(_sql("CREATE TABLE IF NOT EXISTS {} (key text PRIMARY KEY, value text NOT NULL)", tables.meta))
-        wanted = {"schema_version": SCHEMA_VERSION, "embedder": embedder.name, "dimensions": str(embedder.dimensions),
-                  "text_search": options.text_search}
+        wanted = {
+            "schema_version": SCHEMA_VERSION,
+            "embedder": embedder.name,
+            "dimensions": str(embedder.dimensions),
+            "text_search": options.text_search,
+        }
         found = dict(conn.execute(_sql("SELECT key, value FROM {}", tables.meta)).fetchall())
         for key, value in wanted.items():
             if key in found and found[key] != value:
                 raise SinkError(
                     f"the tables were made with {key} {found[key]!r}, not {value!r}: give this configuration "
-                    "another `table` prefix, or drop the three tables to rebuild them", where(options))
+                    "another `table` prefix, or drop the three tables to rebuild them",
+                    where(options),
+                )
         for statement in _schema(tables, options, embedder.dimensions):
             conn.execute(statement)
         defer = conn.execute(_sql("SELECT NOT EXISTS (SELECT 1 FROM {})", tables.chunks)).fetchone()[0]
         if not defer:  # a no-op where it exists; built here if a first load ended before its close
             hnsw_index(conn, tables, options)
-        conn.cursor().executemany(_sql("INSERT INTO {} (key, value) VALUES (%s, %s) ON CONFLICT (key) DO NOTHING",
-                                       tables.meta), list(wanted.items()))
+        conn.cursor().executemany(
+            _sql("INSERT INTO {} (key, value) VALUES (%s, %s) ON CONFLICT (key) DO NOTHING", tables.meta),
+            list(wanted.items()),
+        )
     register_vector(conn)
     return defer
 
@@ -268,7 +315,8 @@ def _schema(tables: Tables, options: PgvectorOptions, dimensions: int) -> list[A
 
     config = sql.Literal(options.text_search)
     return [
-        _sql("""CREATE TABLE IF NOT EXISTS {} (
+        _sql(
+            """CREATE TABLE IF NOT EXISTS {} (
             id          text PRIMARY KEY,
             uri         text NOT NULL,
             name        text NOT NULL,
@@ -279,7 +327,9 @@ def _schema(tables: Tables, options: PgvectorOptions, dimensions: int) -> list[A
             meta        jsonb NOT NULL,
             chunk_count integer NOT NULL,
             readers     text[],             -- NULL: no notion of readers (local files); '{{}}': none known
-            indexed_at  timestamptz NOT NULL DEFAULT now())""", tables.documents),
+            indexed_at  timestamptz NOT NULL DEFAULT now())""",
+            tables.documents,
+        ),
         sql.SQL("""CREATE TABLE IF NOT EXISTS {chunks} (
             id             text NOT NULL UNIQUE,
             doc_id         text NOT NULL REFERENCES {documents} (id) ON DELETE CASCADE,
@@ -302,9 +352,14 @@ def _schema(tables: Tables, options: PgvectorOptions, dimensions: int) -> list[A
                                setweight(to_tsvector({config}::regconfig, heading), 'A')
                                || setweight(to_tsvector({config}::regconfig, text), 'B')) STORED,
             PRIMARY KEY (doc_id, chunk_index))""").format(
-            chunks=tables.chunks, documents=tables.documents, dimensions=sql.Literal(dimensions), config=config),
-        sql.SQL("CREATE INDEX IF NOT EXISTS {} ON {} USING gin (tsv)").format(tables.index("chunks_tsv"), tables.chunks),
-        sql.SQL("CREATE INDEX IF NOT EXISTS {} ON {} (content_hash)").format(tables.index("chunks_hash"), tables.chunks),
+            chunks=tables.chunks, documents=tables.documents, dimensions=sql.Literal(dimensions), config=config
+        ),
+        sql.SQL("CREATE INDEX IF NOT EXISTS {} ON {} USING gin (tsv)").format(
+            tables.index("chunks_tsv"), tables.chunks
+        ),
+        sql.SQL("CREATE INDEX IF NOT EXISTS {} ON {} (content_hash)").format(
+            tables.index("chunks_hash"), tables.chunks
+        ),
     ]
 
 
@@ -312,16 +367,25 @@ def hnsw_index(conn: psycopg.Connection, tables: Tables, options: PgvectorOption
     from psycopg import sql
 
     # Inner product: the embedders' vectors are unit length, where it ranks as cosine, cheaper.
-    conn.execute(sql.SQL("CREATE INDEX IF NOT EXISTS {} ON {} USING hnsw (embedding vector_ip_ops) "
-                         "WITH (m = {}, ef_construction = {})").format(
-        tables.index("chunks_hnsw"), tables.chunks, sql.Literal(options.hnsw_m),
-        sql.Literal(options.hnsw_ef_construction)))
+    conn.execute(
+        sql.SQL(
+            "CREATE INDEX IF NOT EXISTS {} ON {} USING hnsw (embedding vector_ip_ops) "
+            "WITH (m = {}, ef_construction = {})"
+        ).format(
+            tables.index("chunks_hnsw"),
+            tables.chunks,
+            sql.Literal(options.hnsw_m),
+            sql.Literal(options.hnsw_ef_construction),
+        )
+    )
 
 
 def index_id(conn: psycopg.Connection, tables: Tables) -> str:
     with conn.transaction():
-        conn.execute(_sql("INSERT INTO {} (key, value) VALUES ('index_id', %s) ON CONFLICT (key) DO NOTHING",
-                          tables.meta), (uuid.uuid4().hex,))
+        conn.execute(
+            _sql("INSERT INTO {} (key, value) VALUES ('index_id', %s) ON CONFLICT (key) DO NOTHING", tables.meta),
+            (uuid.uuid4().hex,),
+        )
         row = conn.execute(_sql("SELECT value FROM {} WHERE key = 'index_id'", tables.meta)).fetchone()
     return row[0]
 
@@ -330,8 +394,9 @@ def stored_vectors(conn: psycopg.Connection, tables: Tables, hashes: Collection[
     """Vectors already stored for any of these embedded-text hashes (in any document)."""
     if not hashes:
         return {}
-    query = _sql("SELECT DISTINCT ON (content_hash) content_hash, embedding FROM {} WHERE content_hash = ANY(%s)",
-                 tables.chunks)
+    query = _sql(
+        "SELECT DISTINCT ON (content_hash) content_hash, embedding FROM {} WHERE content_hash = ANY(%s)", tables.chunks
+    )
     found = conn.execute(query, (list(set(hashes)),)).fetchall()
     # pgvector 0.5's loader gives a Vector, older ones a numpy array.
     return {h: vector.to_numpy() if hasattr(vector, "to_numpy") else vector for h, vector in found}
@@ -354,8 +419,10 @@ def insert_chunks(conn: psycopg.Connection, tables: Tables, rows: list[tuple]) -
     values = sql.SQL(", ").join(sql.Placeholder() * len(CHUNK_COLUMNS))
     meta = CHUNK_COLUMNS.index("meta")
     with conn.cursor() as cur:
-        cur.executemany(sql.SQL("INSERT INTO {} ({}) VALUES ({})").format(tables.chunks, columns, values),
-                        [(*row[:meta], Jsonb(row[meta]), *row[meta + 1:]) for row in rows])
+        cur.executemany(
+            sql.SQL("INSERT INTO {} ({}) VALUES ({})").format(tables.chunks, columns, values),
+            [(*row[:meta], Jsonb(row[meta]), *row[meta + 1 :]) for row in rows],
+        )
 
 
 _UPSERT_DOCUMENT = """
@@ -382,14 +449,33 @@ def _document_row(document: Document, chunk_count: int) -> tuple[Any, ...]:
 def _chunk_row(document: Document, chunk: Chunk) -> tuple[Any, ...]:
     where_ = f"chunk {chunk.chunk_index} of document {document.id!r}"
     if chunk.doc_id != document.id:
-        raise SinkError(f"{where_} belongs to document {chunk.doc_id!r}; write each document's own chunks", document.uri)
+        raise SinkError(
+            f"{where_} belongs to document {chunk.doc_id!r}; write each document's own chunks", document.uri
+        )
     if chunk.source != Source.of(document):  # citation fields are stored once per document
-        raise SinkError(f"{where_} cites {chunk.source} but the document is {Source.of(document)}; "
-                        "pass the Document the chunks were made from", document.uri)
+        raise SinkError(
+            f"{where_} cites {chunk.source} but the document is {Source.of(document)}; "
+            "pass the Document the chunks were made from",
+            document.uri,
+        )
     meta = _json_data(chunk.meta, f"{where_} has meta that is not JSON data", document.uri)
-    return (chunk.id, chunk.doc_id, chunk.chunk_index, chunk.text, list(chunk.heading_path),
-            HEADING_SEPARATOR.join(chunk.heading_path), list(chunk.kinds), chunk.token_count, chunk.overlap_tokens,
-            chunk.start, chunk.end, chunk.page_start, chunk.page_end, meta, chunk.url)
+    return (
+        chunk.id,
+        chunk.doc_id,
+        chunk.chunk_index,
+        chunk.text,
+        list(chunk.heading_path),
+        HEADING_SEPARATOR.join(chunk.heading_path),
+        list(chunk.kinds),
+        chunk.token_count,
+        chunk.overlap_tokens,
+        chunk.start,
+        chunk.end,
+        chunk.page_start,
+        chunk.page_end,
+        meta,
+        chunk.url,
+    )
 
 
 def _json_data(value: Any, what: str, subject: str) -> Any:
@@ -419,8 +505,9 @@ def _client() -> Any:
         import pgvector.psycopg  # noqa: F401
         import psycopg
     except ImportError as exc:
-        raise SinkError(f"the pgvector sink needs psycopg and pgvector ({exc}): pip install 'ingest[pgvector]'",
-                        "sink.pgvector") from exc
+        raise SinkError(
+            f"the pgvector sink needs psycopg and pgvector ({exc}): pip install 'ingest[pgvector]'", "sink.pgvector"
+        ) from exc
     return psycopg
 
 

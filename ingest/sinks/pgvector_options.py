@@ -5,6 +5,7 @@ sink does."""
 from __future__ import annotations
 
 import re
+
 from pydantic import Field, field_validator, model_validator
 
 from ..embedders import EmbedderConfig, options_of
@@ -41,16 +42,20 @@ class PgvectorOptions(StrictOptions):
     @classmethod
     def _no_password(cls, value: str) -> str:
         if _PASSWORD_IN_URI.search(value) or _PASSWORD_IN_CONNINFO.search(value):
-            raise ValueError("holds a password; put it in the environment variable named by password_env "
-                             "(PGPASSWORD unless set) instead, so it is never in a file or a log")
+            raise ValueError(
+                "holds a password; put it in the environment variable named by password_env "
+                "(PGPASSWORD unless set) instead, so it is never in a file or a log"
+            )
         return value
 
     @field_validator("table", "schema_name")
     @classmethod
     def _identifier(cls, value: str) -> str:
         if not _NAME.fullmatch(value):
-            raise ValueError(f"{value!r} is not a plain table name: lower-case letters, digits and _, "
-                             "starting with a letter, at most 48 characters")
+            raise ValueError(
+                f"{value!r} is not a plain table name: lower-case letters, digits and _, "
+                "starting with a letter, at most 48 characters"
+            )
         return value
 
     @model_validator(mode="after")

@@ -15,13 +15,14 @@ from __future__ import annotations
 import json
 import sqlite3
 import uuid
-from datetime import datetime, timezone
+from collections.abc import Collection, Iterator, Mapping, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Collection, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
+from .. import sqlite_files
 from ..blocks import Chunk, Document, Source
 from ..errors import SinkError
-from .. import sqlite_files
 from ..sqlite_files import FileKind, check_integrity, check_schema, damaged, is_damage, open_error, transaction
 from . import Sink
 
@@ -193,7 +194,9 @@ class SqliteSink(Sink):
         try:
             rows = self._live().execute(
                 "SELECT hash, vector FROM chunk_vectors WHERE embedder = ? AND hash IN (SELECT value FROM json_each(?)) "
-                "GROUP BY hash", (embedder, json.dumps(sorted(hashes))))
+                "GROUP BY hash",
+                (embedder, json.dumps(sorted(hashes))),
+            )
             return {h: np.frombuffer(blob, dtype=np.float32) for h, blob in rows}
         except sqlite3.Error as exc:
             raise SinkError(f"cannot read stored vectors ({exc})", self.path) from exc
@@ -202,8 +205,10 @@ class SqliteSink(Sink):
         """Remember how to open the embedder `name`: a search embeds its query with the same one."""
         try:
             with transaction(self._live()):
-                self._live().execute("INSERT OR REPLACE INTO ingest_meta (key, value) VALUES (?, ?)",
-                                     (f"embedder:{name}", json.dumps(dict(spec), default=str)))
+                self._live().execute(
+                    "INSERT OR REPLACE INTO ingest_meta (key, value) VALUES (?, ?)",
+                    (f"embedder:{name}", json.dumps(dict(spec), default=str)),
+                )
         except sqlite3.Error as exc:
             raise SinkError(f"cannot record the embedder ({exc})", self.path) from exc
 
@@ -256,8 +261,12 @@ def connect_index(path: Path, *, create: bool) -> sqlite3.Connection:
             path.parent.mkdir(parents=True, exist_ok=True)
             conn = sqlite3.connect(path, isolation_level=None, timeout=sqlite_files.BUSY_TIMEOUT_S)
         else:
-            conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None,
-                                   timeout=sqlite_files.BUSY_TIMEOUT_S)
+            conn = sqlite3.connect(
+                f"{path.resolve().as_uri()}?mode=ro",
+                uri=True,
+                isolation_level=None,
+                timeout=sqlite_files.BUSY_TIMEOUT_S,
+            )
     except OSError as exc:
         raise SinkError(f"cannot open the index ({exc}); check the path and its permissions", path) from exc
     except sqlite3.Error as exc:
@@ -290,7 +299,7 @@ _INDEX = FileKind(
     other="is it the state database? Point the index at its own file",
     empty="run `ingest run` first to build it",
     damaged="Restore it from a backup, or move it (with its -wal and -shm files) away and run again: the index is "
-            "rebuilt from the source",
+    "rebuilt from the source",
 )
 
 
@@ -316,7 +325,7 @@ def _statements(script: str) -> Iterator[str]:
 
 def _document_row(document: Document, chunk_count: int) -> tuple[Any, ...]:
     meta = _json(document.meta, f"document {document.id!r} has meta that is not JSON data", document.uri)
-    indexed_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    indexed_at = datetime.now(UTC).isoformat(timespec="seconds")
     d = document
     return (d.id, d.uri, d.name, d.mime_type, d.modified, d.version, d.title, meta, chunk_count, indexed_at)
 
@@ -356,7 +365,10 @@ def _write_vectors(conn: sqlite3.Connection, document: Document, chunks: list[Ch
     matrix = vectors.matrix.astype("float32", copy=False)
     conn.executemany(
         "INSERT INTO chunk_vectors (seq, embedder, hash, vector) VALUES (?, ?, ?, ?)",
-        ((seqs[c.id], vectors.embedder, h, matrix[i].tobytes()) for i, (c, h) in enumerate(zip(chunks, vectors.hashes))),
+        (
+            (seqs[c.id], vectors.embedder, h, matrix[i].tobytes())
+            for i, (c, h) in enumerate(zip(chunks, vectors.hashes))
+        ),
     )
 
 
@@ -365,8 +377,10 @@ def _write_readers(conn: sqlite3.Connection, document: Document) -> None:
     gets the row '', which no one matches (hidden from every filtered search)."""
     conn.execute("DELETE FROM readers WHERE doc_id = ?", (document.id,))
     if document.readers is not None:
-        conn.executemany("INSERT INTO readers (doc_id, reader) VALUES (?, ?)",
-                         [(document.id, r) for r in (document.readers or ("",))])
+        conn.executemany(
+            "INSERT INTO readers (doc_id, reader) VALUES (?, ?)",
+            [(document.id, r) for r in (document.readers or ("",))],
+        )
 
 
 def _json(value: Any, what: str, subject: str) -> str:
@@ -399,7 +413,9 @@ def chunk_from_row(row: Sequence[Any]) -> Chunk:
     )
 
 
-def read_chunks(conn: sqlite3.Connection, doc_id: str, first: int | None = None, last: int | None = None) -> list[Chunk]:
+def read_chunks(
+    conn: sqlite3.Connection, doc_id: str, first: int | None = None, last: int | None = None
+) -> list[Chunk]:
     """The document's chunks with `first <= chunk_index <= last` (bounds optional), in order."""
     rows = conn.execute(
         CHUNK_SELECT + " WHERE c.doc_id = ? AND c.chunk_index >= ? AND c.chunk_index <= ? ORDER BY c.chunk_index",

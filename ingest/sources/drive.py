@@ -28,7 +28,6 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from ..blocks import Document
-from .drive_options import DriveSourceConfig
 from ..errors import LoaderError, SourceError
 from ..loaders import mime_type_of, supports
 from . import Item, Sync
@@ -39,13 +38,16 @@ from .drive_cursor import DriveCursor
 from .drive_errors import status_of
 from .drive_fetch import EXPORTS, GOOGLE_SHEET, read_content, resource_key_header
 from .drive_links import sheet_tabs
+from .drive_options import DriveSourceConfig
 from .drive_permissions import PERMISSION_FIELDS, fetch_readers, listed_readers, readers_tag
 from .globs import Globs
 
 FOLDER = "application/vnd.google-apps.folder"
 SHORTCUT = "application/vnd.google-apps.shortcut"
-_FIELDS = ("id,name,mimeType,parents,trashed,version,modifiedTime,md5Checksum,size,webViewLink,driveId,resourceKey,"
-           f"shortcutDetails(targetId,targetMimeType,targetResourceKey),permissions({PERMISSION_FIELDS})")
+_FIELDS = (
+    "id,name,mimeType,parents,trashed,version,modifiedTime,md5Checksum,size,webViewLink,driveId,resourceKey,"
+    f"shortcutDetails(targetId,targetMimeType,targetResourceKey),permissions({PERMISSION_FIELDS})"
+)
 
 
 @dataclass(slots=True)
@@ -85,8 +87,10 @@ class DriveSource:
         if saved is None:
             return self._full("")
         if saved.scope != self.scope_key():  # include/exclude changed: what belongs is new
-            return self._full("the folders, include, exclude, follow_shortcuts or max_file_mb changed since "
-                              "the last run; the whole tree was listed again")
+            return self._full(
+                "the folders, include, exclude, follow_shortcuts or max_file_mb changed since "
+                "the last run; the whole tree was listed again"
+            )
         try:
             changes, tokens = read_changes(self.calls, saved.tokens, _FIELDS)
         except Expired:
@@ -166,14 +170,23 @@ class DriveSource:
         starts: list[tuple[str, str]] = []
         for root_id in self.roots:
             try:
-                root = self.calls.call(self.calls.files().get(
-                    fileId=root_id, supportsAllDrives=True, fields="id,name,mimeType,trashed,driveId"),
-                    f"folder {root_id}")
+                root = self.calls.call(
+                    self.calls.files().get(
+                        fileId=root_id, supportsAllDrives=True, fields="id,name,mimeType,trashed,driveId"
+                    ),
+                    f"folder {root_id}",
+                )
                 if root.get("mimeType") != FOLDER or root.get("trashed"):
-                    raise SourceError("is not a folder (or is in the trash); check source.drive.folder_id "
-                                      "and folder_ids", subject=root_id)
+                    raise SourceError(
+                        "is not a folder (or is in the trash); check source.drive.folder_id and folder_ids",
+                        subject=root_id,
+                    )
                 # A folder in a shared drive has its own changes feed: without its id, none would be seen.
-                drive = (self.config.shared_drive_id if root_id == self.config.folder_id else None) or root.get("driveId") or ""
+                drive = (
+                    (self.config.shared_drive_id if root_id == self.config.folder_id else None)
+                    or root.get("driveId")
+                    or ""
+                )
                 self._follow_log(drive, tree)  # before the listing: what changes while it runs is seen next time
             except (SourceError, LoaderError) as exc:
                 self.errors.append(exc if isinstance(exc, SourceError) else SourceError(str(exc)))
@@ -263,9 +276,17 @@ class DriveSource:
         page = None
         while True:
             try:
-                listing = self.calls.call(self.calls.files().list(
-                    q=query, fields=f"nextPageToken,files({_FIELDS})", pageSize=1000, pageToken=page,
-                    orderBy="folder,name", **_list_scope(drive)), f"folder {path or '/'}")
+                listing = self.calls.call(
+                    self.calls.files().list(
+                        q=query,
+                        fields=f"nextPageToken,files({_FIELDS})",
+                        pageSize=1000,
+                        pageToken=page,
+                        orderBy="folder,name",
+                        **_list_scope(drive),
+                    ),
+                    f"folder {path or '/'}",
+                )
             except (SourceError, LoaderError) as exc:  # the folder's other files are unknown: delete nothing
                 self.errors.append(exc if isinstance(exc, SourceError) else SourceError(str(exc)))
                 return children
@@ -313,8 +334,11 @@ class DriveSource:
     def read(self, item: Item) -> bytes:
         meta = self._files.get(item.doc_id, {"id": item.doc_id, "mimeType": item.mime_type})
         if self._too_large(meta):
-            raise LoaderError(f"{int(meta['size']) / 1e6:.0f} MB is over source.drive.max_file_mb "
-                              f"({self.config.max_file_mb:g}); not downloaded", subject=item.name)
+            raise LoaderError(
+                f"{int(meta['size']) / 1e6:.0f} MB is over source.drive.max_file_mb "
+                f"({self.config.max_file_mb:g}); not downloaded",
+                subject=item.name,
+            )
         data = read_content(self.calls, meta, item.name)
         readers = listed_readers(meta)
         extras = {"readers": readers if readers is not None else fetch_readers(self.calls, meta, item.name)}

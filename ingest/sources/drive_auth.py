@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
-from .drive_options import DriveSourceConfig
 from ..errors import ConfigError
+from .drive_options import DriveSourceConfig
 
 SCOPES = (
     "https://www.googleapis.com/auth/drive.readonly",
@@ -17,7 +17,8 @@ no scope a domain administrator granted before has to be added."""
 
 
 def credentials(config: DriveSourceConfig):
-    from google.oauth2 import credentials as user, service_account
+    from google.oauth2 import credentials as user
+    from google.oauth2 import service_account
 
     if config.token:
         return user.Credentials(token=config.token)
@@ -28,9 +29,11 @@ def credentials(config: DriveSourceConfig):
         try:
             found, _ = google.auth.default(scopes=SCOPES)
         except DefaultCredentialsError as exc:
-            raise ConfigError("no Google credentials: set source.drive.credentials (a key file) or "
-                              "source.drive.token, or configure Application Default Credentials",
-                              subject="source.drive") from exc
+            raise ConfigError(
+                "no Google credentials: set source.drive.credentials (a key file) or "
+                "source.drive.token, or configure Application Default Credentials",
+                subject="source.drive",
+            ) from exc
         return found
     path = str(config.credentials)
     try:

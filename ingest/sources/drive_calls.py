@@ -15,11 +15,12 @@ from __future__ import annotations
 import random
 import threading
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from .drive_options import DriveSourceConfig
 from ..errors import SourceError
 from .drive_errors import read_refusal, unreachable
+from .drive_options import DriveSourceConfig
 
 MAX_BACKOFF_S = 64.0
 """Google's advice: double the wait each time, up to about a minute."""
@@ -29,7 +30,9 @@ class RateGate:
     """Shared by every fetching thread: after a rate limit, no thread sends until the back-off
     ends, so the pool slows down together instead of each thread hammering on."""
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], Any] | None = None) -> None:
+    def __init__(
+        self, clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], Any] | None = None
+    ) -> None:
         self._clock = clock
         self._sleep = sleep
         self._lock = threading.Lock()
@@ -56,14 +59,23 @@ def backoff(attempt: int, retry_after: float | None) -> float:
     """Seconds to wait before retry number `attempt` (0-based): what Retry-After asks, else
     2^attempt s capped at a minute; either way with up to a quarter more at random, so
     threads (and other clients) refused together do not come back together."""
-    base = retry_after if retry_after is not None else min(MAX_BACKOFF_S, 2.0 ** attempt)
+    base = retry_after if retry_after is not None else min(MAX_BACKOFF_S, 2.0**attempt)
     return base * (1 + random.random() / 4)
 
 
-_APIS = {"drive": ("drive", "v3", "drive_endpoint"), "docs": ("docs", "v1", "docs_endpoint"),
-         "sheets": ("sheets", "v4", "sheets_endpoint")}
-_RESOURCES = {"files": "drive", "changes": "drive", "comments": "drive", "permissions": "drive",
-              "documents": "docs", "spreadsheets": "sheets"}
+_APIS = {
+    "drive": ("drive", "v3", "drive_endpoint"),
+    "docs": ("docs", "v1", "docs_endpoint"),
+    "sheets": ("sheets", "v4", "sheets_endpoint"),
+}
+_RESOURCES = {
+    "files": "drive",
+    "changes": "drive",
+    "comments": "drive",
+    "permissions": "drive",
+    "documents": "docs",
+    "spreadsheets": "sheets",
+}
 
 
 class GoogleCalls:
@@ -104,7 +116,8 @@ class GoogleCalls:
             import httplib2
 
             self._local.http = google_auth_httplib2.AuthorizedHttp(
-                self.credentials, http=httplib2.Http(timeout=self.config.timeout_s))
+                self.credentials, http=httplib2.Http(timeout=self.config.timeout_s)
+            )
         return self._local.http
 
     def _resource(self, name: str):
@@ -119,8 +132,14 @@ class GoogleCalls:
 
             api, version, endpoint = _APIS[name]
             # Built over the building thread's connection, but every request is sent on its caller's.
-            self._apis[name] = build(api, version, http=self.http(), static_discovery=True, cache_discovery=False,
-                                     client_options={"api_endpoint": getattr(self.config, endpoint)})
+            self._apis[name] = build(
+                api,
+                version,
+                http=self.http(),
+                static_discovery=True,
+                cache_discovery=False,
+                client_options={"api_endpoint": getattr(self.config, endpoint)},
+            )
         return self._apis[name]
 
     def call(self, request, subject: str):
@@ -148,8 +167,9 @@ class GoogleCalls:
                     time.sleep(delay)
             except TransportError as exc:  # the token could not be refreshed: no answer from sign-in
                 if attempt >= self.config.retries:
-                    raise SourceError(unreachable(exc).replace("Google", "Google's sign-in service", 1),
-                                      subject=subject) from exc
+                    raise SourceError(
+                        unreachable(exc).replace("Google", "Google's sign-in service", 1), subject=subject
+                    ) from exc
                 time.sleep(backoff(attempt, None))
             except (OSError, httplib2.HttpLib2Error) as exc:  # no connection, or no DNS answer
                 if attempt >= self.config.retries:

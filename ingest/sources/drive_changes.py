@@ -36,8 +36,13 @@ def _log_changes(calls: GoogleCalls, drive: str, token: str, fields: str) -> tup
     scope = {"driveId": drive, "supportsAllDrives": True, "includeItemsFromAllDrives": True} if drive else {}
     while True:
         request = calls.changes().list(
-            pageToken=page, pageSize=1000, includeRemoved=True, spaces="drive",
-            fields=f"nextPageToken,newStartPageToken,changes(fileId,removed,changeType,file({fields}))", **scope)
+            pageToken=page,
+            pageSize=1000,
+            includeRemoved=True,
+            spaces="drive",
+            fields=f"nextPageToken,newStartPageToken,changes(fileId,removed,changeType,file({fields}))",
+            **scope,
+        )
         try:
             listing = calls.call(request, "the Drive changes feed")
         except SourceError as exc:

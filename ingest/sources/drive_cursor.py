@@ -30,11 +30,25 @@ class DriveCursor:
             if raw.get("v") != 2:
                 return None  # an older cursor (one token, no shortcuts): list everything once
             strings = lambda d: {str(k): str(v) for k, v in d.items()}  # noqa: E731
-            return cls(strings(raw["tokens"]), strings(raw["folders"]), str(raw["scope"]),
-                       strings(raw["shortcuts"]), strings(raw["targets"]))
+            return cls(
+                strings(raw["tokens"]),
+                strings(raw["folders"]),
+                str(raw["scope"]),
+                strings(raw["shortcuts"]),
+                strings(raw["targets"]),
+            )
         except (ValueError, KeyError, TypeError, AttributeError):
             return None  # not ours: list everything
 
     def dump(self) -> str:
-        return json.dumps({"v": 2, "tokens": self.tokens, "folders": self.folders, "scope": self.scope,
-                           "shortcuts": self.shortcuts, "targets": self.targets}, sort_keys=True)
+        return json.dumps(
+            {
+                "v": 2,
+                "tokens": self.tokens,
+                "folders": self.folders,
+                "scope": self.scope,
+                "shortcuts": self.shortcuts,
+                "targets": self.targets,
+            },
+            sort_keys=True,
+        )

@@ -12,18 +12,25 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
-from datetime import datetime, timezone
 from typing import Literal
 
 from ..errors import LoaderError, SourceError
 
 Kind = Literal["rate_limit", "transient", "refused", "auth", "other"]
 
-RATE_LIMIT_REASONS = frozenset({
-    "userRateLimitExceeded", "rateLimitExceeded", "dailyLimitExceeded", "quotaExceeded",
-    "sharingRateLimitExceeded", "RATE_LIMIT_EXCEEDED", "RESOURCE_EXHAUSTED",
-})
+RATE_LIMIT_REASONS = frozenset(
+    {
+        "userRateLimitExceeded",
+        "rateLimitExceeded",
+        "dailyLimitExceeded",
+        "quotaExceeded",
+        "sharingRateLimitExceeded",
+        "RATE_LIMIT_EXCEEDED",
+        "RESOURCE_EXHAUSTED",
+    }
+)
 """v3 `errors[].reason`, AIP-193 `ErrorInfo.reason` and `status` values that mean "slow down"."""
 _BACKEND_REASONS = frozenset({"backendError", "internalError"})
 
@@ -74,15 +81,19 @@ def read_refusal(exc) -> Refusal:
         if isinstance(error, dict):
             message = str(error.get("message", ""))
             reasons += [e.get("reason", "") for e in error.get("errors") or () if isinstance(e, dict)]
-            reasons += [d.get("reason", "") for d in error.get("details") or ()
-                        if isinstance(d, dict) and str(d.get("@type", "")).endswith("google.rpc.ErrorInfo")]
+            reasons += [
+                d.get("reason", "")
+                for d in error.get("details") or ()
+                if isinstance(d, dict) and str(d.get("@type", "")).endswith("google.rpc.ErrorInfo")
+            ]
             reasons.append(str(error.get("status", "")))
         else:  # some proxies answer {"error": "text"}
             message = str(error)
     except (ValueError, AttributeError, UnicodeDecodeError):
         message = str(exc)
-    return Refusal(status, tuple(dict.fromkeys(r for r in reasons if r)), message,
-                   retry_after(exc.resp.get("retry-after")))
+    return Refusal(
+        status, tuple(dict.fromkeys(r for r in reasons if r)), message, retry_after(exc.resp.get("retry-after"))
+    )
 
 
 def status_of(exc: BaseException) -> int | None:
@@ -105,8 +116,8 @@ def retry_after(value: str | None) -> float | None:
     except (TypeError, ValueError):
         return None
     if when.tzinfo is None:
-        when = when.replace(tzinfo=timezone.utc)
-    return max(0.0, (when - datetime.now(timezone.utc)).total_seconds())
+        when = when.replace(tzinfo=UTC)
+    return max(0.0, (when - datetime.now(UTC)).total_seconds())
 
 
 def unreachable(exc: BaseException) -> str:
@@ -121,5 +132,9 @@ def unreachable(exc: BaseException) -> str:
         seen.add(id(cause))
         if isinstance(cause, httplib2.ServerNotFoundError) or isinstance(cause, socket.gaierror):
             return f"cannot reach Google: DNS lookup failed ({cause}); check the network, DNS or proxy settings"
-        cause = cause.__cause__ or cause.__context__ or (cause.args[0] if cause.args and isinstance(cause.args[0], BaseException) else None)
+        cause = (
+            cause.__cause__
+            or cause.__context__
+            or (cause.args[0] if cause.args and isinstance(cause.args[0], BaseException) else None)
+        )
     return f"cannot reach Google: {exc!r}"

@@ -18,8 +18,10 @@ EXPORTS = {GOOGLE_SHEET: XLSX, GOOGLE_SLIDES: "application/pdf"}
 Google Docs go through the Docs API instead."""
 CHUNK_BYTES = 8 * 1024 * 1024
 """A download is asked for in ranged pieces of this size, each retried on its own."""
-_COMMENT_FIELDS = ("id,content,author(displayName,emailAddress),createdTime,resolved,deleted,"
-                   "quotedFileContent(mimeType,value),replies(id,content,author(displayName,emailAddress),createdTime,deleted)")
+_COMMENT_FIELDS = (
+    "id,content,author(displayName,emailAddress),createdTime,resolved,deleted,"
+    "quotedFileContent(mimeType,value),replies(id,content,author(displayName,emailAddress),createdTime,deleted)"
+)
 
 
 def resource_key_header(meta: dict) -> dict[str, str]:
@@ -39,8 +41,15 @@ def read_content(calls: GoogleCalls, meta: dict, name: str) -> bytes:
     mime = meta.get("mimeType", "")
     file_id = meta["id"]
     if mime == GOOGLE_DOC:
-        doc = calls.call(_keyed(calls.documents().get(
-            documentId=file_id, suggestionsViewMode="SUGGESTIONS_INLINE", includeTabsContent=True), meta), name)
+        doc = calls.call(
+            _keyed(
+                calls.documents().get(
+                    documentId=file_id, suggestionsViewMode="SUGGESTIONS_INLINE", includeTabsContent=True
+                ),
+                meta,
+            ),
+            name,
+        )
         doc["comments"] = _comments(calls, meta, name)  # the Docs API has none; the loader places them
         return json.dumps(doc, ensure_ascii=False, sort_keys=True).encode("utf-8")
     if mime in EXPORTS:
@@ -52,9 +61,19 @@ def _comments(calls: GoogleCalls, meta: dict, name: str) -> list[dict]:
     comments: list[dict] = []
     page = None
     while True:
-        listing = calls.call(_keyed(calls.comments().list(
-            fileId=meta["id"], fields=f"nextPageToken,comments({_COMMENT_FIELDS})", pageSize=100,
-            pageToken=page, includeDeleted=False), meta), f"{name} (comments)")
+        listing = calls.call(
+            _keyed(
+                calls.comments().list(
+                    fileId=meta["id"],
+                    fields=f"nextPageToken,comments({_COMMENT_FIELDS})",
+                    pageSize=100,
+                    pageToken=page,
+                    includeDeleted=False,
+                ),
+                meta,
+            ),
+            f"{name} (comments)",
+        )
         comments += listing.get("comments", ())
         page = listing.get("nextPageToken")
         if not page:

@@ -17,5 +17,8 @@ def sheet_tabs(calls: GoogleCalls, meta: dict, name: str) -> dict[str, int]:
         answer = calls.call(request, f"{name} (tabs)")
     except IngestError:
         return {}
-    return {s["properties"]["title"]: int(s["properties"]["sheetId"]) for s in answer.get("sheets", ())
-            if "title" in s.get("properties", {}) and "sheetId" in s["properties"]}
+    return {
+        s["properties"]["title"]: int(s["properties"]["sheetId"])
+        for s in answer.get("sheets", ())
+        if "title" in s.get("properties", {}) and "sheetId" in s["properties"]
+    }

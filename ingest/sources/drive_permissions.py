@@ -10,7 +10,7 @@ opens nothing.
 from __future__ import annotations
 
 import hashlib
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from ..errors import LoaderError
 from .drive_calls import GoogleCalls
@@ -21,7 +21,7 @@ PERMISSION_FIELDS = "id,type,role,emailAddress,domain,allowFileDiscovery,deleted
 
 def readers_of(permissions: list[dict]) -> tuple[str, ...]:
     out: set[str] = set()
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     for p in permissions:
         if p.get("deleted") or _expired(p.get("expirationTime"), now):
             continue
@@ -50,8 +50,12 @@ def fetch_readers(calls: GoogleCalls, meta: dict, name: str) -> tuple[str, ...]:
     page = None
     while True:
         request = calls.permissions().list(
-            fileId=meta["id"], supportsAllDrives=True, pageSize=100, pageToken=page,
-            fields=f"nextPageToken,permissions({PERMISSION_FIELDS})")
+            fileId=meta["id"],
+            supportsAllDrives=True,
+            pageSize=100,
+            pageToken=page,
+            fields=f"nextPageToken,permissions({PERMISSION_FIELDS})",
+        )
         try:
             listing = calls.call(request, f"{name} (permissions)")
         except LoaderError:  # 403: not allowed to see who may read it

@@ -14,8 +14,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Annotated, Sequence
+from typing import Annotated
 
 from pydantic import AfterValidator
 

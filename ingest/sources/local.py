@@ -12,16 +12,16 @@ from __future__ import annotations
 import errno
 import os
 import stat as stat_mode
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
-from typing import Iterator
 
 from ..blocks import Document
-from .local_options import LocalSourceConfig
 from ..errors import LoaderError, SourceError
 from ..loaders import local_document, mime_type_of
 from . import Item, Sync
 from .globs import Globs
+from .local_options import LocalSourceConfig
 
 _MB = 1024 * 1024
 
@@ -98,8 +98,9 @@ class LocalSource:
                 path = target
             mode = path.stat().st_mode
             if not stat_mode.S_ISREG(mode):
-                raise SourceError(f"cannot read: not a regular file ({_kind(mode)}); only regular files are read",
-                                  subject=item.doc_id)
+                raise SourceError(
+                    f"cannot read: not a regular file ({_kind(mode)}); only regular files are read", subject=item.doc_id
+                )
             # Non-blocking, so a file swapped for a FIFO since the check above cannot hang the run.
             fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
         except OSError as exc:
@@ -111,7 +112,9 @@ class LocalSource:
             if st.st_size > self.max_bytes:
                 raise LoaderError(
                     f"is {st.st_size / _MB:.0f} MB, over the limit of {self.max_bytes / _MB:g} MB "
-                    "(source.local.max_file_mb); it was not read", subject=item.doc_id)
+                    "(source.local.max_file_mb); it was not read",
+                    subject=item.doc_id,
+                )
             try:
                 return handle.read(self.max_bytes + 1)  # a file growing past the limit stops here
             except OSError as exc:
@@ -178,8 +181,13 @@ def _escaped(text: str) -> str:
 
 
 def _kind(mode: int) -> str:
-    for test, word in ((stat_mode.S_ISFIFO, "a FIFO"), (stat_mode.S_ISSOCK, "a socket"), (stat_mode.S_ISCHR, "a device"),
-                       (stat_mode.S_ISBLK, "a device"), (stat_mode.S_ISDIR, "a folder")):
+    for test, word in (
+        (stat_mode.S_ISFIFO, "a FIFO"),
+        (stat_mode.S_ISSOCK, "a socket"),
+        (stat_mode.S_ISCHR, "a device"),
+        (stat_mode.S_ISBLK, "a device"),
+        (stat_mode.S_ISDIR, "a folder"),
+    ):
         if test(mode):
             return word
     return "not a file"

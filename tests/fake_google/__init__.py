@@ -80,5 +80,16 @@ from .handler import Recorded
 from .mime import EXPORTS, FOLDER, GOOGLE_DOC, GOOGLE_SHEET, SHORTCUT, XLSX
 from .server import FakeGoogle, fake_google_server
 
-__all__ = ["EXPORTS", "FOLDER", "GOOGLE_DOC", "GOOGLE_SHEET", "SHORTCUT", "XLSX", "ApiError", "FakeGoogle",
-           "Recorded", "document_text", "fake_google_server"]
+__all__ = [
+    "EXPORTS",
+    "FOLDER",
+    "GOOGLE_DOC",
+    "GOOGLE_SHEET",
+    "SHORTCUT",
+    "XLSX",
+    "ApiError",
+    "FakeGoogle",
+    "Recorded",
+    "document_text",
+    "fake_google_server",
+]

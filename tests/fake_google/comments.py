@@ -70,8 +70,17 @@ class Comments:
 
     # ------------------------------------------------------------ control API
 
-    def add_comment(self, file_id: str, content: str, *, quoted: str | None = None, author: str = "Test User",
-                    email: str | None = None, resolved: bool = False, replies: list[str] | tuple[str, ...] = ()) -> str:
+    def add_comment(
+        self,
+        file_id: str,
+        content: str,
+        *,
+        quoted: str | None = None,
+        author: str = "Test User",
+        email: str | None = None,
+        resolved: bool = False,
+        replies: list[str] | tuple[str, ...] = (),
+    ) -> str:
         """A comment on `file_id` (anchored when `quoted` is given), with one reply per string in
         `replies` by the same author; returns the comment id."""
         with self._lock:
@@ -124,15 +133,19 @@ class Comments:
             raise ApiError(400, "The 'fields' parameter is required for this method.", "required", location="fields")
         raw = p.get("pageSize", "20")
         if not raw.isdigit() or int(raw) < 1:
-            raise ApiError(400, f"Invalid value '{raw}'. Values must be within the range: [1, 100]", "invalid",
-                           location="pageSize")
+            raise ApiError(
+                400, f"Invalid value '{raw}'. Values must be within the range: [1, 100]", "invalid", location="pageSize"
+            )
         size = min(int(raw), 100)
         include_deleted = _boolean(p, "includeDeleted")
         since = parse_time(p["startModifiedTime"], "startModifiedTime") if "startModifiedTime" in p else None
         with self._lock:
             f = self._file_or_404(file_id)
-            hits = [c for c in f.comments if (include_deleted or not c.deleted)
-                    and (since is None or parse_time(c.modified) >= since)]
+            hits = [
+                c
+                for c in f.comments
+                if (include_deleted or not c.deleted) and (since is None or parse_time(c.modified) >= since)
+            ]
             sig = "\x00".join(["comments", f.id, *(p.get(k, "") for k in ("includeDeleted", "startModifiedTime"))])
             page, token = self.page(p, sig, hits, size)
             out: dict[str, Any] = {"kind": "drive#commentList", "comments": [_resource(c) for c in page]}
@@ -142,9 +155,16 @@ class Comments:
 
 
 def _resource(c: StoredComment) -> dict[str, Any]:
-    r: dict[str, Any] = {"kind": "drive#comment", "id": c.id, "createdTime": c.created, "modifiedTime": c.modified,
-                         "author": _user(c.author, c.email), "deleted": c.deleted, "resolved": c.resolved,
-                         "replies": [_reply(r) for r in c.replies]}
+    r: dict[str, Any] = {
+        "kind": "drive#comment",
+        "id": c.id,
+        "createdTime": c.created,
+        "modifiedTime": c.modified,
+        "author": _user(c.author, c.email),
+        "deleted": c.deleted,
+        "resolved": c.resolved,
+        "replies": [_reply(r) for r in c.replies],
+    }
     if not c.deleted:
         r |= {"content": c.content, "htmlContent": html.escape(c.content)}
     if c.quoted is not None:
@@ -153,8 +173,14 @@ def _resource(c: StoredComment) -> dict[str, Any]:
 
 
 def _reply(r: StoredReply) -> dict[str, Any]:
-    out: dict[str, Any] = {"kind": "drive#reply", "id": r.id, "createdTime": r.created, "modifiedTime": r.created,
-                           "author": _user(r.author, None), "deleted": False}
+    out: dict[str, Any] = {
+        "kind": "drive#reply",
+        "id": r.id,
+        "createdTime": r.created,
+        "modifiedTime": r.created,
+        "author": _user(r.author, None),
+        "deleted": False,
+    }
     if r.content:  # a bare resolve reply has no text; Google leaves empty strings out of its JSON
         out |= {"content": r.content, "htmlContent": html.escape(r.content)}
     if r.action:
@@ -185,4 +211,3 @@ def _boolean(p: dict[str, str], name: str) -> bool:
     if raw not in ("true", "false"):
         raise invalid(name)
     return raw == "true"
-

@@ -35,31 +35,60 @@ class DriveEndpoints:
         size = page_size(p)
         pred = parse_query(p["q"]) if p.get("q", "").strip() else (lambda f: True)
         for key in ("corpora", "spaces"):
-            allowed = {"corpora": {"user", "drive", "domain", "allDrives"}, "spaces": {"drive", "appDataFolder", "photos"}}[key]
+            allowed = {
+                "corpora": {"user", "drive", "domain", "allDrives"},
+                "spaces": {"drive", "appDataFolder", "photos"},
+            }[key]
             if key in p and not set(p[key].replace(" ", "").split(",")) <= allowed:
                 raise invalid(key)
         corpora = set(p.get("corpora", "user").replace(" ", "").split(","))
         drive_id = p.get("driveId", "")
         if ("drive" in corpora) != bool(drive_id):
-            raise ApiError(400, "The driveId parameter must be specified if and only if corpora is set to drive.",
-                           "teamDriveIdRequiresTeamDriveCorpora")
+            raise ApiError(
+                400,
+                "The driveId parameter must be specified if and only if corpora is set to drive.",
+                "teamDriveIdRequiresTeamDriveCorpora",
+            )
         if (drive_id or corpora & {"drive", "allDrives"}) and not _true(p, "includeItemsFromAllDrives"):
-            raise ApiError(403, "The includeItemsFromAllDrives parameter must be set to true when driveId is "
-                           "specified or corpora contains drive or allDrives.", "forbidden")
+            raise ApiError(
+                403,
+                "The includeItemsFromAllDrives parameter must be set to true when driveId is "
+                "specified or corpora contains drive or allDrives.",
+                "forbidden",
+            )
         # Shared drive items only for an app that says it handles them and asks for them.
         shared_too = _true(p, "supportsAllDrives") and _true(p, "includeItemsFromAllDrives")
         with self._lock:
             if drive_id:
                 self._drive_or_404(drive_id)
             roots = {self.root_id, *self._shared}
-            hits = [f for f in self._files.values() if f.id not in roots and not self._hidden(f) and pred(view := self._view(f))
-                    and (view["_drive"] == drive_id if drive_id else view["_drive"] is None or shared_too)]
+            hits = [
+                f
+                for f in self._files.values()
+                if f.id not in roots
+                and not self._hidden(f)
+                and pred(view := self._view(f))
+                and (view["_drive"] == drive_id if drive_id else view["_drive"] is None or shared_too)
+            ]
             hits = _order(hits, p.get("orderBy", ""))
-            sig = "\x00".join(p.get(k, "") for k in ("q", "orderBy", "corpora", "spaces", "driveId",
-                                                      "supportsAllDrives", "includeItemsFromAllDrives"))
+            sig = "\x00".join(
+                p.get(k, "")
+                for k in (
+                    "q",
+                    "orderBy",
+                    "corpora",
+                    "spaces",
+                    "driveId",
+                    "supportsAllDrives",
+                    "includeItemsFromAllDrives",
+                )
+            )
             page, token = self.page(p, sig, hits, size)
-            out: dict[str, Any] = {"kind": "drive#fileList", "incompleteSearch": False,
-                                   "files": [self._resource(f) for f in page]}
+            out: dict[str, Any] = {
+                "kind": "drive#fileList",
+                "incompleteSearch": False,
+                "files": [self._resource(f) for f in page],
+            }
             if token:
                 out["nextPageToken"] = token
             return out
@@ -91,19 +120,46 @@ class DriveEndpoints:
                 last_seq = c.seq
                 if c.kind == "drive":
                     root = self._files[c.file_id]
-                    changes.append({"kind": "drive#change", "changeType": "drive", "type": "drive", "time": c.time,
-                                    "removed": False, "driveId": c.file_id,
-                                    "drive": {"kind": "drive#drive", "id": c.file_id, "name": root.name}})
+                    changes.append(
+                        {
+                            "kind": "drive#change",
+                            "changeType": "drive",
+                            "type": "drive",
+                            "time": c.time,
+                            "removed": False,
+                            "driveId": c.file_id,
+                            "drive": {"kind": "drive#drive", "id": c.file_id, "name": root.name},
+                        }
+                    )
                     continue
                 shared = {"driveId": log, "teamDriveId": log} if log else {}
                 f = self._files.get(c.file_id)
                 if c.removed or f is None or self._hidden(f):
                     if include_removed:
-                        changes.append({"kind": "drive#change", "changeType": "file", "type": "file", "time": c.time,
-                                        "removed": True, "fileId": c.file_id, **shared})
+                        changes.append(
+                            {
+                                "kind": "drive#change",
+                                "changeType": "file",
+                                "type": "file",
+                                "time": c.time,
+                                "removed": True,
+                                "fileId": c.file_id,
+                                **shared,
+                            }
+                        )
                     continue
-                changes.append({"kind": "drive#change", "changeType": "file", "type": "file", "time": c.time,
-                                "removed": False, "fileId": c.file_id, "file": self._resource(f), **shared})
+                changes.append(
+                    {
+                        "kind": "drive#change",
+                        "changeType": "file",
+                        "type": "file",
+                        "time": c.time,
+                        "removed": False,
+                        "fileId": c.file_id,
+                        "file": self._resource(f),
+                        **shared,
+                    }
+                )
             out: dict[str, Any] = {"kind": "drive#changeList", "changes": changes}
             rest = [c for c in pending if last_seq is not None and c.seq > last_seq]
             if rest:
@@ -116,8 +172,12 @@ class DriveEndpoints:
         with self._lock:
             f = self._file_or_404(file_id, p)
             if f.mime in NO_CONTENT:
-                raise ApiError(403, "Only files with binary content can be downloaded. Use Export with Docs Editors files.",
-                               "fileNotDownloadable", location="alt")
+                raise ApiError(
+                    403,
+                    "Only files with binary content can be downloaded. Use Export with Docs Editors files.",
+                    "fileNotDownloadable",
+                    location="alt",
+                )
             data = f.content or b""
             headers = {"Content-Type": f.mime, "ETag": f'"{f.head_revision}"', "Accept-Ranges": "bytes"}
         span = _parse_range(range_header, len(data)) if range_header else None
@@ -126,7 +186,7 @@ class DriveEndpoints:
         if span is None:
             return 200, headers, data
         lo, hi = span
-        return 206, headers | {"Content-Range": f"bytes {lo}-{hi}/{len(data)}"}, data[lo:hi + 1]
+        return 206, headers | {"Content-Range": f"bytes {lo}-{hi}/{len(data)}"}, data[lo : hi + 1]
 
     def _export(self, file_id: str, p: dict[str, str]) -> tuple[int, dict[str, str], bytes]:
         if "mimeType" not in p:
@@ -199,14 +259,20 @@ def _all_drives_required(name: str) -> ApiError:
 def page_size(p: dict[str, str]) -> int:
     raw = p.get("pageSize", "100")
     if not raw.isdigit() or not 1 <= int(raw) <= 1000:
-        raise ApiError(400, f"Invalid value '{raw}'. Values must be within the range: [1, 1000]", "invalid",
-                       location="pageSize")
+        raise ApiError(
+            400, f"Invalid value '{raw}'. Values must be within the range: [1, 1000]", "invalid", location="pageSize"
+        )
     return int(raw)
 
 
 def _order(files: list[StoredFile], order_by: str) -> list[StoredFile]:
-    keys = {"folder": lambda f: f.mime != FOLDER, "name": lambda f: (f.name.casefold(), f.name), "name_natural": _natural,
-            "modifiedTime": lambda f: f.modified, "createdTime": lambda f: f.created}
+    keys = {
+        "folder": lambda f: f.mime != FOLDER,
+        "name": lambda f: (f.name.casefold(), f.name),
+        "name_natural": _natural,
+        "modifiedTime": lambda f: f.modified,
+        "createdTime": lambda f: f.created,
+    }
     out = list(files)  # default order: creation order
     for part in reversed([s.strip() for s in order_by.split(",") if s.strip()]):
         name, _, direction = part.partition(" ")

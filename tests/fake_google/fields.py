@@ -23,8 +23,10 @@ _DEFAULT_FILE = "kind,id,name,mimeType,driveId,teamDriveId"
 _DEFAULT_FIELDS = {
     "get": _DEFAULT_FILE,
     "list": f"kind,incompleteSearch,nextPageToken,files({_DEFAULT_FILE})",
-    "changes": (f"kind,nextPageToken,newStartPageToken,changes(kind,changeType,type,time,removed,fileId,driveId,"
-                f"drive(kind,id,name),file({_DEFAULT_FILE}))"),
+    "changes": (
+        f"kind,nextPageToken,newStartPageToken,changes(kind,changeType,type,time,removed,fileId,driveId,"
+        f"drive(kind,id,name),file({_DEFAULT_FILE}))"
+    ),
 }
 
 
@@ -87,8 +89,9 @@ def select(value: Any, tree: dict[str, Any]) -> Any:
     return value
 
 
-def json_response(value: dict[str, Any], p: dict[str, str], schema: str, schemas: dict[str, Any],
-          default: str | None) -> tuple[int, dict[str, str], bytes]:
+def json_response(
+    value: dict[str, Any], p: dict[str, str], schema: str, schemas: dict[str, Any], default: str | None
+) -> tuple[int, dict[str, str], bytes]:
     spec = p["fields"] if "fields" in p else _DEFAULT_FIELDS.get(default or "")
     if spec is not None:
         if spec.strip() == "":

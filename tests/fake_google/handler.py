@@ -22,10 +22,11 @@ if TYPE_CHECKING:
 @dataclass(frozen=True, slots=True)
 class Recorded:
     """One request as the server saw it."""
+
     method: str
-    target: str                 # path?query, as sent
+    target: str  # path?query, as sent
     headers: dict[str, str]
-    status: int | None = None   # None: dropped without an answer
+    status: int | None = None  # None: dropped without an answer
 
 
 def make_handler(fake: FakeGoogle) -> type[BaseHTTPRequestHandler]:
@@ -77,9 +78,14 @@ def make_handler(fake: FakeGoogle) -> type[BaseHTTPRequestHandler]:
                 if fault is not None:
                     raise fault_error(fault)
                 if headers.get("authorization") != f"Bearer {fake.token}":
-                    raise ApiError(401, "Request had invalid authentication credentials. Expected OAuth 2 access "
-                                   "token, login cookie or other valid authentication credential.", "authError",
-                                   location="Authorization", status="UNAUTHENTICATED")
+                    raise ApiError(
+                        401,
+                        "Request had invalid authentication credentials. Expected OAuth 2 access "
+                        "token, login cookie or other valid authentication credential.",
+                        "authError",
+                        location="Authorization",
+                        status="UNAUTHENTICATED",
+                    )
                 status, out_headers, body = self._route(target, headers)
             except ApiError as err:
                 status, body = err.code, json.dumps(err.body(docs)).encode()

@@ -9,7 +9,9 @@ from typing import Any
 
 from .errors import invalid
 
-_TOKEN = re.compile(r"""\s*(?:(?P<str>'(?:[^'\\]|\\.)*')|(?P<op><=|>=|!=|=|<|>)|(?P<paren>[()])|(?P<word>[A-Za-z_]\w*))""")
+_TOKEN = re.compile(
+    r"""\s*(?:(?P<str>'(?:[^'\\]|\\.)*')|(?P<op><=|>=|!=|=|<|>)|(?P<paren>[()])|(?P<word>[A-Za-z_]\w*))"""
+)
 _Pred = Callable[[dict[str, Any]], bool]
 
 

@@ -21,8 +21,14 @@ from .store import DriveStore
 class FakeGoogle(DriveStore, DriveEndpoints, DocsEndpoints, Comments, Sharing):
     """The fake's state and control API; `start()` serves it on 127.0.0.1 (a free port)."""
 
-    def __init__(self, *, token: str = "test-token", cascade_trash_changes: bool = False,
-                 comment_changes: bool = True, latency: float = 0.0) -> None:
+    def __init__(
+        self,
+        *,
+        token: str = "test-token",
+        cascade_trash_changes: bool = False,
+        comment_changes: bool = True,
+        latency: float = 0.0,
+    ) -> None:
         super().__init__(cascade_trash_changes=cascade_trash_changes, comment_changes=comment_changes)
         self.token = token
         self.latency = latency
@@ -43,7 +49,9 @@ class FakeGoogle(DriveStore, DriveEndpoints, DocsEndpoints, Comments, Sharing):
         self.base_url = f"http://127.0.0.1:{self._server.server_address[1]}"
         self.drive_endpoint = self.base_url + "/drive/v3/"
         self.docs_endpoint = self.base_url + "/"
-        self._thread = threading.Thread(target=self._server.serve_forever, args=(0.02,), name="fake-google", daemon=True)
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, args=(0.02,), name="fake-google", daemon=True
+        )
         self._thread.start()
         return self
 
@@ -67,8 +75,17 @@ class FakeGoogle(DriveStore, DriveEndpoints, DocsEndpoints, Comments, Sharing):
 
     # ------------------------------------------------------------ fault injection
 
-    def fail(self, path_pattern: str, status: int | None = 500, *, times: int = 1, reason: str | None = None,
-             drop: bool = False, retry_after: str | None = None, error_info: str | None = None) -> None:
+    def fail(
+        self,
+        path_pattern: str,
+        status: int | None = 500,
+        *,
+        times: int = 1,
+        reason: str | None = None,
+        drop: bool = False,
+        retry_after: str | None = None,
+        error_info: str | None = None,
+    ) -> None:
         """The next `times` requests whose `path?query` matches the regex (re.search) get `status` with
         Google's error JSON, or, with drop=True, a closed connection and no answer at all. With
         `error_info` the answer is AIP-193's shape (`status` word, an ErrorInfo detail with that
@@ -86,6 +103,7 @@ class FakeGoogle(DriveStore, DriveEndpoints, DocsEndpoints, Comments, Sharing):
 
 
 # ---------------------------------------------------------------- pytest
+
 
 def fake_google_server(**options: Any) -> Iterator[FakeGoogle]:
     """A fixture body: `yield from fake_google_server()` serves a fresh fake for one test."""

@@ -26,8 +26,9 @@ import hashlib
 import re
 import threading
 import zipfile
+from collections.abc import Callable
 from io import BytesIO
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from .errors import ApiError
 from .mime import GOOGLE_SHEET
@@ -52,8 +53,16 @@ class Sharing:
 
     # ------------------------------------------------------------ control API
 
-    def share(self, file_id: str, email: str | None = None, *, type: str = "user", role: str = "reader",
-              domain: str | None = None, discoverable: bool = False) -> str:
+    def share(
+        self,
+        file_id: str,
+        email: str | None = None,
+        *,
+        type: str = "user",
+        role: str = "reader",
+        domain: str | None = None,
+        discoverable: bool = False,
+    ) -> str:
         """Share `file_id` (a file, a folder, or a shared drive's root for its members); returns
         the permission id. `type` is user, group, domain or anyone."""
         with self._lock:
@@ -68,7 +77,9 @@ class Sharing:
             else:
                 raise ValueError(f"unknown permission type {type!r}")
             who = email or domain or "anyone"
-            perm["id"] = "anyoneWithLink" if type == "anyone" else hashlib.sha1(f"{type}:{who}".encode()).hexdigest()[:20]
+            perm["id"] = (
+                "anyoneWithLink" if type == "anyone" else hashlib.sha1(f"{type}:{who}".encode()).hexdigest()[:20]
+            )
             f.permissions = [p for p in f.permissions if p["id"] != perm["id"]] + [perm]
             self._touch(f)
             return perm["id"]
@@ -115,16 +126,27 @@ class Sharing:
         """What opens `f`: its owner (My Drive), its own permissions and its folders'."""
         out: dict[str, dict[str, Any]] = {}
         if not self._drive_of(f.id):
-            out["owner"] = {"kind": "drive#permission", "id": "01234567890123456789", "type": "user", "role": "owner",
-                            "emailAddress": "me@example.com", "displayName": "Fake User"}
+            out["owner"] = {
+                "kind": "drive#permission",
+                "id": "01234567890123456789",
+                "type": "user",
+                "role": "owner",
+                "emailAddress": "me@example.com",
+                "displayName": "Fake User",
+            }
         for source in [f.id, *self._ancestors(f.id)]:
             for p in self._files[source].permissions:
                 inherited = source != f.id
                 entry = dict(p, role="owner" if p["role"] == "owner" else p["role"])
                 if self._drive_of(f.id):
-                    entry["permissionDetails"] = [{"permissionType": "member" if source in self._shared else "file",
-                                                   "role": p["role"], "inherited": inherited,
-                                                   **({"inheritedFrom": source} if inherited else {})}]
+                    entry["permissionDetails"] = [
+                        {
+                            "permissionType": "member" if source in self._shared else "file",
+                            "role": p["role"],
+                            "inherited": inherited,
+                            **({"inheritedFrom": source} if inherited else {}),
+                        }
+                    ]
                 out.setdefault(p["id"], entry)
         return list(out.values())
 
@@ -149,10 +171,16 @@ class Sharing:
             if f.mime != GOOGLE_SHEET:
                 raise ApiError(400, "This operation is not supported for this document", status="FAILED_PRECONDITION")
             tabs = f.tabs if f.tabs is not None else _workbook_tabs(f.content or b"")
-        sheets = [{"properties": {"sheetId": gid, "title": title, "index": i, "sheetType": "GRID"}}
-                  for i, (title, gid) in enumerate(tabs.items())]
-        return {"spreadsheetId": sheet_id, "properties": {"title": f.name}, "sheets": sheets,
-                "spreadsheetUrl": f"https://docs.google.com/spreadsheets/d/{sheet_id}/edit"}
+        sheets = [
+            {"properties": {"sheetId": gid, "title": title, "index": i, "sheetType": "GRID"}}
+            for i, (title, gid) in enumerate(tabs.items())
+        ]
+        return {
+            "spreadsheetId": sheet_id,
+            "properties": {"title": f.name},
+            "sheets": sheets,
+            "spreadsheetUrl": f"https://docs.google.com/spreadsheets/d/{sheet_id}/edit",
+        }
 
 
 def _workbook_tabs(xlsx: bytes) -> dict[str, int]:
@@ -162,6 +190,8 @@ def _workbook_tabs(xlsx: bytes) -> dict[str, int]:
             names = re.findall(rb'<(?:\w+:)?sheet\b[^>]*\bname="([^"]*)"', zf.read("xl/workbook.xml"))
     except (zipfile.BadZipFile, KeyError):
         return {}
-    titles = [n.decode("utf-8").replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", '"')
-              for n in names]
+    titles = [
+        n.decode("utf-8").replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", '"')
+        for n in names
+    ]
     return {t: 0 if i == 0 else int(hashlib.sha1(t.encode()).hexdigest()[:7], 16) for i, t in enumerate(titles)}

@@ -26,28 +26,28 @@ class StoredFile:
     parent: str
     created: str
     modified: str
-    content: bytes | None = None          # binary files' bytes; a sheet's xlsx export
+    content: bytes | None = None  # binary files' bytes; a sheet's xlsx export
     document: dict[str, Any] | None = None  # a Google Doc's documents.get JSON
-    target: str | None = None             # a shortcut's target id
+    target: str | None = None  # a shortcut's target id
     explicitly_trashed: bool = False
     version: int = 1
     head_revision: int = 1
     doc_revision: int = 1
     comments: list[StoredComment] = field(default_factory=list)
     permissions: list[dict[str, Any]] = field(default_factory=list)  # shared on this item itself
-    hidden: bool = False                  # the fake user lost access (see sharing)
-    resource_key: str | None = None       # needs X-Goog-Drive-Resource-Keys (see sharing)
-    tabs: dict[str, int] | None = None    # a Google Sheet's tab title -> gid (Sheets API)
+    hidden: bool = False  # the fake user lost access (see sharing)
+    resource_key: str | None = None  # needs X-Goog-Drive-Resource-Keys (see sharing)
+    tabs: dict[str, int] | None = None  # a Google Sheet's tab title -> gid (Sheets API)
 
 
 @dataclass(slots=True)
 class Change:
     seq: int
-    file_id: str                # a drive change: the shared drive's id
+    file_id: str  # a drive change: the shared drive's id
     time: str
     removed: bool
-    log: str | None = None      # the change log it is in: None for the user's, else a shared drive's id
-    kind: str = "file"          # "file", or "drive" (a shared drive itself, in the user's log)
+    log: str | None = None  # the change log it is in: None for the user's, else a shared drive's id
+    kind: str = "file"  # "file", or "drive" (a shared drive itself, in the user's log)
 
 
 class DriveStore:
@@ -88,7 +88,7 @@ class DriveStore:
         if start + size < len(hits):
             token = base64.urlsafe_b64encode(hashlib.sha256(f"{sig}/{start + size}".encode()).digest()[:24]).decode()
             self._list_tokens[token] = (sig, start + size)
-        return hits[start:start + size], token
+        return hits[start : start + size], token
 
     # ------------------------------------------------------------ building the drive
 
@@ -98,7 +98,9 @@ class DriveStore:
         with self._lock:
             self._counter += 1
             digest = hashlib.sha256(f"fake-drive-{self._counter}".encode()).digest()
-            drive_id = "0A" + base64.urlsafe_b64encode(digest).decode()[:11].replace("-", "x").replace("_", "y") + "Uk9PVA"
+            drive_id = (
+                "0A" + base64.urlsafe_b64encode(digest).decode()[:11].replace("-", "x").replace("_", "y") + "Uk9PVA"
+            )
             now = self._tick()
             self._files[drive_id] = StoredFile(drive_id, name, FOLDER, "", now, now)
             self._shared.add(drive_id)
@@ -111,7 +113,9 @@ class DriveStore:
 
     def add_file(self, name: str, parent: str, content: bytes, mime_type: str) -> str:
         if mime_type.startswith("application/vnd.google-apps."):
-            raise ValueError(f"{mime_type} is a Google type: use add_folder/add_google_doc/add_google_sheet/add_shortcut")
+            raise ValueError(
+                f"{mime_type} is a Google type: use add_folder/add_google_doc/add_google_sheet/add_shortcut"
+            )
         return self._add(name, parent, mime_type, content=bytes(content))
 
     def add_google_doc(self, name: str, parent: str, document: dict[str, Any]) -> str:
@@ -144,8 +148,14 @@ class DriveStore:
 
     # ------------------------------------------------------------ mutations (one change each)
 
-    def update(self, file_id: str, *, content: bytes | None = None, document: dict[str, Any] | None = None,
-               name: str | None = None) -> None:
+    def update(
+        self,
+        file_id: str,
+        *,
+        content: bytes | None = None,
+        document: dict[str, Any] | None = None,
+        name: str | None = None,
+    ) -> None:
         with self._lock:
             f = self._get(file_id)
             if content is not None:
@@ -169,7 +179,9 @@ class DriveStore:
             if parent == file_id or file_id in self._ancestors(parent):
                 raise ValueError("a folder cannot move into itself")
             if self._drive_of(parent) != self._drive_of(file_id):
-                raise ValueError("moves between My Drive and a shared drive (or between shared drives) are not modelled")
+                raise ValueError(
+                    "moves between My Drive and a shared drive (or between shared drives) are not modelled"
+                )
             f.parent = parent
             self._touch(f)
 
@@ -204,7 +216,6 @@ class DriveStore:
             for log in self._next_seq:
                 self._next_seq[log] += 1000
                 self._min_token[log] = self._next_seq[log]
-
 
     # ------------------------------------------------------------ inspection helpers for tests
 
@@ -276,10 +287,18 @@ class DriveStore:
 
     def _resource(self, f: StoredFile) -> dict[str, Any]:
         r: dict[str, Any] = {
-            "kind": "drive#file", "id": f.id, "name": f.name, "mimeType": f.mime,
-            "starred": False, "trashed": self._trashed(f), "explicitlyTrashed": f.explicitly_trashed,
-            "parents": [f.parent] if f.parent else [], "spaces": ["drive"], "version": str(f.version),
-            "webViewLink": f"https://drive.google.com/file/d/{f.id}/view", "createdTime": f.created,
+            "kind": "drive#file",
+            "id": f.id,
+            "name": f.name,
+            "mimeType": f.mime,
+            "starred": False,
+            "trashed": self._trashed(f),
+            "explicitlyTrashed": f.explicitly_trashed,
+            "parents": [f.parent] if f.parent else [],
+            "spaces": ["drive"],
+            "version": str(f.version),
+            "webViewLink": f"https://drive.google.com/file/d/{f.id}/view",
+            "createdTime": f.created,
             "modifiedTime": f.modified,
         }
         drive = self._drive_of(f.id)
@@ -291,10 +310,15 @@ class DriveStore:
             r["parents"] = []
         if f.mime not in NO_CONTENT:
             data = f.content or b""
-            r |= {"md5Checksum": hashlib.md5(data).hexdigest(), "sha256Checksum": hashlib.sha256(data).hexdigest(),
-                  "size": str(len(data)), "quotaBytesUsed": str(len(data)),
-                  "headRevisionId": f"0B{hashlib.sha1(f'{f.id}/{f.head_revision}'.encode()).hexdigest()[:30]}",
-                  "originalFilename": f.name, "webContentLink": f"https://drive.google.com/uc?id={f.id}&export=download"}
+            r |= {
+                "md5Checksum": hashlib.md5(data).hexdigest(),
+                "sha256Checksum": hashlib.sha256(data).hexdigest(),
+                "size": str(len(data)),
+                "quotaBytesUsed": str(len(data)),
+                "headRevisionId": f"0B{hashlib.sha1(f'{f.id}/{f.head_revision}'.encode()).hexdigest()[:30]}",
+                "originalFilename": f.name,
+                "webContentLink": f"https://drive.google.com/uc?id={f.id}&export=download",
+            }
             if "." in f.name:
                 r["fileExtension"] = r["fullFileExtension"] = f.name.rsplit(".", 1)[1]
         else:
@@ -317,10 +341,22 @@ class DriveStore:
 
     def _view(self, f: StoredFile) -> dict[str, Any]:
         # what the q grammar matches against
-        return {"parents": [f.parent], "_in_root": f.parent == self.root_id, "trashed": self._trashed(f),
-                "_drive": self._drive_of(f.id),
-                "mimeType": f.mime, "name": f.name, "modifiedTime": f.modified, "createdTime": f.created}
+        return {
+            "parents": [f.parent],
+            "_in_root": f.parent == self.root_id,
+            "trashed": self._trashed(f),
+            "_drive": self._drive_of(f.id),
+            "mimeType": f.mime,
+            "name": f.name,
+            "modifiedTime": f.modified,
+            "createdTime": f.created,
+        }
 
 
-_ME = {"kind": "drive#user", "displayName": "Fake User", "emailAddress": "me@example.com", "me": True,
-       "permissionId": "01234567890123456789"}
+_ME = {
+    "kind": "drive#user",
+    "displayName": "Fake User",
+    "emailAddress": "me@example.com",
+    "me": True,
+    "permissionId": "01234567890123456789",
+}

@@ -14,17 +14,17 @@ from __future__ import annotations
 
 import base64
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from datetime import date, datetime
 from itertools import accumulate
-from typing import Callable, Iterable
 
 import yaml
 
 from ...blocks import Block, Document, Loaded
 from ...table_text import render_table
-from .html_table import parse_html_table
 from ..text.decoding import decode_text
+from .html_table import parse_html_table
 
 # Inline markup to drop from heading titles: emphasis, code ticks, link targets, images.
 _INLINE_MARKUP = re.compile(r"!?\[([^\]]*)\]\([^)]*\)|[*_`~]+|<[^>]+>")
@@ -114,8 +114,14 @@ class _Builder:
                 rows, header_rows = table
                 start, end = self._span(first, last)
                 return Block(
-                    "table", render_table(rows, header_rows), self.path, rows=rows,
-                    header_rows=header_rows, start=start, end=end, meta={"html": True},
+                    "table",
+                    render_table(rows, header_rows),
+                    self.path,
+                    rows=rows,
+                    header_rows=header_rows,
+                    start=start,
+                    end=end,
+                    meta={"html": True},
                 )
         return self._slice("paragraph", first, last, meta={"html": True})
 
@@ -191,7 +197,6 @@ def _sole_leading_h1(heading_events: Iterable[Event]) -> str | None:
 def _with_title(document: Document, title: str, meta: dict) -> Document:
     merged = {**document.meta, **({"front_matter": meta} if meta else {})}
     return replace(document, title=title, meta=merged)
-
 
 
 _PARSER: Parse = _default_parser()

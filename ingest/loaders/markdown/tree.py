@@ -14,8 +14,18 @@ from markdown_it_pyrs import MarkdownIt, Node
 from .loader import Event, line_starts
 
 _BLOCK_RULES = [
-    "blockquote", "code", "fence", "heading", "hr", "lheading", "list", "paragraph", "reference",
-    "html_block", "table", "front_matter",
+    "blockquote",
+    "code",
+    "fence",
+    "heading",
+    "hr",
+    "lheading",
+    "list",
+    "paragraph",
+    "reference",
+    "html_block",
+    "table",
+    "front_matter",
 ]
 _LISTS = ("bullet_list", "ordered_list")
 _NUMBER = re.compile(r"[ \t>]*(\d+)")
@@ -118,7 +128,11 @@ def _table(node: Node, lines: _Lines) -> Event:
     header_rows = 0
     for part in node.children:
         for row in part.children:
-            rows.append(tuple(cell.children[0].meta.get("content", "").strip() if cell.children else "" for cell in row.children))
+            rows.append(
+                tuple(
+                    cell.children[0].meta.get("content", "").strip() if cell.children else "" for cell in row.children
+                )
+            )
         if part.name == "thead":
             header_rows = len(rows)
     return "table", tuple(rows), header_rows, *lines.span(node)

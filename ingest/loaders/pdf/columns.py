@@ -12,7 +12,7 @@ order.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from .lines import Line
 
@@ -55,7 +55,7 @@ def _side_by_side(lines: Sequence[Line]) -> set[int]:
     out: set[int] = set()
     for k, i in enumerate(order):
         a = lines[i]
-        for j in order[k + 1:]:
+        for j in order[k + 1 :]:
             b = lines[j]
             if b.bbox[1] >= a.bbox[3]:
                 break
@@ -70,7 +70,7 @@ def _side_by_side(lines: Sequence[Line]) -> set[int]:
 
 def _gaps(lines: Sequence[Line]) -> list[tuple[float, float]]:
     """x-ranges at least _GUTTER wide that no line crosses, between the lines' extremes."""
-    spans = sorted((l.bbox[0], l.bbox[2]) for l in lines)
+    spans = sorted((line.bbox[0], line.bbox[2]) for line in lines)
     gaps = []
     right = spans[0][1]
     for x0, x1 in spans[1:]:
@@ -107,4 +107,4 @@ def _read_segment(segment: list[tuple[int, int, Line]], runs: list[list[Line]], 
 
 
 def _mean_chars(run: list[Line]) -> float:
-    return sum(len(l.text) for l in run) / len(run)
+    return sum(len(line.text) for line in run) / len(run)

@@ -11,7 +11,7 @@ than the page's text.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ...page_furniture import CAPTION
 from .groups import Groups
@@ -31,8 +31,9 @@ _MARGIN = 10.0
 two of the label's own em otherwise."""
 
 
-def figure_regions(vectors: Sequence[Box], images: Sequence[Box], width: float, height: float,
-                   tables: Sequence[Box]) -> list[Box]:
+def figure_regions(
+    vectors: Sequence[Box], images: Sequence[Box], width: float, height: float, tables: Sequence[Box]
+) -> list[Box]:
     """Areas of the page held by figures: clusters of vector paths, and pictures."""
     area = width * height
     # Marks and rules, not panels: a filled box behind a paragraph frames text, it draws nothing.
@@ -80,8 +81,12 @@ def _title(line: Line, region: Box, body: float) -> bool:
     """A figure's title names it: set larger than the page's text, upright, over the figure's upper
     half. (Bold alone is no title: diagrams set their labels in bold; axis titles run beside or
     under the plot.)"""
-    return (line.size >= body + 0.9 and not line.rotated and sum(c.isalpha() for c in line.text) >= 4
-            and line.bbox[3] <= (region[1] + region[3]) / 2)
+    return (
+        line.size >= body + 0.9
+        and not line.rotated
+        and sum(c.isalpha() for c in line.text) >= 4
+        and line.bbox[3] <= (region[1] + region[3]) / 2
+    )
 
 
 def _region_of(line: Line, regions: Sequence[Box]) -> int | None:
@@ -134,4 +139,3 @@ def _clusters(boxes: Sequence[Box]) -> list[tuple[list[int], Box]]:
         xs0, ys0, xs1, ys1 = zip(*(boxes[i] for i in members))
         out.append((members, (min(xs0), min(ys0), max(xs1), max(ys1))))
     return out
-

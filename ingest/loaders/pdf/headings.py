@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from typing import Iterable
+from collections.abc import Iterable
 
 from ...page_furniture import CAPTION
 from .lines import Line, side_by_side
@@ -42,9 +42,12 @@ _SIGNATURE = re.compile(
     r"/s/|^(?:By|Date|Name|Title|Its)\s*:\s*\S"
     r"|^(?=(?:\S+\s+){0,3}?(?:[A-Z]\.\s|(?:Jr|Sr)\b))(?:[A-Z][\w'\u2019-]*\.?,?\s+|[A-Z]\.\s+){2,5}"
     r"(?:[-\u2013\u2014]\s+)?(?:(?:Senior|Executive|Vice|Chief|Co-|Group|Deputy|Assistant)\s*)*"
-    r"(?:President|Chair(?:man|woman)?|Director|Controller|Treasurer|Secretary|Officer|Counsel)\b")
-_SIGNER = re.compile(r"^(?=.*(?:\b[A-Z]\.\s|\b(?:Jr|Sr)\.?$))(?:[A-Z][\w'\u2019-]*\.?,?\s+|[A-Z]\.\s+){1,4}"
-                     r"[A-Z][\w'\u2019-]*\.?$")
+    r"(?:President|Chair(?:man|woman)?|Director|Controller|Treasurer|Secretary|Officer|Counsel)\b"
+)
+_SIGNER = re.compile(
+    r"^(?=.*(?:\b[A-Z]\.\s|\b(?:Jr|Sr)\.?$))(?:[A-Z][\w'\u2019-]*\.?,?\s+|[A-Z]\.\s+){1,4}"
+    r"[A-Z][\w'\u2019-]*\.?$"
+)
 _OFFICE = re.compile(r"\b(?:President|Chair(?:man|woman)?|Director|Controller|Treasurer|Secretary|Officer|Counsel)\b")
 
 
@@ -99,11 +102,11 @@ def heading_like(unit: Unit, body: float) -> bool:
     size = first.size
     if size < body - 0.6:
         return False
-    bold = all(l.bold and not l.mixed for l in unit.lines)
+    bold = all(line.bold and not line.mixed for line in unit.lines)
     bigger = size >= body + 0.9
     if not (bigger or bold) and not _body_size_heading(unit):
         return False  # cheap test first: most units are body text
-    if any(abs(l.size - size) > 0.5 for l in unit.lines):
+    if any(abs(line.size - size) > 0.5 for line in unit.lines):
         return False
     text = unit.text
     words = len(text.split())
@@ -138,8 +141,12 @@ def _body_size_heading(unit: Unit) -> bool:
     if len(unit.lines) == 2:
         text = unit.text
         m = _NUMBERED.match(text)
-        return (m is not None and capitals(m.group("title")) and len(text.split()) <= 20
-                and not text.endswith((".", ",", ";", ":")))
+        return (
+            m is not None
+            and capitals(m.group("title"))
+            and len(text.split()) <= 20
+            and not text.endswith((".", ",", ";", ":"))
+        )
     if len(unit.lines) != 1:
         return False
     line: Line = unit.lines[0]
@@ -163,6 +170,7 @@ def _opens_like_a_title(text: str) -> bool:
 def _font_levels(found: list[Unit], body: float, area: tuple[float, float] | None) -> dict[int, int]:
     """Level from size rank (larger is higher), then, at one size, centred above flush left (a
     statement's centred title over its left-set "Assets"), deepened by numbering."""
+
     def rank_key(unit: Unit) -> tuple[float, bool]:
         return round(unit.lines[0].size * 2) / 2, _centred(unit, area)
 
@@ -176,8 +184,8 @@ def _font_levels(found: list[Unit], body: float, area: tuple[float, float] | Non
 
 def _text_area(units: list[Unit]) -> tuple[float, float] | None:
     """Left and right edges of the body's text: where most lines of paragraphs begin and end."""
-    lefts = sorted(l.bbox[0] for u in units if u.kind == "paragraph" and len(u.lines) > 1 for l in u.lines)
-    rights = sorted(l.bbox[2] for u in units if u.kind == "paragraph" and len(u.lines) > 1 for l in u.lines)
+    lefts = sorted(line.bbox[0] for u in units if u.kind == "paragraph" and len(u.lines) > 1 for line in u.lines)
+    rights = sorted(line.bbox[2] for u in units if u.kind == "paragraph" and len(u.lines) > 1 for line in u.lines)
     if len(lefts) < 10:
         return None
     return lefts[len(lefts) // 10], rights[len(rights) * 9 // 10]
@@ -205,8 +213,14 @@ def _toc_levels(units: list[Unit], toc: list) -> dict[int, int]:
         if not key:
             continue
         for near in (page, page + 1, page - 1):
-            match = next((u for u in by_page.get(near, ()) if id(u) not in levels
-                          and len(u.lines) <= 4 and title_key(u.text).startswith(key)), None)
+            match = next(
+                (
+                    u
+                    for u in by_page.get(near, ())
+                    if id(u) not in levels and len(u.lines) <= 4 and title_key(u.text).startswith(key)
+                ),
+                None,
+            )
             if match is not None:
                 levels[id(match)] = min(9, max(1, level))
                 break
@@ -224,8 +238,8 @@ def mark_units(units: list[Unit], tables: list[Unit], lines: tuple[Line, ...]) -
     (its title, a legend in bold), and those sharing their row with other text (a row label or a
     column head of a table drawn without rules: "Total", "At December 31, 2021")."""
     regions = [t.meta["region"] for t in tables if t.kind == "figure"]
-    rows = sorted(lines, key=lambda l: l.bbox[1])
-    tops = [l.bbox[1] for l in rows]
+    rows = sorted(lines, key=lambda ln: ln.bbox[1])
+    tops = [ln.bbox[1] for ln in rows]
     for unit in units:
         if unit.kind not in ("paragraph", "list_item") or len(unit.lines) > 3:
             continue
@@ -237,13 +251,17 @@ def mark_units(units: list[Unit], tables: list[Unit], lines: tuple[Line, ...]) -
         for line in unit.lines:
             start = bisect.bisect_left(tops, line.bbox[1] - 3 * line.height)
             # Cells beside it (a figure, or two more of them), not a line of the next column of prose.
-            cells = [o for o in rows[start:bisect.bisect_right(tops, line.bbox[3])]
-                     if id(o) not in own and len(o.text) <= 30 and side_by_side(line, o, 0.5)
-                     and not _columns_apart(line, o, rows, tops)]
+            cells = [
+                o
+                for o in rows[start : bisect.bisect_right(tops, line.bbox[3])]
+                if id(o) not in own
+                and len(o.text) <= 30
+                and side_by_side(line, o, 0.5)
+                and not _columns_apart(line, o, rows, tops)
+            ]
             if len(cells) >= 2 or any(any(c.isdigit() for c in o.text) for o in cells):
                 unit.meta["shares_row"] = True
     return units
-
 
 
 def _columns_apart(a: Line, b: Line, rows: list[Line], tops: list[float]) -> bool:
@@ -256,7 +274,12 @@ def _columns_apart(a: Line, b: Line, rows: list[Line], tops: list[float]) -> boo
 def _prose_near(line: Line, other: Line, rows: list[Line], tops: list[float]) -> bool:
     reach = 2.5 * line.height
     lo = bisect.bisect_left(tops, line.bbox[1] - reach)
-    prose = [o for o in rows[lo:bisect.bisect_right(tops, line.bbox[3] + reach)]
-             if o is not line and len(o.text) >= 40 and min(o.bbox[2], line.bbox[2]) > max(o.bbox[0], line.bbox[0])
-             and min(o.bbox[2], other.bbox[2]) <= max(o.bbox[0], other.bbox[0])]
+    prose = [
+        o
+        for o in rows[lo : bisect.bisect_right(tops, line.bbox[3] + reach)]
+        if o is not line
+        and len(o.text) >= 40
+        and min(o.bbox[2], line.bbox[2]) > max(o.bbox[0], line.bbox[0])
+        and min(o.bbox[2], other.bbox[2]) <= max(o.bbox[0], other.bbox[0])
+    ]
     return len(prose) >= 2

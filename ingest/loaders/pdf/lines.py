@@ -12,21 +12,36 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 import pymupdf
 
 # Ligatures expanded by MuPDF itself (no TEXT_PRESERVE_LIGATURES); text clipped to the page.
 # Vector graphics are collected in the same pass (the table rules), lazily: without the flag the
 # rules would cut MuPDF's text lines apart; with it only its blocks split at them.
-TEXT_FLAGS = (pymupdf.TEXT_MEDIABOX_CLIP | pymupdf.TEXT_CID_FOR_UNKNOWN_UNICODE
-              | pymupdf.TEXT_COLLECT_VECTORS | pymupdf.TEXT_LAZY_VECTORS)
+TEXT_FLAGS = (
+    pymupdf.TEXT_MEDIABOX_CLIP
+    | pymupdf.TEXT_CID_FOR_UNKNOWN_UNICODE
+    | pymupdf.TEXT_COLLECT_VECTORS
+    | pymupdf.TEXT_LAZY_VECTORS
+)
 
-_LIGATURES = str.maketrans({
-    "\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl",
-    "\ufb05": "st", "\ufb06": "st", "\u00a0": " ", "\t": " ", "\u2002": " ", "\u2003": " ",
-})
+_LIGATURES = str.maketrans(
+    {
+        "\ufb00": "ff",
+        "\ufb01": "fi",
+        "\ufb02": "fl",
+        "\ufb03": "ffi",
+        "\ufb04": "ffl",
+        "\ufb05": "st",
+        "\ufb06": "st",
+        "\u00a0": " ",
+        "\t": " ",
+        "\u2002": " ",
+        "\u2003": " ",
+    }
+)
 _TRANSLATED = re.compile("[" + "".join(chr(c) for c in _LIGATURES) + "]")
 # Pictograph fonts: their glyphs (checkboxes, arrows) sit on letter codes ("y", "\x84") but are
 # never part of a word, so a run in one is a word of its own.
@@ -79,9 +94,20 @@ RIGHT_TO_LEFT = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]")
 """Letters of right-to-left scripts: Hebrew, Arabic, Syriac, Thaana and their presentation forms."""
 # TeX's Type 1 fonts set an accent as a glyph of its own before the letter ("J´an Min´aˇc"): the
 # spacing accent becomes the combining one, after its letter ("Ján Mináč").
-_COMBINING = {"\u00b4": "\u0301", "\u02c7": "\u030c", "\u00a8": "\u0308", "\u02dc": "\u0303",
-              "\u02c6": "\u0302", "\u00b8": "\u0327", "\u02d8": "\u0306", "\u02da": "\u030a",
-              "\u02dd": "\u030b", "\u02d9": "\u0307", "\u00af": "\u0304", "\u02db": "\u0328"}
+_COMBINING = {
+    "\u00b4": "\u0301",
+    "\u02c7": "\u030c",
+    "\u00a8": "\u0308",
+    "\u02dc": "\u0303",
+    "\u02c6": "\u0302",
+    "\u00b8": "\u0327",
+    "\u02d8": "\u0306",
+    "\u02da": "\u030a",
+    "\u02dd": "\u030b",
+    "\u02d9": "\u0307",
+    "\u00af": "\u0304",
+    "\u02db": "\u0328",
+}
 _SPACING_ACCENT = re.compile("([" + "".join(_COMBINING) + "])([a-zA-Z\u0131])")
 
 
@@ -121,15 +147,22 @@ class GlyphOrder:
     def words(self, words: list[tuple]) -> list[tuple]:
         """`extractWORDS` tuples with each word's characters in glyph order."""
         # Only a word holding the zero-width half of a glyph can be out of order.
-        seams = {key: [c["bbox"][0] for c in chars if c["bbox"][2] - c["bbox"][0] < 0.01]
-                 for key, chars in self.lines.items()}
-        return [self._word(w) if any(w[0] - 0.5 <= x <= w[2] + 0.5 for x in seams.get((w[5], w[6]), ()))
-                else w for w in words]
+        seams = {
+            key: [c["bbox"][0] for c in chars if c["bbox"][2] - c["bbox"][0] < 0.01]
+            for key, chars in self.lines.items()
+        }
+        return [
+            self._word(w) if any(w[0] - 0.5 <= x <= w[2] + 0.5 for x in seams.get((w[5], w[6]), ())) else w
+            for w in words
+        ]
 
     def _word(self, word: tuple) -> tuple:
         x0, _, x1, _, text = word[:5]
-        chars = [c for c in self.lines[(word[5], word[6])]
-                 if x0 - 0.5 <= (c["bbox"][0] + c["bbox"][2]) / 2 <= x1 + 0.5 and not c["c"].isspace()]
+        chars = [
+            c
+            for c in self.lines[(word[5], word[6])]
+            if x0 - 0.5 <= (c["bbox"][0] + c["bbox"][2]) / 2 <= x1 + 0.5 and not c["c"].isspace()
+        ]
         if sorted(c["c"] for c in chars) != sorted(text):
             return word  # not the same characters: leave MuPDF's word as it is
         return (*word[:4], _glyph_order(chars), *word[5:])
@@ -209,24 +242,38 @@ def extract(
 def mend_drop_caps(lines: list[Line]) -> list[Line]:
     """A drop cap (one large letter beside the first lines of a paragraph) is given back to the
     word it opens: "T" + "he year began" reads "The year began", not a one-letter paragraph."""
-    caps = [i for i, l in enumerate(lines) if len(l.text) == 1 and l.text.isalpha() and not l.rotated]
+    caps = [i for i, line in enumerate(lines) if len(line.text) == 1 and line.text.isalpha() and not line.rotated]
     if not caps:
         return lines
     out = list(lines)
     gone = set()
     for i in caps:
         cap = lines[i]
-        beside = [j for j, b in enumerate(lines) if j != i and b.size * 1.8 <= cap.size
-                  and cap.bbox[2] - 2 <= b.bbox[0] <= cap.bbox[2] + 3 * b.size
-                  and b.bbox[1] < cap.bbox[3] and b.bbox[3] > cap.bbox[1]]
+        beside = [
+            j
+            for j, b in enumerate(lines)
+            if j != i
+            and b.size * 1.8 <= cap.size
+            and cap.bbox[2] - 2 <= b.bbox[0] <= cap.bbox[2] + 3 * b.size
+            and b.bbox[1] < cap.bbox[3]
+            and b.bbox[3] > cap.bbox[1]
+        ]
         if not beside:
             continue
         j = min(beside, key=lambda j: lines[j].bbox[1])
         b = out[j]
-        out[j] = Line(cap.text + b.text, (cap.bbox[0], b.bbox[1], b.bbox[2], b.bbox[3]), b.size, b.bold, b.block,
-                      b.rotated, b.italic, b.mono)
+        out[j] = Line(
+            cap.text + b.text,
+            (cap.bbox[0], b.bbox[1], b.bbox[2], b.bbox[3]),
+            b.size,
+            b.bold,
+            b.block,
+            b.rotated,
+            b.italic,
+            b.mono,
+        )
         gone.add(i)
-    return [l for i, l in enumerate(out) if i not in gone]
+    return [line for i, line in enumerate(out) if i not in gone]
 
 
 def _line(raw: dict, block: int) -> Line | None:
@@ -288,8 +335,12 @@ def _fixed_width(font: str) -> bool:
 def _join_spans(spans: list[dict]) -> str:
     parts = [spans[0]["text"]]
     for before, span in zip(spans, spans[1:]):
-        if (span["font"] != before["font"] and (_DINGBATS.search(span["font"]) or _DINGBATS.search(before["font"]))
-                and span["text"][:1].strip() and before["text"][-1:].strip()):
+        if (
+            span["font"] != before["font"]
+            and (_DINGBATS.search(span["font"]) or _DINGBATS.search(before["font"]))
+            and span["text"][:1].strip()
+            and before["text"][-1:].strip()
+        ):
             parts.append(" ")
         parts.append(span["text"])
     return "".join(parts)
@@ -309,14 +360,17 @@ def _same_baseline(a: Line, b: Line) -> bool:
 def _merge(row: list[Line]) -> Line:
     if len(row) == 1:
         return row[0]
-    rtl = any(RIGHT_TO_LEFT.search(l.text) for l in row)
-    row.sort(key=lambda l: -l.bbox[2] if rtl else l.bbox[0])  # reading order
-    text = " ".join(l.text.rstrip("\u00ad") for l in row[:-1]) + " " + row[-1].text
-    main = max(row, key=lambda l: len(l.text))
-    box = (min(l.bbox[0] for l in row), min(l.bbox[1] for l in row),
-           max(l.bbox[2] for l in row), max(l.bbox[3] for l in row))
-    return Line(text, box, main.size, main.bold, row[0].block, italic=main.italic, mono=main.mono,
-                mixed=main.mixed)
+    rtl = any(RIGHT_TO_LEFT.search(line.text) for line in row)
+    row.sort(key=lambda line: -line.bbox[2] if rtl else line.bbox[0])  # reading order
+    text = " ".join(line.text.rstrip("\u00ad") for line in row[:-1]) + " " + row[-1].text
+    main = max(row, key=lambda line: len(line.text))
+    box = (
+        min(line.bbox[0] for line in row),
+        min(line.bbox[1] for line in row),
+        max(line.bbox[2] for line in row),
+        max(line.bbox[3] for line in row),
+    )
+    return Line(text, box, main.size, main.bold, row[0].block, italic=main.italic, mono=main.mono, mixed=main.mixed)
 
 
 def inside(box: tuple[float, float, float, float], rects: Iterable[tuple[float, float, float, float]]) -> bool:
@@ -329,5 +383,3 @@ def side_by_side(a: Line, b: Line, share: float) -> bool:
     """a and b sit on one row (they overlap by `share` of the lower line's height), apart across."""
     overlap = min(a.bbox[3], b.bbox[3]) - max(a.bbox[1], b.bbox[1])
     return overlap > share * min(a.height, b.height) and min(a.bbox[2], b.bbox[2]) <= max(a.bbox[0], b.bbox[0])
-
-

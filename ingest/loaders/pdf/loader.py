@@ -49,8 +49,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import replace
-from typing import Iterator
 
 import pymupdf
 
@@ -72,7 +72,8 @@ pymupdf.TOOLS.mupdf_display_errors(False)
 # A producer's placeholder is no title: "Microsoft Word - x.docx", PowerPoint's "PowerPoint
 # Presentation", "Untitled", "Document1", a file name.
 _JUNK_TITLE = re.compile(
-    r"(?i)^(microsoft \w+ - |untitled\b|(?:powerpoint )?presentation\d*$|document\d*$|slide \d+$)|\.(docx?|pptx?|pdf|rtf|odt)$")
+    r"(?i)^(microsoft \w+ - |untitled\b|(?:powerpoint )?presentation\d*$|document\d*$|slide \d+$)|\.(docx?|pptx?|pdf|rtf|odt)$"
+)
 
 
 def load(data: bytes, document: Document) -> Loaded:
@@ -99,12 +100,12 @@ def _open(data: bytes, document: Document) -> pymupdf.Document:
     try:
         doc = pymupdf.open(stream=data, filetype="pdf")
     except Exception as exc:
-        raise LoaderError(f"not a readable PDF ({exc}); the file is damaged or not a PDF",
-                          subject=document.uri) from exc
+        raise LoaderError(
+            f"not a readable PDF ({exc}); the file is damaged or not a PDF", subject=document.uri
+        ) from exc
     if doc.needs_pass and not doc.authenticate(""):
         doc.close()
-        raise LoaderError("encrypted PDF needs a password; save an unprotected copy to index it",
-                          subject=document.uri)
+        raise LoaderError("encrypted PDF needs a password; save an unprotected copy to index it", subject=document.uri)
     if doc.page_count == 0:
         doc.close()
         raise LoaderError("PDF has no pages; the file is damaged", subject=document.uri)
@@ -130,8 +131,13 @@ def _read_pages(
         tables = _tables(page, textpage, text, vectors, number, glyphs)
         lines = mend_drop_caps(extract(text, [t.bbox for t in tables if t.bbox is not None], in_tables))
         if len(vectors) >= 8 and lines:
-            regions = figure_regions([v["bbox"] for v in vectors], (), page.rect.width, page.rect.height,
-                                     [t.bbox for t in tables if t.bbox is not None])
+            regions = figure_regions(
+                [v["bbox"] for v in vectors],
+                (),
+                page.rect.width,
+                page.rect.height,
+                [t.bbox for t in tables if t.bbox is not None],
+            )
             held, lines = figure_lines(lines, regions)
             tables += [Unit("figure", ls, number, bbox=box_of(ls), meta={"region": region}) for region, ls in held]
         if not lines and not tables:
@@ -141,15 +147,21 @@ def _read_pages(
         read.append((lines, tables, number, page.rect))
     repeated = recurring([(lines, rect.height) for lines, _, _, rect in read])
     labelled = bool(doc.get_page_labels())
-    pages = [(_placed(lines, number, rect, repeated, doc[number - 1].get_label() if labelled else ""), tables)
-             for lines, tables, number, rect in read]
+    pages = [
+        (_placed(lines, number, rect, repeated, doc[number - 1].get_label() if labelled else ""), tables)
+        for lines, tables, number, rect in read
+    ]
     if not pages:
-        raise LoaderError("no text layer (a scanned or image-only PDF); run OCR on it (e.g. ocrmypdf) "
-                          "and index the result", subject=document.uri)
+        raise LoaderError(
+            "no text layer (a scanned or image-only PDF); run OCR on it (e.g. ocrmypdf) and index the result",
+            subject=document.uri,
+        )
     warnings = []
     if imaged:
-        warnings.append(f"{document.uri}: pages {_ranges(imaged)} are images without text and were "
-                        "skipped; OCR the file to index them")
+        warnings.append(
+            f"{document.uri}: pages {_ranges(imaged)} are images without text and were "
+            "skipped; OCR the file to index them"
+        )
     return pages, in_tables, warnings
 
 
@@ -164,8 +176,14 @@ def _placed(lines: list[Line], number: int, rect: pymupdf.Rect, repeated: frozen
     return replace(placed, label=label) if label else placed
 
 
-def _tables(page: pymupdf.Page, textpage: pymupdf.TextPage, text: list[dict], vectors: list[dict],
-            number: int, glyphs: GlyphOrder | None) -> list[Unit]:
+def _tables(
+    page: pymupdf.Page,
+    textpage: pymupdf.TextPage,
+    text: list[dict],
+    vectors: list[dict],
+    number: int,
+    glyphs: GlyphOrder | None,
+) -> list[Unit]:
     """Tables framed by the page's rules, their cells filled with the page's words."""
     if len(vectors) < 2:
         return []  # one rectangle frames, it does not divide
@@ -173,14 +191,18 @@ def _tables(page: pymupdf.Page, textpage: pymupdf.TextPage, text: list[dict], ve
     rects = [box for box, v in zip(boxes, vectors) if v["isrect"]]
     # Curved or slanted shapes count only where they could frame cells (a rounded box): a chart's
     # hundreds of small marks would cost the grouping dearly and frame nothing.
-    shapes = rects + [b for b, v in zip(boxes, vectors)
-                      if not v["isrect"] and min(b[2] - b[0], b[3] - b[1]) >= 10]
+    shapes = rects + [b for b, v in zip(boxes, vectors) if not v["isrect"] and min(b[2] - b[0], b[3] - b[1]) >= 10]
     centres: list[tuple[float, float]] = []
 
     def has_text(box: tuple[float, float, float, float]) -> bool:
         if not centres:  # only pages with rules that could make a grid get this far
-            centres.extend(((s["bbox"][0] + s["bbox"][2]) / 2, (s["bbox"][1] + s["bbox"][3]) / 2)
-                           for b in text for l in b["lines"] for s in l["spans"] if s["text"].strip())
+            centres.extend(
+                ((s["bbox"][0] + s["bbox"][2]) / 2, (s["bbox"][1] + s["bbox"][3]) / 2)
+                for b in text
+                for line in b["lines"]
+                for s in line["spans"]
+                if s["text"].strip()
+            )
         x0, y0, x1, y1 = box
         return any(x0 <= x <= x1 and y0 <= y <= y1 for x, y in centres)
 
@@ -206,8 +228,13 @@ def _geometry(vectors: list[dict]) -> list[tuple[float, float, float, float]]:
     A stroked rule is as thick as its line, which gives the width; a stroked box does not, so it
     shrinks by half the page's usual rule width (or half a point).
     """
-    thin = sorted(min(b[2] - b[0], b[3] - b[1]) for v in vectors if v["stroked"]
-                  for b in [v["bbox"]] if min(b[2] - b[0], b[3] - b[1]) <= 3)
+    thin = sorted(
+        min(b[2] - b[0], b[3] - b[1])
+        for v in vectors
+        if v["stroked"]
+        for b in [v["bbox"]]
+        if min(b[2] - b[0], b[3] - b[1]) <= 3
+    )
     usual = thin[len(thin) // 2] / 2 if thin else 0.5
     out = []
     for v in vectors:
@@ -283,10 +310,22 @@ def _blocks(pages: list[tuple[PageLines, list[Unit]]], toc: list, title: str, bo
                     stack.pop()
                 stack.append((level, text))
                 path = root + tuple(t for _, t in stack)
-                yield Block("heading", text, path, level=level, page=unit.page, bbox=_bbox(unit),
-                            meta={"font_size": unit.lines[0].size, "band": None})
+                yield Block(
+                    "heading",
+                    text,
+                    path,
+                    level=level,
+                    page=unit.page,
+                    bbox=_bbox(unit),
+                    meta={"font_size": unit.lines[0].size, "band": None},
+                )
                 continue
-            if pending is not None and unit.kind == "paragraph" and unit.page != pending.page and _runs_on(pending, unit):
+            if (
+                pending is not None
+                and unit.kind == "paragraph"
+                and unit.page != pending.page
+                and _runs_on(pending, unit)
+            ):
                 if pending.bbox is None:
                     pending.bbox = _bbox(pending)  # the box stays the one on the first page
                 pending.lines.extend(unit.lines)  # runs on from the previous page
@@ -294,18 +333,36 @@ def _blocks(pages: list[tuple[PageLines, list[Unit]]], toc: list, title: str, bo
                 continue
             yield from flush()
             if unit.kind == "figure":
-                yield Block("figure", " ".join(l.text for l in unit.lines), path, page=unit.page,
-                            bbox=unit.bbox, meta={"band": None})
+                yield Block(
+                    "figure",
+                    " ".join(line.text for line in unit.lines),
+                    path,
+                    page=unit.page,
+                    bbox=unit.bbox,
+                    meta={"band": None},
+                )
                 continue
             if unit.kind == "table":
                 markers.clear()
-                yield Block("table", render_table(unit.rows or (), unit.header_rows), path,
-                            rows=unit.rows, header_rows=unit.header_rows, page=unit.page,
-                            bbox=unit.bbox, meta={"band": None})
+                yield Block(
+                    "table",
+                    render_table(unit.rows or (), unit.header_rows),
+                    path,
+                    rows=unit.rows,
+                    header_rows=unit.header_rows,
+                    page=unit.page,
+                    bbox=unit.bbox,
+                    meta={"band": None},
+                )
                 continue
             pending, pending_path = unit, path
-        held.extend(Block("footnote", u.text, path, page=u.page, bbox=_bbox(u),
-                          meta={"font_size": u.lines[0].size, "band": None}) for u in units if id(u) in notes)
+        held.extend(
+            Block(
+                "footnote", u.text, path, page=u.page, bbox=_bbox(u), meta={"font_size": u.lines[0].size, "band": None}
+            )
+            for u in units
+            if id(u) in notes
+        )
         held.extend(_margin_block(g, placed, path) for g in rest)
     yield from flush()
 
@@ -314,13 +371,22 @@ def _footnotes(units: list[Unit], placed: PageLines, body: float) -> set[int]:
     """id() of the page's footnotes: text in clearly smaller type in the page's lower half, under
     body text of its column and with none below it. They are read after the page's body, where a
     paragraph running on to the next page would otherwise be cut by them."""
-    small = [u for u in units if u.kind in ("paragraph", "list_item") and u.lines  # cheapest tests first
-             and all(l.size <= body - 0.8 for l in u.lines) and _bbox(u)[1] >= 0.5 * placed.height
-             and sum(len(l.text) for l in u.lines) >= 20]
+    small = [
+        u
+        for u in units
+        if u.kind in ("paragraph", "list_item")
+        and u.lines  # cheapest tests first
+        and all(line.size <= body - 0.8 for line in u.lines)
+        and _bbox(u)[1] >= 0.5 * placed.height
+        and sum(len(line.text) for line in u.lines) >= 20
+    ]
     if not small:
         return set()
-    text = [_bbox(u) for u in units if u.kind in ("paragraph", "list_item")
-            and any(abs(l.size - body) <= 0.6 for l in u.lines)]
+    text = [
+        _bbox(u)
+        for u in units
+        if u.kind in ("paragraph", "list_item") and any(abs(line.size - body) <= 0.6 for line in u.lines)
+    ]
     out = set()
     for unit in small:
         box = _bbox(unit)
@@ -336,8 +402,8 @@ def _runs_on(pending: Unit, unit: Unit) -> bool:
     last = pending.lines[-1]
     if continues(last.text, unit.lines[0].text):
         return True
-    left = min(l.bbox[0] for l in pending.lines)
-    right = max(l.bbox[2] for l in pending.lines)
+    left = min(line.bbox[0] for line in pending.lines)
+    right = max(line.bbox[2] for line in pending.lines)
     full = len(pending.lines) > 1 and last.bbox[2] >= right - 0.05 * (right - left)
     return full and not last.text.rstrip().endswith(TERMINAL) and abs(last.size - unit.lines[0].size) <= 0.6
 
@@ -365,15 +431,15 @@ def _text_block(unit: Unit, path: tuple[str, ...], markers: list[float]) -> Bloc
 
 def _margin_block(group: tuple[str, tuple[Line, ...]], placed: PageLines, path: tuple[str, ...]) -> Block:
     band, lines = group
-    ordered = sorted(lines, key=lambda l: (round(l.bbox[1] / max(l.height, 1)), l.bbox[0]))
-    text = " ".join(l.text.replace("\u00ad", "") for l in ordered)
+    ordered = sorted(lines, key=lambda line: (round(line.bbox[1] / max(line.height, 1)), line.bbox[0]))
+    text = " ".join(line.text.replace("\u00ad", "") for line in ordered)
     box = box_of(lines)
     meta = {
         "band": band,
-        "segments": tuple(l.text.replace("\u00ad", "") for l in ordered),
+        "segments": tuple(line.text.replace("\u00ad", "") for line in ordered),
         "font_size": lines[0].size,
-        "rotated": any(l.rotated for l in lines),
-        "italic": all(l.italic for l in lines),
+        "rotated": any(line.rotated for line in lines),
+        "italic": all(line.italic for line in lines),
         "page_width": placed.width,
         "page_height": placed.height,
         "left_edge": placed.left_edge,

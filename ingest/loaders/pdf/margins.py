@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from ...page_furniture import is_page_number
 from .lines import Line, side_by_side
@@ -31,7 +31,8 @@ _HEAD_WORD = re.compile(
     r"(?i)(?:19|20)\d\d|\d{1,2}|years?|ended|ending|as|of|at|and|in|fiscal|quarters?|months?|weeks?|three|six"
     r"|nine|twelve|fourth|first|second|third|q[1-4]|h[12]|fy|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may"
     r"|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|millions?|thousands?"
-    r"|billions?|except|per|share|amounts?|data|dollars|usd|eur|unaudited|[$%]|\$?m")
+    r"|billions?|except|per|share|amounts?|data|dollars|usd|eur|unaudited|[$%]|\$?m"
+)
 _YEAR = re.compile(r"(?:19|20)\d\d")
 
 
@@ -60,8 +61,13 @@ def recurring(pages: Sequence[tuple[Sequence[Line], float]]) -> frozenset[str]:
     """
     seen: Counter[str] = Counter()
     for lines, height in pages:
-        seen.update({band_key(l.text) for l in lines if not l.rotated
-                     and (l.bbox[3] <= BAND * height or l.bbox[1] >= (1 - BAND) * height)})
+        seen.update(
+            {
+                band_key(line.text)
+                for line in lines
+                if not line.rotated and (line.bbox[3] <= BAND * height or line.bbox[1] >= (1 - BAND) * height)
+            }
+        )
     need = max(2, -(-len(pages) // 4))
     return frozenset(k for k, n in seen.items() if n >= need and any(c.isalpha() for c in k))
 
@@ -71,8 +77,9 @@ def band_key(text: str) -> str:
     return " ".join(re.sub(r"\d+", "#", text.lower()).split())
 
 
-def split_margins(lines: list[Line], number: int, width: float, height: float,
-                  repeated: frozenset[str] = frozenset()) -> PageLines:
+def split_margins(
+    lines: list[Line], number: int, width: float, height: float, repeated: frozenset[str] = frozenset()
+) -> PageLines:
     """Sort lines into body and margin: page bands apart from the body or recurring on other pages
     (`repeated`, from `recurring`), gutter numbers, side stamps."""
     left_edge = _left_edge(lines)
@@ -83,14 +90,13 @@ def split_margins(lines: list[Line], number: int, width: float, height: float,
         if line.rotated:
             if x1 < 0.15 * width or x0 > 0.85 * width:
                 band[i] = "left" if x1 < width / 2 else "right"
-        elif (left_edge is not None and x1 <= min(left_edge - 2, GUTTER * width)
-              and _GUTTER_NUMBER.fullmatch(line.text)):
+        elif left_edge is not None and x1 <= min(left_edge - 2, GUTTER * width) and _GUTTER_NUMBER.fullmatch(line.text):
             gutter.append(i)
     # A gutter numbers many lines at the page's left; one number there (a page number in the
     # header's corner) or a chart's values left of a column are not one.
     if len(gutter) >= 3:
         band.update((i, "left") for i in gutter)
-    flow = [i for i, l in enumerate(lines) if i not in band and not l.rotated]
+    flow = [i for i, ln in enumerate(lines) if i not in band and not ln.rotated]
     top = {i for i in flow if lines[i].bbox[3] <= BAND * height}
     top -= _column_heads(lines, top, flow)
     bottom = {i for i in flow if lines[i].bbox[1] >= (1 - BAND) * height}
@@ -107,12 +113,16 @@ def split_margins(lines: list[Line], number: int, width: float, height: float,
                 band[i] = where
         # A piece set on the row of a page number or a recurring header ("[Ch. XIX." beside "400")
         # is part of the header, whatever body line it touches below.
-        sure = [j for j in zone if band.get(j) == where
-                and (is_page_number(lines[j].text) or (repeated and band_key(lines[j].text) in repeated))]
+        sure = [
+            j
+            for j in zone
+            if band.get(j) == where
+            and (is_page_number(lines[j].text) or (repeated and band_key(lines[j].text) in repeated))
+        ]
         for i in zone:
             if i not in band and any(side_by_side(lines[i], lines[j], 0.6) for j in sure):
                 band[i] = where
-    body = tuple(l for i, l in enumerate(lines) if i not in band)
+    body = tuple(ln for i, ln in enumerate(lines) if i not in band)
     return PageLines(number, width, height, body, _group_margins(lines, band), left_edge)
 
 
@@ -155,8 +165,10 @@ def _over_figures(head: Line, below: list[Line]) -> bool:
     """Some line below holding a figure overlaps the head across (right-aligned figures stick out
     by a few characters: a type size of slack)."""
     slack = head.size
-    return any(b.bbox[0] < head.bbox[2] + slack and head.bbox[0] < b.bbox[2] + slack
-               and any(c.isdigit() for c in b.text) for b in below)
+    return any(
+        b.bbox[0] < head.bbox[2] + slack and head.bbox[0] < b.bbox[2] + slack and any(c.isdigit() for c in b.text)
+        for b in below
+    )
 
 
 def _left_edge(lines: list[Line]) -> float | None:
@@ -215,7 +227,10 @@ def _near(a: Line, b: Line, numbers: list[Line]) -> bool:
         # table's heading): pieces of one header line share their type, sit close, or share the
         # row with the page number ("[Ch. XIX.  BRITISH HUSBANDRY.  400").
         apart = max(a.bbox[0], b.bbox[0]) - min(a.bbox[2], b.bbox[2])
-        return (abs(a.size - b.size) <= 0.6 or apart < 2 * max(a.size, b.size)
-                or any(side_by_side(a, n, 0.6) or side_by_side(b, n, 0.6) for n in numbers))
+        return (
+            abs(a.size - b.size) <= 0.6
+            or apart < 2 * max(a.size, b.size)
+            or any(side_by_side(a, n, 0.6) or side_by_side(b, n, 0.6) for n in numbers)
+        )
     overlap_x = min(a.bbox[2], b.bbox[2]) - max(a.bbox[0], b.bbox[0]) > 0
     return overlap_x and 0 <= b.bbox[1] - a.bbox[3] <= 0.6 * a.height and abs(a.size - b.size) <= 0.6

@@ -39,8 +39,10 @@ def _overlapping_lines(lines: list[dict]) -> bool:
         if min(ay1, by1) - max(ay0, by0) > 0.5 * min(ay1 - ay0, by1 - by0) and bx0 < ax1 - 1 and bx1 > ax0 + 1:
             span = next((s for s in b["spans"] if s["text"].strip()), None)
             c = span["text"].lstrip()[:1] if span else ""
-            if c.isalnum() and any(s["text"].lstrip()[:1] == c and abs(span["bbox"][0] - s["bbox"][0]) < 0.5 * s["size"]
-                                   for s in a["spans"]):
+            if c.isalnum() and any(
+                s["text"].lstrip()[:1] == c and abs(span["bbox"][0] - s["bbox"][0]) < 0.5 * s["size"]
+                for s in a["spans"]
+            ):
                 return True
     return False
 
@@ -81,13 +83,16 @@ def _lines(kept: list[tuple[dict, dict, bool]], direction: tuple[float, float]) 
         char, span, _ = entry
         if rows:
             last = rows[-1][-1][0]
-            if (abs(char["origin"][1] - last["origin"][1]) <= 0.3 * span["size"]
-                    and (char["bbox"][0] >= last["bbox"][0] or char["c"].isspace())):
+            if abs(char["origin"][1] - last["origin"][1]) <= 0.3 * span["size"] and (
+                char["bbox"][0] >= last["bbox"][0] or char["c"].isspace()
+            ):
                 rows[-1].append(entry)
                 continue
         rows.append([entry])
-    return [{"spans": _spans(row), "bbox": _union([c["bbox"] for c, _, _ in row]), "dir": direction, "wmode": 0}
-            for row in rows]
+    return [
+        {"spans": _spans(row), "bbox": _union([c["bbox"] for c, _, _ in row]), "dir": direction, "wmode": 0}
+        for row in rows
+    ]
 
 
 def _spans(row: list[tuple[dict, dict, bool]]) -> list[dict]:
@@ -98,8 +103,16 @@ def _spans(row: list[tuple[dict, dict, bool]]) -> list[dict]:
             spans[-1]["text"] += char["c"]
             spans[-1]["bbox"] = _union([spans[-1]["bbox"], char["bbox"]])
             continue
-        spans.append({"text": char["c"], "bbox": tuple(char["bbox"]), "size": span["size"], "font": span["font"],
-                      "flags": flags, "origin": char["origin"]})
+        spans.append(
+            {
+                "text": char["c"],
+                "bbox": tuple(char["bbox"]),
+                "size": span["size"],
+                "font": span["font"],
+                "flags": flags,
+                "origin": char["origin"],
+            }
+        )
     return spans
 
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import re
 import statistics
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 from ...page_furniture import CAPTION
 from .columns import split_columns
@@ -29,8 +30,10 @@ _STAMP_WORD = re.compile(
     r"(?i)(filed|received|entered|lodged|docketed|scanned|sealed|closed|(?:conformed )?copy|draft|"
     r"confidential|void|paid|approved|rejected|denied|granted)\b[\s:.,\-\u2013\u2014]*"
 )
-_MONTH = (r"(?:january|february|march|april|may|june|july|august|september|october|november|december|"
-          r"jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\.?")
+_MONTH = (
+    r"(?:january|february|march|april|may|june|july|august|september|october|november|december|"
+    r"jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\.?"
+)
 _DATE = re.compile(
     r"(?i)(?:on\s+|dated:?\s+)?(?:\d{1,4}\s?[/.\-]\s?\d{1,2}\s?[/.\-]\s?\d{2,4}"
     rf"|(?:\d{{1,2}}(?:st|nd|rd|th)?\s+)?{_MONTH}(?:\s+\d{{1,2}}(?:st|nd|rd|th)?)?,?\s+\d{{4}})"
@@ -53,7 +56,7 @@ class Unit:
 
     @property
     def text(self) -> str:
-        return join_lines([l.text for l in self.lines])
+        return join_lines([line.text for line in self.lines])
 
 
 def join_lines(texts: Sequence[str]) -> str:
@@ -81,9 +84,9 @@ _CJK = re.compile("[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\
 def list_marker(text: str) -> tuple[str, str] | None:
     """(marker, rest) if the text opens a list item: a bullet glyph or "1." "(a)" "iv."."""
     m = _BULLET.match(text) or _NUMBERED.match(text)
-    if m is None or (m.group(1) in ("-", "--") and not text[m.end():][:1].isalpha()):
+    if m is None or (m.group(1) in ("-", "--") and not text[m.end() :][:1].isalpha()):
         return None
-    return m.group(1), text[m.end():]
+    return m.group(1), text[m.end() :]
 
 
 def capitals(text: str) -> bool:
@@ -106,7 +109,7 @@ def stamp_like(text: str) -> bool:
     m = _STAMP_WORD.match(text)
     if m is None:
         return False
-    rest = text[m.end():]
+    rest = text[m.end() :]
     return not any(c.isalpha() for c in rest) or _DATE.fullmatch(rest) is not None
 
 
@@ -182,8 +185,7 @@ def _narrowed(gutters: list[tuple[float, float]], band: list) -> list[tuple[floa
     for a, b in gutters:
         pieces = [(a, b)]
         for box, *_ in band:
-            pieces = [p for x, y in pieces
-                      for p in ((x, min(y, box[0])), (max(x, box[2]), y)) if p[1] - p[0] >= 2]
+            pieces = [p for x, y in pieces for p in ((x, min(y, box[0])), (max(x, box[2]), y)) if p[1] - p[0] >= 2]
         if not pieces:
             return None
         out.extend(pieces)
@@ -240,12 +242,17 @@ def _float_past(units: list[Unit]) -> list[Unit]:
         while j < len(units) and _floats(units[j]):
             j += 1
         after = units[j] if j < len(units) else None
-        if (j > i + 1 and after is not None and unit.kind == "paragraph" and after.kind == "paragraph"
-                and abs(unit.lines[-1].size - after.lines[0].size) <= 0.6
-                and continues(unit.lines[-1].text, after.lines[0].text)):
+        if (
+            j > i + 1
+            and after is not None
+            and unit.kind == "paragraph"
+            and after.kind == "paragraph"
+            and abs(unit.lines[-1].size - after.lines[0].size) <= 0.6
+            and continues(unit.lines[-1].text, after.lines[0].text)
+        ):
             unit.lines.extend(after.lines)
             out.append(unit)
-            out.extend(units[i + 1:j])
+            out.extend(units[i + 1 : j])
             i = j + 1
             continue
         out.append(unit)
@@ -273,7 +280,7 @@ def box_of(lines: Sequence[Line]) -> tuple[float, float, float, float]:
     """The box around the lines."""
     if len(lines) == 1:
         return lines[0].bbox
-    x0, y0, x1, y1 = zip(*(l.bbox for l in lines))
+    x0, y0, x1, y1 = zip(*(line.bbox for line in lines))
     return (min(x0), min(y0), max(x1), max(y1))
 
 
@@ -303,8 +310,7 @@ def _paragraphs(lines: list[Line], page: int, pitch: float) -> list[Unit]:
 def continues(prev: str, nxt: str) -> bool:
     """Text that reads on: no sentence end before, a lower-case word or a hyphen break after."""
     prev = prev.rstrip()
-    return bool(prev) and (prev.endswith(("-", "\u00ad", ",")) or
-                           (not prev.endswith(TERMINAL) and nxt[:1].islower()))
+    return bool(prev) and (prev.endswith(("-", "\u00ad", ",")) or (not prev.endswith(TERMINAL) and nxt[:1].islower()))
 
 
 def _breaks(unit: Unit, b: Line, pitch: float) -> bool:
@@ -333,7 +339,7 @@ def _breaks(unit: Unit, b: Line, pitch: float) -> bool:
         return True  # a first-line indent opens the next paragraph
     if unit.kind == "paragraph" and len(unit.lines) == 1 and b.bbox[0] > a.bbox[0] + 0.8 * a.size:
         return not continues(a.text, b.text) and a.text.endswith(TERMINAL)
-    right = max(max(l.bbox[2] for l in unit.lines), b.bbox[2])
-    left = min(min(l.bbox[0] for l in unit.lines), b.bbox[0])
+    right = max(max(line.bbox[2] for line in unit.lines), b.bbox[2])
+    left = min(min(line.bbox[0] for line in unit.lines), b.bbox[0])
     short = a.bbox[2] < right - 0.2 * (right - left)
     return short and a.text.endswith(TERMINAL) and not b.text[:1].islower()

@@ -54,34 +54,37 @@ def rejoin(pages: list[tuple[PageLines, list[Unit]]], body: float) -> list[tuple
                 headed.add(id(group))
             if once and band == "top" and id(group) in headed:
                 heads.append(group)
-            elif once and (_body_like(lines, body) or CAPTION.match(lines[0].text)
-                           or (band == "bottom" and id(group) in headed and not furniture_like(lines[0].text))):
+            elif once and (
+                _body_like(lines, body)
+                or CAPTION.match(lines[0].text)
+                or (band == "bottom" and id(group) in headed and not furniture_like(lines[0].text))
+            ):
                 back.append(group)  # a heading low on the page goes back with the text it links to
             else:
                 keep.append(group)
         # A heading or a caption stands further from the text beside it than a line does.
         reach = {id(g): 3.0 if id(g) in headed or CAPTION.match(g[1][0].text) else 2.0 for g in back}
-        joined = _linked(back, placed.body + tuple(l for g in heads for l in g[1]), reach)
+        joined = _linked(back, placed.body + tuple(line for g in heads for line in g[1]), reach)
         joined.update(id(g) for g in heads)
         back += heads
         if joined:
             rest = tuple(g for g in keep + back if id(g) not in joined)
             # Each group is an item of its own in the reading order: the rest of its pymupdf block
             # may lie far below (a page title set in one block with a column's first lines).
-            lines = tuple(replace(l, block=-1 - k) for k, g in enumerate(back) if id(g) in joined for l in g[1])
+            lines = tuple(replace(line, block=-1 - k) for k, g in enumerate(back) if id(g) in joined for line in g[1])
             placed = replace(placed, body=placed.body + lines, margin=rest)
         out.append((placed, tables))
     return out
 
 
 def _body_like(lines: tuple[Line, ...], body: float) -> bool:
-    text = " ".join(l.text for l in lines)
+    text = " ".join(line.text for line in lines)
     # A line that opens in lower case goes on with a sentence ("found, in the online version, at
     # http://dx.doi.org/..."): body, even where links make it look like a footer.
     reads_on = text[:1].islower() and " " in text and not text.startswith("www.")
     if is_page_number(text) or (furniture_like(text) and not reads_on):
         return False
-    return all(abs(l.size - body) <= max(0.3, min(0.6, 0.06 * body)) for l in lines)
+    return all(abs(line.size - body) <= max(0.3, min(0.6, 0.06 * body)) for line in lines)
 
 
 def _linked(groups: list[tuple[str, tuple[Line, ...]]], body: tuple[Line, ...], reach: dict[int, float]) -> set[int]:
@@ -91,8 +94,10 @@ def _linked(groups: list[tuple[str, tuple[Line, ...]]], body: tuple[Line, ...], 
     if not groups:
         return joined
     # Only lines within reach of the groups can link them: a page's top and bottom, not its middle.
-    tallest = max(l.height for g in groups for l in g[1]) * max(reach.values()) + 1
-    spans = [(min(l.bbox[1] for l in g[1]) - tallest, max(l.bbox[3] for l in g[1]) + tallest) for g in groups]
+    tallest = max(line.height for g in groups for line in g[1]) * max(reach.values()) + 1
+    spans = [
+        (min(line.bbox[1] for line in g[1]) - tallest, max(line.bbox[3] for line in g[1]) + tallest) for g in groups
+    ]
     anchors = [a for a in body if any(lo <= a.bbox[3] and a.bbox[1] <= hi for lo, hi in spans)]
     grew = True
     while grew:
@@ -100,7 +105,7 @@ def _linked(groups: list[tuple[str, tuple[Line, ...]]], body: tuple[Line, ...], 
         for group in groups:
             if id(group) in joined:
                 continue
-            if any(_close(a, l, reach[id(group)]) for l in group[1] for a in anchors):
+            if any(_close(a, line, reach[id(group)]) for line in group[1] for a in anchors):
                 joined.add(id(group))
                 anchors.extend(group[1])
                 grew = True
@@ -115,4 +120,4 @@ def _close(a: Line, b: Line, reach: float) -> bool:
 
 
 def _band_key(lines: tuple[Line, ...]) -> str:
-    return band_key(" ".join(l.text for l in lines))
+    return band_key(" ".join(line.text for line in lines))

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 from .groups import Groups
 
@@ -68,8 +68,7 @@ def find_grids(rects: Sequence[Box], shapes: Sequence[Box], has_text: Callable[[
     for group in _tables(cells):
         if len({c[0] for c in group}) < 2 or len({c[2] for c in group}) < 2:
             continue
-        box = (min(c[0] for c in group), min(c[1] for c in group),
-               max(c[2] for c in group), max(c[3] for c in group))
+        box = (min(c[0] for c in group), min(c[1] for c in group), max(c[2] for c in group), max(c[3] for c in group))
         if has_text(box):
             grids.append(Grid(box, _rows(group)))
     grids.sort(key=lambda g: (g.bbox[1], g.bbox[0]))
@@ -103,14 +102,15 @@ def cell_texts(grid: Grid, words: Sequence[tuple]) -> list[tuple[str, ...]]:
     """
     x0, y0, x1, y1 = grid.bbox
     # (centre y, MuPDF order, word) sorted by centre: each row takes its stretch by bisection.
-    inside = sorted(((w[1] + w[3]) / 2, w[5:8], w) for w in words
-                    if x0 <= (w[0] + w[2]) / 2 <= x1 and y0 <= (w[1] + w[3]) / 2 <= y1)
+    inside = sorted(
+        ((w[1] + w[3]) / 2, w[5:8], w) for w in words if x0 <= (w[0] + w[2]) / 2 <= x1 and y0 <= (w[1] + w[3]) / 2 <= y1
+    )
     ys = [i[0] for i in inside]
     out = []
     for row in grid.rows:
         boxes = [c for c in row if c is not None]
         top, bottom = min(c[1] for c in boxes), max(c[3] for c in boxes)
-        stretch = sorted(inside[bisect_left(ys, top):bisect_left(ys, bottom)], key=lambda i: i[1])
+        stretch = sorted(inside[bisect_left(ys, top) : bisect_left(ys, bottom)], key=lambda i: i[1])
         cells = []
         for cell in row:
             if cell is None:
@@ -186,7 +186,7 @@ def _joined(shapes: Sequence[Box]) -> list[Box]:
     while merged:
         merged = False
         for i, a in enumerate(groups):
-            for b in groups[i + 1:]:
+            for b in groups[i + 1 :]:
                 if _touch(a, b):
                     _grow(a, b)
                     groups = [g for g in groups if g is not b]
@@ -266,10 +266,10 @@ def _cells(corners: dict[tuple[float, float], tuple[set, set]]) -> list[Box]:
     for (x, y), (vs, hs) in sorted(corners.items()):
         found = None
         column, row = by_x[x], by_y[y]
-        for b in column[bisect_right(column, y):]:
+        for b in column[bisect_right(column, y) :]:
             if not vs & corners[(x, b)][0]:
                 continue  # no rule down from (x, y) to (x, b)
-            for r in row[bisect_right(row, x):]:
+            for r in row[bisect_right(row, x) :]:
                 if not hs & corners[(r, y)][1]:
                     continue
                 far = corners.get((r, b))

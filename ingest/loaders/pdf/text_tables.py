@@ -11,8 +11,8 @@ has long pieces; a list has one piece a row; a label and its value on a few rows
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import Sequence
 
 from .lines import Line
 from .paragraphs import Unit, box_of
@@ -31,7 +31,7 @@ _MAX_CELL = 40
 def text_tables(lines: Sequence[Line], page: int) -> tuple[list[Unit], list[Line]]:
     """The tables found among a page's body lines, and the lines left for paragraphs."""
     # Most pages hold prose: without three rows that carry two short pieces each, no table.
-    ys = sorted((l.bbox[1] + l.bbox[3]) / 2 for l in lines if len(l.text) <= 2 * _MAX_CELL)
+    ys = sorted((line.bbox[1] + line.bbox[3]) / 2 for line in lines if len(line.text) <= 2 * _MAX_CELL)
     rows = sum(1 for i in range(len(ys) - 1) if ys[i + 1] - ys[i] < 1.5 and (i == 0 or ys[i] - ys[i - 1] >= 1.5))
     if rows < _MIN_ROWS:
         return [], list(lines)
@@ -54,11 +54,11 @@ def text_tables(lines: Sequence[Line], page: int) -> tuple[list[Unit], list[Line
             table = _table(run, page)
             if table is not None:
                 tables.append(table)
-                taken.update(id(o) for r in run for l in r for o in parts.get(id(l), (l,)))
+                taken.update(id(o) for r in run for line in r for o in parts.get(id(line), (line,)))
         run = [row] if row and _cell_row(row) else []
     if not tables:
         return [], list(lines)
-    return tables, _cut_at_tables([l for l in lines if id(l) not in taken], tables)
+    return tables, _cut_at_tables([line for line in lines if id(line) not in taken], tables)
 
 
 _SEGMENT = 100_000
@@ -75,8 +75,11 @@ def _cut_at_tables(lines: list[Line], tables: list[Unit]) -> list[Line]:
     out = []
     for line in lines:
         centre = (line.bbox[1] + line.bbox[3]) / 2
-        above = sum(1 for t in tables if t.bbox is not None and t.bbox[3] <= centre
-                    and t.bbox[0] < line.bbox[2] and line.bbox[0] < t.bbox[2])
+        above = sum(
+            1
+            for t in tables
+            if t.bbox is not None and t.bbox[3] <= centre and t.bbox[0] < line.bbox[2] and line.bbox[0] < t.bbox[2]
+        )
         out.append(replace(line, block=line.block + above * _SEGMENT) if above else line)
     return out
 
@@ -85,16 +88,16 @@ def _rows(lines: Sequence[Line], parts: dict[int, list[Line]]) -> list[list[Line
     """Lines grouped into visual rows (they overlap vertically by half a line), top to bottom, each
     row left to right."""
     rows: list[list[Line]] = []
-    for line in sorted((l for l in lines if not l.rotated), key=lambda l: (l.bbox[1] + l.bbox[3]) / 2):
+    for line in sorted((ln for ln in lines if not ln.rotated), key=lambda ln: (ln.bbox[1] + ln.bbox[3]) / 2):
         if rows:
             last = rows[-1]
-            top, bottom = min(l.bbox[1] for l in last), max(l.bbox[3] for l in last)
+            top, bottom = min(ln.bbox[1] for ln in last), max(ln.bbox[3] for ln in last)
             overlap = min(bottom, line.bbox[3]) - max(top, line.bbox[1])
             if overlap > 0.5 * min(line.height, bottom - top):
                 last.append(line)
                 continue
         rows.append([line])
-    return [_pieces(sorted(row, key=lambda l: l.bbox[0]), parts) for row in rows]
+    return [_pieces(sorted(row, key=lambda ln: ln.bbox[0]), parts) for row in rows]
 
 
 def _pieces(row: list[Line], parts: dict[int, list[Line]]) -> list[Line]:
@@ -120,10 +123,10 @@ def _cell_row(row: list[Line]) -> bool:
     if any(b.bbox[0] < a.bbox[2] - 1 for a, b in zip(row, row[1:])):
         return False  # pieces overlap: not cells side by side
     first, *rest = row
-    if not all(len(l.text) <= _MAX_CELL for l in rest):
+    if not all(len(line.text) <= _MAX_CELL for line in rest):
         return False
     # A statement's row label may run long when only figures stand beside it.
-    longest = 3 * _MAX_CELL if all(_figure(l.text) for l in rest) else 2 * _MAX_CELL
+    longest = 3 * _MAX_CELL if all(_figure(line.text) for line in rest) else 2 * _MAX_CELL
     return len(first.text) <= longest
 
 
@@ -134,14 +137,14 @@ def _label_row(row: list[Line], run: list[list[Line]]) -> bool:
     if len(row) != 1 or len(row[0].text) > 3 * _MAX_CELL or _figure(row[0].text):
         return False
     cells = run[-1][1:]  # where the figure columns of the row above begin
-    return row[0].bbox[0] < cells[0].bbox[0] and row[0].bbox[2] <= max(l.bbox[2] for l in cells)
+    return row[0].bbox[0] < cells[0].bbox[0] and row[0].bbox[2] <= max(line.bbox[2] for line in cells)
 
 
 def _follows(above: list[Line], row: list[Line], heads: bool = False) -> bool:
     """The next row of the same table: close below, in the same type (column heads over the first
     row may be set a size smaller or larger)."""
-    gap = min(l.bbox[1] for l in row) - max(l.bbox[3] for l in above)
-    height = max(l.height for l in above + row)
+    gap = min(line.bbox[1] for line in row) - max(line.bbox[3] for line in above)
+    height = max(line.height for line in above + row)
     slack = 0.25 * max(above[0].size, row[0].size) if heads and _year_heads(above) else 1.0
     # Set close, line boxes overlap a little, bold type's a little more.
     return -1.5 <= gap <= 1.5 * height and abs(above[0].size - row[0].size) <= slack
@@ -149,11 +152,11 @@ def _follows(above: list[Line], row: list[Line], heads: bool = False) -> bool:
 
 def _year_heads(row: list[Line]) -> bool:
     """A row of years over the columns ("(Millions)  2018  2017  2016"): a statement's column heads."""
-    return len(row) >= 2 and all(_YEAR.fullmatch(l.text.strip()) for l in row[1:])
+    return len(row) >= 2 and all(_YEAR.fullmatch(line.text.strip()) for line in row[1:])
 
 
 def _table(run: list[list[Line]], page: int) -> Unit | None:
-    data = [row for row in run if any(_figure(l.text) for l in row[1:])]
+    data = [row for row in run if any(_figure(ln.text) for ln in row[1:])]
     if len(data) < max(_MIN_ROWS, len(run) // 2):
         return None  # a grid of words is as likely a layout as a table; figures make it one
     columns = _columns(data)  # heads may span columns: the figures' rows set them
@@ -170,7 +173,7 @@ def _table(run: list[list[Line]], page: int) -> Unit | None:
         return None  # labels scattered over a chart, not rows of a table
     # The column heads: a first row without figures, or without a row label ("", "2023", "2022").
     header = 1 if run[0] not in data or not grid[0][0] or _year_heads(run[0]) else 0
-    lines = [l for row in run for l in row]
+    lines = [ln for row in run for ln in row]
     return Unit("table", [], page, rows=tuple(tuple(r) for r in grid), header_rows=header, bbox=box_of(lines))
 
 
@@ -190,7 +193,7 @@ def _rejoin_wrapped(grid: list[list[str]]) -> list[list[str]]:
 
 def _columns(rows: list[list[Line]]) -> list[tuple[float, float]]:
     """x-ranges of the rows' columns: the pieces' ranges merged where they overlap."""
-    spans = sorted((l.bbox[0], l.bbox[2]) for row in rows for l in row)
+    spans = sorted((line.bbox[0], line.bbox[2]) for row in rows for line in row)
     columns: list[list[float]] = []
     for x0, x1 in spans:
         if columns and x0 <= columns[-1][1]:
@@ -203,8 +206,14 @@ def _columns(rows: list[list[Line]]) -> list[tuple[float, float]]:
 def _column_of(line: Line, columns: list[tuple[float, float]]) -> int:
     """The column holding the piece's centre, or the nearest one."""
     centre = (line.bbox[0] + line.bbox[2]) / 2
-    return min(range(len(columns)), key=lambda i: 0 if columns[i][0] <= centre <= columns[i][1]
-               else min(abs(centre - columns[i][0]), abs(centre - columns[i][1])))
+    return min(
+        range(len(columns)),
+        key=lambda i: (
+            0
+            if columns[i][0] <= centre <= columns[i][1]
+            else min(abs(centre - columns[i][0]), abs(centre - columns[i][1]))
+        ),
+    )
 
 
 def _figure(text: str) -> bool:

@@ -15,8 +15,8 @@ from __future__ import annotations
 import posixpath
 import zipfile
 import zlib
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Iterator, Sequence
 
 from lxml import etree
 from openpyxl.utils import get_column_letter
@@ -127,8 +127,10 @@ class CommentReader:
             for c in _children(box, "comment"):
                 cell = _cell(c.get("ref", ""))
                 if cell is None:
-                    self.warnings.append(f"sheet {sheet!r}: a comment in {name} has no valid cell reference "
-                                         f"({c.get('ref', '')!r}): skipped")
+                    self.warnings.append(
+                        f"sheet {sheet!r}: a comment in {name} has no valid cell reference "
+                        f"({c.get('ref', '')!r}): skipped"
+                    )
                     continue
                 author = _author(authors, c.get("authorId", ""))
                 text = _note_text(c)
@@ -145,7 +147,9 @@ class CommentReader:
     def _threads(self, name: str) -> list[CellComment]:
         root = self._xml(name)
         if _local(root.tag) != "ThreadedComments":
-            raise _Unreadable(f"comments part {name} is unreadable (root element <{_local(root.tag)}>, not <ThreadedComments>)")
+            raise _Unreadable(
+                f"comments part {name} is unreadable (root element <{_local(root.tag)}>, not <ThreadedComments>)"
+            )
         persons = self._person_names()
         out = []
         for c in _children(root, "threadedComment"):
@@ -153,15 +157,17 @@ class CommentReader:
             if cell is None:
                 raise _Unreadable(f"comments part {name} is unreadable (a comment has no valid cell reference)")
             body = next(_children(c, "text"), None)
-            out.append(CellComment(
-                *cell,
-                id=c.get("id", ""),
-                author=persons.get(c.get("personId", ""), ""),
-                text=_text(body) if body is not None else "",
-                date=c.get("dT", ""),
-                parent=c.get("parentId", ""),
-                resolved=c.get("done") in ("1", "true"),
-            ))
+            out.append(
+                CellComment(
+                    *cell,
+                    id=c.get("id", ""),
+                    author=persons.get(c.get("personId", ""), ""),
+                    text=_text(body) if body is not None else "",
+                    date=c.get("dT", ""),
+                    parent=c.get("parentId", ""),
+                    resolved=c.get("done") in ("1", "true"),
+                )
+            )
         return out
 
     def _person_names(self) -> dict[str, str]:
@@ -181,15 +187,21 @@ class CommentReader:
         return self._persons
 
 
-def place(comments: Sequence[CellComment], pieces: Sequence[Piece], merges: Sequence[Merge]
-          ) -> list[list[tuple[Cell | None, CellComment]]]:
+def place(
+    comments: Sequence[CellComment], pieces: Sequence[Piece], merges: Sequence[Merge]
+) -> list[list[tuple[Cell | None, CellComment]]]:
     """For each piece, the comments it carries: (row, col) in the piece (0, 0 for a lone cell),
     or None for a comment on a cell no piece covers, which goes to the nearest piece of the sheet."""
     merge_at = {(r0, c0): (r0, c0, r1, c1) for r0, c0, r1, c1 in merges}
     extents = [_extent(p, merge_at) for p in pieces]
     # A sheet may hold thousands of lone cells: look cells up, scan only tables and strays.
-    owner = {(r, c): i for i, (p, (top, left, bottom, right)) in enumerate(zip(pieces, extents)) if p.table is None
-             for r in range(top, bottom + 1) for c in range(left, right + 1)}
+    owner = {
+        (r, c): i
+        for i, (p, (top, left, bottom, right)) in enumerate(zip(pieces, extents))
+        if p.table is None
+        for r in range(top, bottom + 1)
+        for c in range(left, right + 1)
+    }
     tables = [i for i, p in enumerate(pieces) if p.table is not None]
     placed: list[list[tuple[Cell | None, CellComment]]] = [[] for _ in pieces]
     for comment in comments:
@@ -224,13 +236,20 @@ def _mirror(cell: Cell, cid: str, text: str) -> list[CellComment]:
     """A thread's legacy mirror, its boilerplate cut: the comment, then each reply (no authors)."""
     _, found, body = text.partition("\nComment:\n")
     if not found:  # an Excel in another language: keep the text after the boilerplate line
-        return [CellComment(*cell, id=cid, author="", text=text[len(_MIRROR):].strip())]
+        return [CellComment(*cell, id=cid, author="", text=text[len(_MIRROR) :].strip())]
     parts = body.split("\nReply:\n")
     out = []
     for i, part in enumerate(parts):
         lines = [line[4:] if line.startswith("    ") else line for line in part.split("\n")]
-        out.append(CellComment(*cell, id=cid if i == 0 else f"{cid}#{i}", author="",
-                               text="\n".join(lines).strip(), parent="" if i == 0 else cid))
+        out.append(
+            CellComment(
+                *cell,
+                id=cid if i == 0 else f"{cid}#{i}",
+                author="",
+                text="\n".join(lines).strip(),
+                parent="" if i == 0 else cid,
+            )
+        )
     return out
 
 

@@ -16,11 +16,11 @@ import io
 import re
 import warnings
 import zipfile
+from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from datetime import date, datetime, time, timedelta
 from functools import lru_cache
 from pathlib import PurePosixPath
-from typing import Iterator, Mapping
 
 import openpyxl
 from openpyxl.chartsheet import Chartsheet
@@ -29,9 +29,9 @@ from openpyxl.utils import get_column_letter
 from ...blocks import Block, Document, Loaded, Mark
 from ...errors import LoaderError
 from ...table_text import render_table
+from ..text.decoding import decode_text
 from .comments import CellComment, CommentReader, place
 from .regions import NUMBER, Merge, SheetCells, SheetFacts, sheet_facts, sheet_pieces
-from ..text.decoding import decode_text
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 XLSM = "application/vnd.ms-excel.sheet.macroEnabled.12"
@@ -112,8 +112,9 @@ def _workbook_blocks(wb, facts: Mapping[str, SheetFacts], reader: CommentReader,
         every_comment += ({"sheet": name, **c.attrs()} for c in comments)
         path = (title, name)
         # The cells are not bound here: `_piece_blocks` lets them go once the tables are cut out.
-        sheet_blocks = list(_piece_blocks(_sheet_cells(ws, fact.last_value_row), fact.merges, path, sheet=name,
-                                          comments=comments))
+        sheet_blocks = list(
+            _piece_blocks(_sheet_cells(ws, fact.last_value_row), fact.merges, path, sheet=name, comments=comments)
+        )
         if not sheet_blocks:
             kept = f" (its {len(comments)} comment(s) are kept in the document's meta only)" if comments else ""
             notes.append(f"sheet {name!r} has no cell with text: skipped{kept}")
@@ -169,8 +170,9 @@ def _sheet_cells(ws, last_row: int | None) -> SheetCells:
     return cells
 
 
-def _piece_blocks(cells: SheetCells, merges: list[Merge], path: tuple[str, ...], sheet: str,
-                 comments: list[CellComment]) -> Iterator[Block]:
+def _piece_blocks(
+    cells: SheetCells, merges: list[Merge], path: tuple[str, ...], sheet: str, comments: list[CellComment]
+) -> Iterator[Block]:
     pieces = list(sheet_pieces(cells, merges))
     placed = place(comments, pieces, [m for m in merges if (m[0], m[1]) in cells]) if comments else None
     del cells  # the tables hold what they need: let the grid go before they are rendered
@@ -186,8 +188,11 @@ def _piece_blocks(cells: SheetCells, merges: list[Merge], path: tuple[str, ...],
             yield Block(piece.kind, piece.text, path, marks=marks, meta=meta)
             continue
         marks = tuple(Mark("comment", 0, 0, c.attrs()) for at, c in notes if at is None)
-        cell_marks = tuple((at[0], at[1], Mark("comment", 0, len(table.rows[at[0]][at[1]]), c.attrs()))
-                           for at, c in notes if at is not None)
+        cell_marks = tuple(
+            (at[0], at[1], Mark("comment", 0, len(table.rows[at[0]][at[1]]), c.attrs()))
+            for at, c in notes
+            if at is not None
+        )
         if cell_marks:
             meta["cell_marks"] = cell_marks
         bottom = table.top + len(table.rows) - 1
@@ -279,7 +284,7 @@ def _formatted_number(value: float | int, fmt: str) -> str:
     if "/" in bare:  # fractions: not worth imitating
         return sign + _general(value)
     last = max(m.end() for m in _PLACEHOLDER.finditer(bare))
-    pattern = bare[first.start():last]
+    pattern = bare[first.start() : last]
     prefix, suffix = _split_literals(section)
     if "%" in bare:
         value *= 100
@@ -288,7 +293,7 @@ def _formatted_number(value: float | int, fmt: str) -> str:
         decimals = len(_PLACEHOLDER.findall(mantissa.split(".")[1])) if "." in mantissa else 0
         number = f"{value:.{decimals}E}"
     else:
-        while bare[last:last + 1] == ",":  # trailing commas scale by thousands
+        while bare[last : last + 1] == ",":  # trailing commas scale by thousands
             value /= 1000
             last += 1
         integer, _, fraction = pattern.partition(".")
@@ -344,7 +349,7 @@ def _split_literals(section: str) -> tuple[str, str]:
     bare = _literal_free(section)
     first = _PLACEHOLDER.search(bare).start()
     last = max(m.end() for m in _PLACEHOLDER.finditer(bare))
-    while bare[last:last + 1] in (",", ".") and last < len(bare):
+    while bare[last : last + 1] in (",", ".") and last < len(bare):
         last += 1
     return _literals(section[:first]), _literals(section[last:])
 

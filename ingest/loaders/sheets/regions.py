@@ -20,8 +20,8 @@ import posixpath
 import re
 import zipfile
 from bisect import bisect_left
+from collections.abc import Iterator, Mapping, Set
 from dataclasses import dataclass
-from typing import AbstractSet as Set, Iterator, Mapping
 from xml.etree import ElementTree
 
 from openpyxl.utils import range_boundaries
@@ -81,7 +81,6 @@ class SheetCells:
 
 @dataclass(frozen=True, slots=True)
 class Table:
-
     """One rectangular table cut out of a sheet, with its merges in table coordinates."""
 
     top: int
@@ -204,8 +203,12 @@ def _region_pieces(region: Region, cells: SheetCells, merged: _Merged) -> Iterat
     left = min(cols[0] for _, cols in region)
     right = max(cols[-1] for _, cols in region)
     points = ((r, c) for r, cols in region for c in cols)
-    if (len(region) == 1 and len(region[0][1]) == 1
-            or (top, left) in anchor_of and all(anchor_of.get(p) == (top, left) for p in points)):
+    if (
+        len(region) == 1
+        and len(region[0][1]) == 1
+        or (top, left) in anchor_of
+        and all(anchor_of.get(p) == (top, left) for p in points)
+    ):
         yield Piece("paragraph", cells.get(anchor_of.get((top, left), (top, left))), top=top, left=left)
         return
     if right > left:
@@ -268,7 +271,7 @@ def _table(top: int, left: int, bottom: int, right: int, cells: SheetCells, merg
 
 _REL_NS = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
 # Tags that matter before parsing: rows (their number), values, inline strings, merged ranges.
-_TAG = re.compile(rb'<(?:\w+:)?(row|v|is|mergeCell)\b([^>]*)>')
+_TAG = re.compile(rb"<(?:\w+:)?(row|v|is|mergeCell)\b([^>]*)>")
 _ROW_NUMBER = re.compile(rb'\br="(\d+)"')
 _MERGE_REF = re.compile(rb'\bref="([A-Za-z]+[0-9]+(?::[A-Za-z]+[0-9]+)?)"')
 
@@ -333,7 +336,7 @@ def _scan_sheet(stream, part: str) -> SheetFacts:
         if not chunk:
             return SheetFacts(merges, last if numbered else None, part)
         # A tag cut at the chunk's end did not match; it is read whole with the next chunk.
-        tail = buf[max(done, len(buf) - 512):]
+        tail = buf[max(done, len(buf) - 512) :]
 
 
 def workbook_part(zf: zipfile.ZipFile) -> str:

@@ -8,8 +8,17 @@ from charset_normalizer.md import mess_ratio
 
 from ...errors import LoaderError
 
-_NAMES = {"cp1252": "Windows-1252", "cp1251": "Windows-1251", "cp932": "Shift-JIS (cp932)", "shift_jis": "Shift-JIS",
-          "euc_jp": "EUC-JP", "gb18030": "GB18030", "big5": "Big5", "koi8_r": "KOI8-R", "cp1250": "Windows-1250"}
+_NAMES = {
+    "cp1252": "Windows-1252",
+    "cp1251": "Windows-1251",
+    "cp932": "Shift-JIS (cp932)",
+    "shift_jis": "Shift-JIS",
+    "euc_jp": "EUC-JP",
+    "gb18030": "GB18030",
+    "big5": "Big5",
+    "koi8_r": "KOI8-R",
+    "cp1250": "Windows-1250",
+}
 _WESTERN = ("cp1252", "latin_1", "iso8859_15")
 """Scored as well as the best guess, or reading the same text, Windows-1252 wins: most legacy files
 in a company are Western, and a short one gives charset-normalizer little to tell them apart."""

@@ -11,18 +11,18 @@ from __future__ import annotations
 import io
 import posixpath
 import zipfile
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import PurePosixPath
-from typing import Iterator
 
 from lxml import etree
 
 from ...blocks import Block, Document, Loaded, Mark
 from ...errors import LoaderError
-from .docx_inline import MC, R, W, InlineReader, Paragraph
+from .docx_inline import MC, InlineReader, Paragraph, R, W
 from .docx_numbering import Numbering, Styles, parse_int, xml_val
-from .numbers import roman
 from .docx_tables import read_table
+from .numbers import roman
 from .outline import Item, Table, place, root_of
 from .spans import trim
 
@@ -31,8 +31,14 @@ MIME = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
 _REL = "{http://schemas.openxmlformats.org/package/2006/relationships}Relationship"
 # ISO-Strict documents use other namespace URIs for the same vocabulary.
 _STRICT = (
-    (b"http://purl.oclc.org/ooxml/wordprocessingml/main", b"http://schemas.openxmlformats.org/wordprocessingml/2006/main"),
-    (b"http://purl.oclc.org/ooxml/officeDocument/relationships", b"http://schemas.openxmlformats.org/officeDocument/2006/relationships"),
+    (
+        b"http://purl.oclc.org/ooxml/wordprocessingml/main",
+        b"http://schemas.openxmlformats.org/wordprocessingml/2006/main",
+    ),
+    (
+        b"http://purl.oclc.org/ooxml/officeDocument/relationships",
+        b"http://schemas.openxmlformats.org/officeDocument/2006/relationships",
+    ),
     (b"http://purl.oclc.org/ooxml/officeDocument/math", b"http://schemas.openxmlformats.org/officeDocument/2006/math"),
 )
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, remove_comments=True, huge_tree=False)
@@ -68,7 +74,9 @@ class _Package:
         if main is None:
             main = "word/document.xml" if "word/document.xml" in self._names else None
         if main is None:
-            raise LoaderError("ZIP archive has no Word main document part (word/document.xml); is it a .docx?", subject=subject)
+            raise LoaderError(
+                "ZIP archive has no Word main document part (word/document.xml); is it a .docx?", subject=subject
+            )
         self.main = main
 
     def xml(self, name: str | None) -> etree._Element | None:
@@ -94,7 +102,9 @@ class _Package:
             target = rel.get("Target", "")
             external = rel.get("TargetMode") == "External"
             if not external:
-                target = target.lstrip("/") if target.startswith("/") else posixpath.normpath(posixpath.join(folder, target))
+                target = (
+                    target.lstrip("/") if target.startswith("/") else posixpath.normpath(posixpath.join(folder, target))
+                )
             out.append((rel.get("Id", ""), rel.get("Type", "").rsplit("/", 1)[-1], target, external))
         return out
 
@@ -109,7 +119,7 @@ class _Reader:
         rels = pkg.rels(pkg.main)
         self._hyperlinks = {rid: t for rid, kind, t, ext in rels if kind == "hyperlink"}
         by_kind: dict[str, list[str]] = {}
-        for rid, kind, target, ext in rels:
+        for _, kind, target, ext in rels:
             if not ext:
                 by_kind.setdefault(kind, []).append(target)
         self._parts = by_kind
@@ -173,7 +183,11 @@ class _Reader:
             raise LoaderError(f"{self.pkg.main} has no w:body; the file is damaged", subject=self.pkg.subject)
         items = list(self._body(body))
         title, root_heading = root_of(items, self._fallback_title)
-        blocks = [*self._furniture(body, "header", title), *place(items, title, root_heading), *self._furniture(body, "footer", title)]
+        blocks = [
+            *self._furniture(body, "header", title),
+            *place(items, title, root_heading),
+            *self._furniture(body, "footer", title),
+        ]
         meta = dict(self.document.meta)
         if self.comments:
             meta["comments"] = tuple({"id": cid, **c} for cid, c in self.comments.items())
@@ -224,7 +238,10 @@ class _Reader:
         if rank is not None:
             if marker and fmt != "bullet":  # numbered headings keep their numbers
                 prefix = marker + self.numbering.suffix(*num)
-                text, marks = prefix + text, [replace(m, start=m.start + len(prefix), end=m.end + len(prefix)) for m in marks]
+                text, marks = (
+                    prefix + text,
+                    [replace(m, start=m.start + len(prefix), end=m.end + len(prefix)) for m in marks],
+                )
             return Item("heading", text, marks, rank=rank, level=max(rank, 1), meta=meta)
         if num is not None:
             meta.update(marker=marker, list_id=num[0])
@@ -260,7 +277,9 @@ class _Reader:
                 label = self._labels.get((kind, nid), "")
                 yield Item("footnote", text, marks, meta={"note": kind, "id": nid, "label": label})
 
-    def _flatten(self, parent: etree._Element, notes: list | None = None, numbered: bool = False) -> tuple[str, list[Mark]]:
+    def _flatten(
+        self, parent: etree._Element, notes: list | None = None, numbered: bool = False
+    ) -> tuple[str, list[Mark]]:
         """A story (cell, note, text box, header, comment) as one text: paragraphs joined by "\\n"."""
         reader = self._inline()
         parts: list[str] = []

@@ -9,8 +9,8 @@ dropped because it depends on layout, other field results are kept.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
 
 from lxml import etree
 
@@ -26,7 +26,19 @@ CHANGE_TAGS = {W + "ins": "insertion", W + "moveTo": "insertion", W + "del": "de
 PAGE_FIELDS = frozenset({"PAGE", "NUMPAGES", "SECTIONPAGES", "PAGEREF", "SECTION"})
 # Property and container elements whose descendants are not the paragraph's text.
 _SKIP = frozenset(
-    W + t for t in ("pPr", "rPr", "sdtPr", "sdtEndPr", "rt", "fldData", "instrText", "delInstrText", "footnoteRef", "endnoteRef")
+    W + t
+    for t in (
+        "pPr",
+        "rPr",
+        "sdtPr",
+        "sdtEndPr",
+        "rt",
+        "fldData",
+        "instrText",
+        "delInstrText",
+        "footnoteRef",
+        "endnoteRef",
+    )
 ) | {MC + "Fallback"}
 
 
@@ -66,7 +78,9 @@ class InlineReader:
     and ends many later, a comment may cover three paragraphs.
     """
 
-    def __init__(self, hyperlinks: dict[str, str], comments: dict[str, dict[str, str]], note_label: Callable[[str, str], str]):
+    def __init__(
+        self, hyperlinks: dict[str, str], comments: dict[str, dict[str, str]], note_label: Callable[[str, str], str]
+    ):
         self._hyperlinks = hyperlinks
         self._comments = comments
         self._note_label = note_label

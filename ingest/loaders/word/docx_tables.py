@@ -7,7 +7,7 @@ cleaner can tell a merge shadow from a cell that is really empty.
 
 from __future__ import annotations
 
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 from lxml import etree
 

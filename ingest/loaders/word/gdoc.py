@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
-from typing import Iterable, Iterator
 
 from ...blocks import Block, Document, Loaded, Mark
 from ...errors import LoaderError
@@ -31,8 +31,14 @@ MIME_TYPE = "application/vnd.google-apps.document"
 
 _HEADING = re.compile(r"HEADING_([1-6])")
 # Google's glyph types in Word's names, for the shared number formatter.
-_GLYPHS = {"DECIMAL": "decimal", "ZERO_DECIMAL": "decimalZero", "ALPHA": "lowerLetter", "UPPER_ALPHA": "upperLetter",
-           "ROMAN": "lowerRoman", "UPPER_ROMAN": "upperRoman"}
+_GLYPHS = {
+    "DECIMAL": "decimal",
+    "ZERO_DECIMAL": "decimalZero",
+    "ALPHA": "lowerLetter",
+    "UPPER_ALPHA": "upperLetter",
+    "ROMAN": "lowerRoman",
+    "UPPER_ROMAN": "upperRoman",
+}
 _LEVEL_REF = re.compile(r"%([0-8])")
 
 
@@ -44,8 +50,9 @@ def load(data: bytes, document: Document) -> Loaded:
     if b"\\ud" in data or b"\\uD" in data:  # JSON escapes can spell half a character pair
         doc = _whole_characters(doc)
     if not isinstance(doc, dict) or not ("body" in doc or "tabs" in doc):
-        raise LoaderError("JSON without a document body or tabs: not a Docs API `documents.get` result",
-                          subject=document.uri)
+        raise LoaderError(
+            "JSON without a document body or tabs: not a Docs API `documents.get` result", subject=document.uri
+        )
     return _Reader(doc, document).read()
 
 
@@ -83,18 +90,28 @@ class _Reader:
                     text, marks = self._story(story.get("content", []), tab, counters)
                     if text:
                         furniture.append(Block("furniture", text, marks=tuple(marks), meta={"part": part, "id": sid}))
-        title, root_heading = root_of(items, lambda: str(self.doc.get("title") or self.document.title or self.document.name))
+        title, root_heading = root_of(
+            items, lambda: str(self.doc.get("title") or self.document.title or self.document.name)
+        )
         blocks = [replace(b, path=(title,)) for b in furniture if b.meta["part"] == "header"]
         blocks += place(items, title, root_heading)
         blocks += [replace(b, path=(title,)) for b in furniture if b.meta["part"] == "footer"]
         if self.skipped:
             self.warnings.append("left out: " + ", ".join(f"{n} {kind}" for kind, n in sorted(self.skipped.items())))
-        meta = {**self.document.meta, **{k: v for k, v in (("document_id", self.doc.get("documentId")),
-                                                          ("revision_id", self.doc.get("revisionId"))) if v}}
+        meta = {
+            **self.document.meta,
+            **{
+                k: v
+                for k, v in (("document_id", self.doc.get("documentId")), ("revision_id", self.doc.get("revisionId")))
+                if v
+            },
+        }
         if isinstance(self.doc.get("comments"), list):  # added by the Drive source: not part of documents.get
             blocks, meta["comments"], lost = place_comments(blocks, self.doc["comments"])
             if lost:
-                self.warnings.append(f"{lost} comment(s) quote text no longer in the document; kept in its metadata only")
+                self.warnings.append(
+                    f"{lost} comment(s) quote text no longer in the document; kept in its metadata only"
+                )
         document = replace(self.document, title=title, meta=meta)
         return Loaded(document=document, blocks=tuple(blocks), text=None, warnings=tuple(self.warnings))
 
@@ -171,7 +188,9 @@ class _Reader:
                 label, nid = run.get("footnoteNumber", ""), run.get("footnoteId", "")
                 piece = f"[{label}]" if label else ""  # as the Word loader writes a note reference
                 notes.append(nid)
-                marks.append(Mark("footnote_ref", pos, pos + len(piece), {"id": nid, "note": "footnote", "label": label}))
+                marks.append(
+                    Mark("footnote_ref", pos, pos + len(piece), {"id": nid, "note": "footnote", "label": label})
+                )
             else:
                 # autoText (page numbers), breaks, rules, equations, images: no text of the document's own
                 kind = next((k for k in el if k not in ("startIndex", "endIndex")), "element")
@@ -244,12 +263,18 @@ class _Reader:
         width = max((len(r) for r in rows), default=0)
         guessed = header_rows == 0 and len(rows) > 1
         return Table(
-            rows=tuple(r + ("",) * (width - len(r)) for r in rows), header_rows=1 if guessed else header_rows,
-            header_guessed=guessed, covered=tuple(covered), cell_marks=tuple(cell_marks), row_marks=tuple(row_marks),
+            rows=tuple(r + ("",) * (width - len(r)) for r in rows),
+            header_rows=1 if guessed else header_rows,
+            header_guessed=guessed,
+            covered=tuple(covered),
+            cell_marks=tuple(cell_marks),
+            row_marks=tuple(row_marks),
             merges=tuple(merges),
         ), notes
 
-    def _story(self, elements: list, tab: _Tab, counters: dict, notes: list[str] | None = None) -> tuple[str, list[Mark]]:
+    def _story(
+        self, elements: list, tab: _Tab, counters: dict, notes: list[str] | None = None
+    ) -> tuple[str, list[Mark]]:
         """A cell, header, footer or footnote as one text: paragraphs joined by line breaks, list
         items with their markers, a nested table row by row."""
         parts: list[str] = []
@@ -260,7 +285,9 @@ class _Reader:
                 text = "\n".join(" ".join(v for v in row if v) for row in item.table.rows)
                 more: list[Mark] = []
             else:
-                prefix = item.meta.get("marker", "") + " " if item.kind == "list_item" and item.meta.get("marker") else ""
+                prefix = (
+                    item.meta.get("marker", "") + " " if item.kind == "list_item" and item.meta.get("marker") else ""
+                )
                 text, more = prefix + item.text, [_shift(m, len(prefix)) for m in item.marks]
             if parts:
                 parts.append("\n")
@@ -288,16 +315,30 @@ class _Reader:
 def _tabs(doc: dict) -> Iterator[_Tab]:
     """The document's tabs in order, children after their parent; a tabless document is one."""
     if "tabs" not in doc:
-        yield _Tab("", 0, doc.get("body", {}).get("content", []), doc.get("lists", {}), doc.get("footnotes", {}),
-                   doc.get("headers", {}), doc.get("footers", {}))
+        yield _Tab(
+            "",
+            0,
+            doc.get("body", {}).get("content", []),
+            doc.get("lists", {}),
+            doc.get("footnotes", {}),
+            doc.get("headers", {}),
+            doc.get("footers", {}),
+        )
         return
 
     def walk(tabs: list, depth: int) -> Iterator[_Tab]:
         for tab in tabs:
             dt = tab.get("documentTab", {})
             title = " ".join(tab.get("tabProperties", {}).get("title", "").split()) or "Untitled tab"
-            yield _Tab(title, depth, dt.get("body", {}).get("content", []), dt.get("lists", {}), dt.get("footnotes", {}),
-                       dt.get("headers", {}), dt.get("footers", {}))
+            yield _Tab(
+                title,
+                depth,
+                dt.get("body", {}).get("content", []),
+                dt.get("lists", {}),
+                dt.get("footnotes", {}),
+                dt.get("headers", {}),
+                dt.get("footers", {}),
+            )
             yield from walk(tab.get("childTabs", []), depth + 1)
 
     yield from walk(doc["tabs"], 0)

@@ -11,8 +11,8 @@ was edited since) or that quotes nothing stays in the document's `meta["comments
 from __future__ import annotations
 
 import html
+from collections.abc import Iterable
 from dataclasses import replace
-from typing import Iterable
 
 from ...blocks import Block, Mark
 
@@ -40,7 +40,9 @@ def _marks(comment: dict) -> list[Mark]:
     marks = [Mark("comment", 0, 0, {"id": str(comment.get("id", "")), **_who(comment), **resolved})]
     for reply in comment.get("replies") or ():
         if isinstance(reply, dict) and not reply.get("deleted") and reply.get("content"):
-            marks.append(Mark("comment", 0, 0, {"id": str(reply.get("id", "")), "parent": marks[0].attrs["id"], **_who(reply)}))
+            marks.append(
+                Mark("comment", 0, 0, {"id": str(reply.get("id", "")), "parent": marks[0].attrs["id"], **_who(reply)})
+            )
     return marks
 
 
@@ -73,7 +75,9 @@ def _place(blocks: list[Block], quote: str, marks: list[Mark]) -> bool:
                 start = _find(block.text, needle)
                 if start >= 0:
                     spanned = [Mark(m.kind, start, start + len(needle), m.attrs) for m in marks]
-                    blocks[i] = replace(block, marks=tuple(sorted((*block.marks, *spanned), key=lambda m: (m.start, m.end))))
+                    blocks[i] = replace(
+                        block, marks=tuple(sorted((*block.marks, *spanned), key=lambda m: (m.start, m.end)))
+                    )
                     return True
     return False
 
@@ -84,8 +88,10 @@ def _in_table(block: Block, needle: str, marks: list[Mark]) -> Block | None:
             start = _find(cell, needle)
             if start >= 0:
                 meta = dict(block.meta)
-                meta["cell_marks"] = (*meta.get("cell_marks", ()),
-                                      *((r, c, Mark(m.kind, start, start + len(needle), m.attrs)) for m in marks))
+                meta["cell_marks"] = (
+                    *meta.get("cell_marks", ()),
+                    *((r, c, Mark(m.kind, start, start + len(needle), m.attrs)) for m in marks),
+                )
                 return replace(block, meta=meta)
     return None
 

@@ -9,8 +9,8 @@ path as a `Block`.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Iterator
 
 from ...blocks import Block, Mark
 from ...table_text import render_table
@@ -64,8 +64,11 @@ def root_of(items: list[Item], fallback: Callable[[], str]) -> tuple[str, bool]:
         first = headings[0]
         own = [h for h in headings if not h.section]
         top = [h for h in own if h.rank == first.rank]
-        if first.rank is not None and first.rank <= 1 and len(top) == 1 and (
-            first.rank == TITLE_RANK or not any(h.rank == TITLE_RANK for h in own)
+        if (
+            first.rank is not None
+            and first.rank <= 1
+            and len(top) == 1
+            and (first.rank == TITLE_RANK or not any(h.rank == TITLE_RANK for h in own))
         ):
             return " ".join(first.text.split()), True
     return " ".join(fallback().split()), False
@@ -79,7 +82,9 @@ def place(items: Iterable[Item], title: str, root_heading: bool) -> Iterator[Blo
         if item.kind == "heading":
             if first_heading and root_heading:
                 first_heading = False
-                yield Block("heading", item.text, path=(title,), level=item.level, marks=tuple(item.marks), meta=item.meta)
+                yield Block(
+                    "heading", item.text, path=(title,), level=item.level, marks=tuple(item.marks), meta=item.meta
+                )
                 continue
             first_heading = False
             while stack and stack[-1][0] >= item.rank:
@@ -88,8 +93,21 @@ def place(items: Iterable[Item], title: str, root_heading: bool) -> Iterator[Blo
         path = (title, *(t for _, t in stack))
         if item.table is not None:
             t = item.table
-            meta = {"covered": t.covered, "merges": t.merges, "cell_marks": t.cell_marks, "row_marks": t.row_marks,
-                    "header_guessed": t.header_guessed, "marks_shape": (len(t.rows), len(t.rows[0]) if t.rows else 0)}
-            yield Block("table", render_table(t.rows, t.header_rows), path=path, rows=t.rows, header_rows=t.header_rows, meta=meta)
+            meta = {
+                "covered": t.covered,
+                "merges": t.merges,
+                "cell_marks": t.cell_marks,
+                "row_marks": t.row_marks,
+                "header_guessed": t.header_guessed,
+                "marks_shape": (len(t.rows), len(t.rows[0]) if t.rows else 0),
+            }
+            yield Block(
+                "table",
+                render_table(t.rows, t.header_rows),
+                path=path,
+                rows=t.rows,
+                header_rows=t.header_rows,
+                meta=meta,
+            )
         else:
             yield Block(item.kind, item.text, path=path, level=item.level, marks=tuple(item.marks), meta=item.meta)

@@ -21,7 +21,7 @@ def load_org(data: bytes, document: Document) -> Loaded:
 
     def flush() -> None:
         if para:
-            blocks.append(Block("paragraph", text[para[0]:para[1]], path, start=para[0], end=para[1]))
+            blocks.append(Block("paragraph", text[para[0] : para[1]], path, start=para[0], end=para[1]))
             para.clear()
 
     for m in _LINE.finditer(text):
