@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from .blocks import Chunk, Source
 from .embedders import Embedder
 from .pgvector_filters import pg_where
-from .search import Hit, SearchError, citation, join_context
+from .search import Hit, SearchError, widened
 from .search_filters import Filters
 from .sinks.pgvector import Tables, connect, where
 from .sinks.pgvector_options import PgvectorOptions
@@ -114,7 +114,7 @@ class PgvectorSearch:
             if conn.closed or conn.broken:
                 self._conn = None  # the next search connects again
             raise SearchError(f"search for {query!r} failed ({_first_line(exc)})", self.where) from exc
-        return [_hit(chunk, score, around[chunk.doc_id, chunk.chunk_index]) for chunk, score in hits]
+        return [widened(chunk, score, around[chunk.doc_id, chunk.chunk_index]) for chunk, score in hits]
 
     def close(self) -> None:
         if self._conn is not None:
@@ -262,13 +262,3 @@ def _neighbours(
         hit = hits[row[-1] - 1]
         found[hit.doc_id, hit.chunk_index].append(_chunk(row))
     return found
-
-
-def _hit(chunk: Chunk, score: float, around: list[Chunk]) -> Hit:
-    return Hit(
-        chunk=chunk,
-        score=score,
-        context=join_context(around),
-        neighbours=tuple(c.chunk_index for c in around),
-        citation=citation(chunk),
-    )
