@@ -180,6 +180,7 @@ def as_json(inspection: Inspection) -> dict:
             {
                 "index": t.index,
                 "kind": t.block.kind,
+                "layer": t.block.layer,
                 "path": list(t.block.path),
                 "page": t.block.page,
                 "bbox": list(t.block.bbox) if t.block.bbox else None,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Literal
 
-from .blocks import Chunk, Source
+from .blocks import Chunk, Citation
 from .embedders import Embedder
 from .search import Hit, SearchError, citation, join_context
 from .sinks.pgvector import Tables, connect, where
@@ -221,7 +221,7 @@ def _chunk(row: tuple) -> Chunk:
         kinds=tuple(kinds),
         token_count=token_count,
         overlap_tokens=overlap,
-        source=Source(uri, name, mime_type, modified, version),
+        source=Citation(uri, name, mime_type, modified, version),
         start=start,
         end=end,
         page_start=page_start,

@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..blocks import PROSE_KINDS, Block, Chunk
+from ..blocks import Block, Chunk, is_prose
 from ..table_text import header_lines
 from .sentences import sentence_spans
 
@@ -64,7 +64,7 @@ def defects(text: str | None, blocks: Sequence[Block], chunks: Sequence[Chunk]) 
         if block.kind == "heading" or block.start is None:
             continue
         clean_ends.add(block.end)
-        if block.kind in PROSE_KINDS:
+        if is_prose(block):
             spans = list(sentence_spans(block.text))
             for _, end in spans:
                 clean_ends.add(block.start + end)

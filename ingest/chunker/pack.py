@@ -14,7 +14,7 @@ import hashlib
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from ..blocks import PROSE_KINDS, Block, Chunk, Loaded, Source
+from ..blocks import Block, Chunk, Citation, Loaded
 from . import ChunkOptions
 from .sentences import sentence_spans
 from .tokens import Tokenizer, get_tokenizer
@@ -56,7 +56,7 @@ def chunk(
     options = options or ChunkOptions()
     tok = get_tokenizer(options.tokenizer)
     packer = _Packer(tok, options)
-    source = Source.of(loaded.document)
+    source = Citation.of(loaded.document)
     doc_id = loaded.document.id
     index = 0
     seen: dict[str, int] = {}
@@ -187,10 +187,10 @@ class _Packer:
     def _start(self, previous: _Draft | None, unit: Unit) -> _Draft:
         """A new draft holding `unit`, led by whole sentences carried from `previous`."""
         draft = _Draft([unit], [], [unit.count])
-        if not self.overlap or previous is None or unit.kind not in PROSE_KINDS:
+        if not self.overlap or previous is None or not unit.prose:
             return draft
         last = previous.units[-1]
-        if last.kind not in PROSE_KINDS:
+        if not last.prose:
             return draft
         for carried in self._tail_sentences(last):
             head = _Draft([carried], [], [carried.count], overlap=1, overlap_tokens=carried.count)
@@ -228,6 +228,7 @@ class _Packer:
             own
             and unit.kind in _INTRODUCED
             and last.kind == "paragraph"
+            and last.prose
             and last.text.rstrip().endswith(":")
             and self._fits_with(cur, len(cur.units) - 1, unit)
         ):
@@ -323,7 +324,7 @@ def chunk_id(doc_id: str, path: tuple[str, ...], text: str, seen: dict[str, int]
 
 
 def _chunk(
-    draft: _Draft, doc_id: str, index: int, path: tuple[str, ...], source: Source, seen: dict[str, int]
+    draft: _Draft, doc_id: str, index: int, path: tuple[str, ...], source: Citation, seen: dict[str, int]
 ) -> Chunk:
     text = draft.text()
     units = draft.units

@@ -31,7 +31,7 @@ from ..table_text import render_table
 from . import CleanContext, Cleaner
 
 CHANGES = frozenset({"insertion", "deletion"})
-_ASIDE = frozenset({"footnote", "furniture"})
+_ASIDE = frozenset({"footnote"})
 
 
 class TrackChangesOptions(BaseModel, frozen=True):
@@ -123,7 +123,7 @@ def resolve_track_changes(blocks: Iterable[Block], ctx: CleanContext) -> Iterato
             renames[block.path] = (*parent, new_title) if new_title else parent or block.path
             path = renames[block.path]
         block = replace(block, text=text, marks=marks, path=path)
-        if pending is not None and (block.kind in _ASIDE or block.meta.get("textbox")):
+        if pending is not None and (block.kind in _ASIDE or block.layer == "furniture" or block.meta.get("textbox")):
             held.extend(_finish(block, ctx))
             continue
         if pending is not None:

@@ -30,7 +30,7 @@ import uuid
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..blocks import Chunk, Document, Source
+from ..blocks import Chunk, Citation, Document
 from ..embedders import Embedder
 from ..errors import SinkError, SinkUnreachable
 from . import Sink
@@ -452,9 +452,9 @@ def _chunk_row(document: Document, chunk: Chunk) -> tuple[Any, ...]:
         raise SinkError(
             f"{where_} belongs to document {chunk.doc_id!r}; write each document's own chunks", document.uri
         )
-    if chunk.source != Source.of(document):  # citation fields are stored once per document
+    if chunk.source != Citation.of(document):  # citation fields are stored once per document
         raise SinkError(
-            f"{where_} cites {chunk.source} but the document is {Source.of(document)}; "
+            f"{where_} cites {chunk.source} but the document is {Citation.of(document)}; "
             "pass the Document the chunks were made from",
             document.uri,
         )

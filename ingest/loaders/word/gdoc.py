@@ -89,7 +89,11 @@ class _Reader:
                 for sid, story in stories.items():
                     text, marks = self._story(story.get("content", []), tab, counters)
                     if text:
-                        furniture.append(Block("furniture", text, marks=tuple(marks), meta={"part": part, "id": sid}))
+                        furniture.append(
+                            Block(
+                                "paragraph", text, marks=tuple(marks), meta={"part": part, "id": sid}, layer="furniture"
+                            )
+                        )
         title, root_heading = root_of(
             items, lambda: str(self.doc.get("title") or self.document.title or self.document.name)
         )

@@ -71,7 +71,7 @@ def _place(blocks: list[Block], quote: str, marks: list[Mark]) -> bool:
                 if placed is not None:
                     blocks[i] = placed
                     return True
-            elif block.kind != "furniture":
+            elif block.layer == "body":
                 start = _find(block.text, needle)
                 if start >= 0:
                     spanned = [Mark(m.kind, start, start + len(needle), m.attrs) for m in marks]
