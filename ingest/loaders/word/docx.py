@@ -235,9 +235,9 @@ class _Reader:
             text, marks = text + "\n", [*marks, Mark(kind, len(text), len(text) + 1, attrs)]
         if not text:
             return None
-        meta: dict = {"style": self.styles.name(sid)} if sid else {}
+        meta: BlockMeta = {"style": self.styles.name(sid)} if sid else {}
         if rank is not None:
-            if marker and fmt != "bullet":  # numbered headings keep their numbers
+            if num is not None and marker and fmt != "bullet":  # numbered headings keep their numbers
                 prefix = marker + self.numbering.suffix(*num)
                 text, marks = (
                     prefix + text,
@@ -245,7 +245,7 @@ class _Reader:
                 )
             return Item("heading", text, marks, rank=rank, level=max(rank, 1), meta=meta)
         if num is not None:
-            meta.update(marker=marker, list_id=num[0])
+            meta.update(BlockMeta(marker=marker, list_id=num[0]))
             return Item("list_item", text, marks, level=num[1], meta=meta)
         return Item(self.styles.hint(sid) or "paragraph", text, marks, meta=meta)
 
@@ -296,7 +296,7 @@ class _Reader:
         for el in _block_elements(parent):
             if el.tag == W + "tbl":  # a nested table reads row by row, cells separated by spaces
                 table = read_table(el, lambda tc: self._flatten(tc, notes, numbered))
-                cell_marks = {}
+                cell_marks: dict[tuple[int, int], list[Mark]] = {}
                 for r, c, m in table.cell_marks:
                     cell_marks.setdefault((r, c), []).append(m)
                 row_marks = dict(table.row_marks)
