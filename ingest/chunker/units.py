@@ -22,7 +22,8 @@ class Unit(NamedTuple):
     megabyte and a frozen dataclass costs ten times as much to build)."""
 
     text: str
-    count: int
+    tokens: int
+    """Its token count (named apart from tuple's own `count` method)."""
     kind: str
     seam: str
     """Text that joins this unit to the previous one when both land in one chunk."""
@@ -44,7 +45,7 @@ class Unit(NamedTuple):
     def carry(self, begin: int, text: str, count: int) -> Unit:
         """The tail `text` (from `begin`) of this unit, as overlap for the next chunk."""
         start = None if self.start is None else self.start + begin
-        return self._replace(text=text, count=count, seam="", start=start, piece_of=None, comments=())
+        return self._replace(text=text, tokens=count, seam="", start=start, piece_of=None, comments=())
 
 
 def display_text(block: Block) -> str:
@@ -229,6 +230,7 @@ def _regroup(text: str, lines: list[tuple[int, int, int, int]], tok: Tokenizer) 
         joined = tok.join(
             text[start : out[-1][1]], out[-1][3], text[out[-1][1] : line_start], text[line_start:line_end], own
         )
+        assert joined is not None  # joined to the whole of the left side: always a count
         out.append((line_start, line_end, own, joined))
     return out
 
