@@ -31,6 +31,9 @@ Layer = Literal[
     "furniture",  # about the document, not in it: a page header or footer part (.docx, Google Docs)
 ]
 
+Band = Literal["top", "bottom", "left", "right"]
+"""A page's margin band a PDF line sits in, apart from the body (see `BlockMeta.band`)."""
+
 # Kinds the chunker treats as prose: split at sentences, eligible for overlap.
 PROSE_KINDS = frozenset({"paragraph", "list_item", "quote", "caption", "footnote"})
 
@@ -139,7 +142,7 @@ class BlockMeta(TypedDict, total=False):
     font_size: float
     """The size a PDF block's first line is set in: the PDF loader writes it; `running_headers`
     compares a band line with the body's size."""
-    band: Literal["top", "bottom", "left", "right"] | None
+    band: Band | None
     """Where a PDF line sits, a position fact and not a decision: the margin band the loader found it
     in, kept apart from the body's paragraphs (None: in the body). The PDF loader writes it;
     `running_headers`, `page_numbers` and `line_numbers` judge band lines and drop the furniture."""

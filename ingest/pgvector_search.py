@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from .blocks import Chunk, Citation
 from .embedders import Embedder
 from .search import Hit, SearchError, citation, join_context
-from .sinks.pgvector import Tables, connect, where
+from .sinks.pgvector import Tables, connect, single, where
 from .sinks.pgvector_options import PgvectorOptions
 
 if TYPE_CHECKING:
@@ -135,7 +135,7 @@ def _first_line(exc: BaseException) -> str:
 
 
 def _check(conn: psycopg.Connection, tables: Tables, embedder: Embedder, place: str) -> None:
-    exists = conn.execute("SELECT to_regclass(%s)", (f"{tables.label}",)).fetchone()[0]
+    exists = single(conn.execute("SELECT to_regclass(%s)", (f"{tables.label}",)))
     if exists is None:
         raise SearchError("no index here; run `ingest run` with this sink first to build it", place)
     made_with = conn.execute(_sql("SELECT value FROM {meta} WHERE key = 'embedder'", tables)).fetchone()
