@@ -56,7 +56,7 @@ def score(source: Path, truth: Path) -> Score:
     blocks, _ = clean(loaded.blocks, loaded.document, build_chain([]))
     blocks = list(blocks)
     paths = {norm(p) for b in blocks for p in b.path}
-    body = norm(" ".join(b.text for b in blocks if b.kind != "furniture"))
+    body = norm(" ".join(b.text for b in blocks if b.layer == "body"))
     cells = norm(_CHECKBOX.sub("", " ".join(c for b in blocks if b.rows for row in b.rows for c in row)))
     s = Score(source.name)
     found = total = 0
@@ -97,7 +97,7 @@ def score(source: Path, truth: Path) -> Score:
     # A header or footer leaks when a body block (or a line of one) reads as it; the same words
     # inside a longer sentence are no leak.
     body_items = {norm(t["text"]) for t in gt["texts"] if t.get("content_layer") == "body"}
-    body_lines = {norm(line) for b in blocks if b.kind != "furniture" for line in (b.text, *b.text.splitlines())}
+    body_lines = {norm(line) for b in blocks if b.layer == "body" for line in (b.text, *b.text.splitlines())}
     for t in gt["texts"]:
         text = norm(t["text"])
         if t.get("content_layer") == "furniture" and text and text not in body_items and text in body_lines:

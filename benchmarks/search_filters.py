@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from ingest import ChunkOptions, Filters, chunk_files, search  # noqa: E402
-from ingest.blocks import Document, Source  # noqa: E402
+from ingest.blocks import Citation, Document  # noqa: E402
 from ingest.sinks import SqliteSink  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
@@ -56,7 +56,7 @@ def build(index: Path, target: int) -> int:
                 when = START + timedelta(days=rng.randrange(4 * 365))
                 document = _document(result, f"d{documents % 100:02d}", copy, TYPES[documents % len(TYPES)], when)
                 chunks = [
-                    replace(c, id=f"{document.id}#{c.chunk_index}", doc_id=document.id, source=Source.of(document))
+                    replace(c, id=f"{document.id}#{c.chunk_index}", doc_id=document.id, source=Citation.of(document))
                     for c in result.chunks[: target - written]
                 ]
                 sink.write(document, chunks)

@@ -39,7 +39,7 @@ from pathlib import Path  # noqa: E402
 import numpy as np  # noqa: E402
 
 from ingest import chunk, load_file  # noqa: E402
-from ingest.blocks import Chunk, Document, Source  # noqa: E402
+from ingest.blocks import Chunk, Citation, Document  # noqa: E402
 from ingest.embedders import ChunkVectors, load, text_hash  # noqa: E402
 from ingest.hybrid import DEPTH, fuse, search_mode  # noqa: E402
 from ingest.search import ranked_bm25  # noqa: E402
@@ -113,7 +113,7 @@ def build(index: Path, size: int, sentences: list[str], vectors: np.ndarray, nam
                         kinds=("paragraph",),
                         token_count=len(text) // 4,
                         overlap_tokens=0,
-                        source=Source.of(doc),
+                        source=Citation.of(doc),
                     )
                 )
                 row = vectors[picked].sum(axis=0)

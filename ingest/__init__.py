@@ -26,11 +26,12 @@ __version__ = "0.1.0"  # the one place the version is declared (pyproject.toml r
 # Markdown never pays for pydantic, SQLite or the PDF and Office parsers.
 _EXPORTS = {
     "Block": "blocks",
+    "BlockMeta": "blocks",
     "Chunk": "blocks",
+    "Citation": "blocks",
     "Document": "blocks",
     "Loaded": "blocks",
     "Mark": "blocks",
-    "Source": "blocks",
     "ChunkOptions": "chunker",
     "chunk": "chunker",
     "build_chain": "cleaners",
@@ -51,7 +52,9 @@ _EXPORTS = {
 
 __all__ = [
     "Block",
+    "BlockMeta",
     "Chunk",
+    "Citation",
     "ChunkOptions",
     "Config",
     "Document",
@@ -61,7 +64,6 @@ __all__ = [
     "Loaded",
     "Mark",
     "RunSummary",
-    "Source",
     "build_chain",
     "chunk",
     "chunk_files",
@@ -96,7 +98,7 @@ sys.modules[__name__].__class__ = _Package
 
 
 if TYPE_CHECKING:
-    from .blocks import Block, Chunk, Document, Loaded, Mark, Source
+    from .blocks import Block, BlockMeta, Chunk, Citation, Document, Loaded, Mark
     from .chunker import ChunkOptions, chunk
     from .cleaners import build_chain, clean, clean_blocks
     from .config import Config, load_config

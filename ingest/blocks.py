@@ -4,13 +4,15 @@
 A variant is a field, not a subclass: a table is a `Block` whose `kind` is "table" and whose `rows`
 hold the cells. Inline facts (tracked changes, suggestions, comment anchors) are `Mark`s over spans
 of a block's `text`, so one cleaner can resolve Word track changes and Google Docs suggestions alike.
+What a block is (its `kind`: a paragraph, a table) and whether it is in the document or about it
+(its `layer`: body or furniture, as docling-core's content layers) are two fields.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, TypedDict
 
 BlockKind = Literal[
     "heading",
@@ -19,11 +21,18 @@ BlockKind = Literal[
     "table",
     "code",
     "quote",
-    "furniture",  # page header/footer/number: kept so a cleaner can judge it, never chunked
     "caption",
     "footnote",
     "figure",  # text drawn inside a figure (axis numbers, labels): kept apart from the body
 ]
+
+Layer = Literal[
+    "body",  # the document's own content
+    "furniture",  # about the document, not in it: a page header or footer part (.docx, Google Docs)
+]
+
+Band = Literal["top", "bottom", "left", "right"]
+"""A page's margin band a PDF line sits in, apart from the body (see `BlockMeta.band`)."""
 
 # Kinds the chunker treats as prose: split at sentences, eligible for overlap.
 PROSE_KINDS = frozenset({"paragraph", "list_item", "quote", "caption", "footnote"})
@@ -48,6 +57,111 @@ class Mark:
     """Offset after the last character."""
     attrs: Mapping[str, str] = field(default_factory=dict)
     """Author, date, comment text, link target: whatever the format tells."""
+
+
+class BlockMeta(TypedDict, total=False):
+    """The loader facts a `Block` carries for later stages: each key, who writes it, who reads it.
+
+    Every key is optional; a block holds the ones its format has. A plugin loader or cleaner may add
+    keys of its own (the dict is plain data at run time): prefix them with the plugin's name so they
+    cannot collide with ours, and, for a type checker, declare them in a TypedDict of its own that
+    extends this one (`class MyMeta(BlockMeta, total=False): mypkg_score: float`).
+    """
+
+    # Lists and outline
+    marker: str
+    """A list item's marker ("-", "3.", "(a)"), kept apart from `text`: Markdown, PDF, Word and Google
+    Docs loaders write it; the chunker shows it (`display_text`), the Google Docs loader reads it."""
+    ordered: bool
+    """A Markdown list item of a numbered list: the Markdown loader writes it; no stage reads it."""
+    list_id: str
+    """Which list a Word or Google Docs list item belongs to: their loaders write it; no stage reads it."""
+    style: str
+    """The Word or Google Docs paragraph style name: their loaders write it; no stage reads it."""
+    heading_id: str
+    """A Google Docs heading's id: the Docs loader writes it; the Drive links (`links.py`) read it."""
+    tab: bool
+    """A heading that is a Google Docs tab's title: the Docs loader writes it; no stage reads it."""
+    html: bool
+    """A Markdown block of raw HTML: the Markdown loader writes it; no stage reads it."""
+    textbox: bool
+    """A Word paragraph from a text box: the .docx loader writes it; `track_changes` keeps such a
+    block out of a paragraph join, as it does footnotes."""
+
+    # Notes and furniture
+    note: str
+    """"footnote" or "endnote", on a note block: the Word and Docs loaders write it; no stage reads it."""
+    id: str
+    """The note's id (footnotes), or the header/footer story's id (Google Docs): their loaders write it."""
+    label: str
+    """The note's number as the text shows it: the Word and Docs loaders write it; no stage reads it."""
+    part: Literal["header", "footer"]
+    """Which part a furniture block comes from: the Word and Docs loaders write it; the Docs loader
+    orders headers before the body and footers after it."""
+    type: str
+    """A Word header or footer's type ("default", "first", "even"): the .docx loader writes it."""
+
+    # Comments
+    comments: tuple[Mapping[str, str], ...]
+    """The comments on a block's text (id, author, text, quote...), when the `comments` cleaner runs
+    with `keep_as_metadata`: that cleaner writes it; the chunker puts them in the chunk's `meta`."""
+
+    # Tables
+    cell_marks: tuple[tuple[int, int, Mark], ...]
+    """Marks inside one cell, (row, col, mark), offsets into `rows[row][col]`: the Word, Docs and
+    spreadsheet loaders write it; `track_changes` and `comments` resolve them."""
+    row_marks: tuple[tuple[int, Mark], ...]
+    """A whole row inserted or deleted, (row, mark): the Word and Docs loaders write it;
+    `track_changes` resolves it."""
+    marks_shape: tuple[int, int]
+    """(rows, columns) when the marks were made: the Word and Docs loaders write it; `track_changes`
+    leaves a table's marks alone once another cleaner has reshaped it."""
+    header_guessed: bool
+    """The header row was guessed, not declared: the Word and Docs loaders write it;
+    `track_changes` guesses again after dropping rows."""
+    covered: tuple[tuple[int, int], ...]
+    """(row, col) cells hidden under a merged cell: the Word, Docs and spreadsheet loaders write it;
+    `merged_cells`, `empty_cells` and `track_changes` read and keep it in step with `rows`."""
+    merges: tuple[tuple[int, int, int, int], ...]
+    """Each merged range as (anchor_row, anchor_col, last_row, last_col): written and read as `covered`."""
+    sheet: str
+    """The sheet a block comes from: the spreadsheet loader writes it; the Drive links read it on a
+    sheet's heading."""
+    cell: str
+    """A spreadsheet block's top-left cell ("B3"): the spreadsheet loader writes it."""
+    range: str
+    """A spreadsheet table's range ("B3:F20"): the spreadsheet loader writes it."""
+    header: Literal["detected", "first_row"]
+    """Whether a spreadsheet table's header row was recognised or taken to be its first row: the
+    spreadsheet loader writes it."""
+
+    # Pages (PDF)
+    page_end: int
+    """The last page a block runs onto, when past `page`: the PDF loader writes it; the chunker reads
+    it for a chunk's `page_end`."""
+    font_size: float
+    """The size a PDF block's first line is set in: the PDF loader writes it; `running_headers`
+    compares a band line with the body's size."""
+    band: Band | None
+    """Where a PDF line sits, a position fact and not a decision: the margin band the loader found it
+    in, kept apart from the body's paragraphs (None: in the body). The PDF loader writes it;
+    `running_headers`, `page_numbers` and `line_numbers` judge band lines and drop the furniture."""
+    segments: tuple[str, ...]
+    """A band line's pieces, left to right as laid out: the PDF loader writes it; `running_headers`
+    and `page_numbers` judge the pieces one by one."""
+    rotated: bool
+    """A band line set at an angle: the PDF loader writes it; `running_headers` drops side stamps."""
+    italic: bool
+    """A band line set in italics: the PDF loader writes it; `running_headers` reads it."""
+    page_label: str
+    """The PDF's own label for the page ("iv", "7-45"): the PDF loader writes it; `page_numbers`
+    recognises a header's number by it."""
+    page_width: float
+    """The page's size in points, on band lines: the PDF loader writes it; no stage reads it."""
+    page_height: float
+    """See `page_width`."""
+    left_edge: float | None
+    """The body's left edge on the page (None: not found), on band lines: the PDF loader writes it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,8 +190,18 @@ class Block:
     end: int | None = None
     """Character offset after the block in the source text."""
     marks: tuple[Mark, ...] = ()
-    meta: Mapping[str, Any] = field(default_factory=dict)
-    """Loader facts a cleaner may need (list marker, style name, font size, sheet name...)."""
+    meta: BlockMeta = field(default_factory=BlockMeta)
+    """Loader facts a later stage may need (list marker, style name, font size, sheet name...)."""
+    layer: Layer = "body"
+    """"furniture" where the loader knows the block is about the document, not in it (a header or
+    footer part); the `furniture` cleaner drops those. PDF lines in a page's margin band stay "body"
+    with their `meta["band"]`: whether one is furniture is the PDF cleaners' judgement."""
+
+
+def is_prose(block: Block) -> bool:
+    """Split at sentences and eligible for overlap: prose kinds of the body (furniture kept by a
+    chain without the `furniture` cleaner is split by lines and never overlapped)."""
+    return block.kind in PROSE_KINDS and block.layer == "body"
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,8 +237,10 @@ class Loaded:
 
 
 @dataclass(frozen=True, slots=True)
-class Source:
-    """The citation metadata a chunk carries so it can be cited without a lookup."""
+class Citation:
+    """The citation metadata a chunk carries so it can be cited without a lookup (stored as the
+    chunk's `source` field, as before; not to be confused with `ingest.sources.Source`, where
+    documents come from)."""
 
     uri: str
     name: str
@@ -123,7 +249,7 @@ class Source:
     version: str
 
     @classmethod
-    def of(cls, doc: Document) -> Source:
+    def of(cls, doc: Document) -> Citation:
         return cls(doc.uri, doc.name, doc.mime_type, doc.modified, doc.version)
 
 
@@ -144,7 +270,7 @@ class Chunk:
     """Exact count of `text` in the configured tokenizer."""
     overlap_tokens: int
     """How many leading tokens of `text` repeat the previous chunk's tail."""
-    source: Source
+    source: Citation
     start: int | None = None
     """Character offset of the chunk (overlap included) in the document's source text.
 

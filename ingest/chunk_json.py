@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .blocks import Chunk, Source
+from .blocks import Chunk, Citation
 from .errors import SinkError
 
 _SOURCE_FIELDS = ("uri", "name", "mime_type", "modified", "version")
@@ -51,7 +51,7 @@ def chunk_from_dict(d: Mapping[str, Any]) -> Chunk:
             kinds=tuple(str(k) for k in d["kinds"]),
             token_count=int(d["token_count"]),
             overlap_tokens=int(d.get("overlap_tokens", 0)),
-            source=Source(**{name: str(source.get(name, "")) for name in _SOURCE_FIELDS}),
+            source=Citation(**{name: str(source.get(name, "")) for name in _SOURCE_FIELDS}),
             start=_opt_int(d.get("start")),
             end=_opt_int(d.get("end")),
             page_start=_opt_int(d.get("page_start")),

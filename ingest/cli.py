@@ -9,6 +9,7 @@ import sys
 import time
 from dataclasses import asdict
 from pathlib import Path
+from typing import Literal
 
 import click
 from rich.console import Console
@@ -144,7 +145,7 @@ def run(
     wait: bool,
     allow_mass_delete: bool,
     reprocess: bool,
-    log_format: str,
+    log_format: Literal["auto", "pretty", "text", "json"],  # what the click.Choice allows
     summary_json: Path | None,
 ) -> None:
     """Sync the source in CONFIG into its index: changed documents only, deletions included.

@@ -9,7 +9,7 @@ import click
 
 from .errors import ConfigError
 from .loaders import mime_type_of
-from .search_filters import Filters, moment
+from .search_filters import Filters, heading_prefix, moment
 
 
 class _Moment(click.ParamType):
@@ -89,7 +89,7 @@ def filters_from(
         filters = Filters(
             docs=docs,
             paths=tuple(p for given in paths for p in _path_forms(given)),
-            heading=heading or (),
+            heading=heading_prefix(heading) if heading else (),
             mime_types=tuple(_mime_type(t) for t in types),
             modified_after=modified_after,
             modified_before=modified_before,

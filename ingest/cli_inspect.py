@@ -57,7 +57,8 @@ def show(inspection: Inspection, out: Console, changes_only: bool = False) -> No
         if changes_only and not (traced.removed_by or traced.removals or traced.changed_by):
             continue
         b = traced.block
-        where = f"#{traced.index} {b.kind}" + (f" p.{b.page}" if b.page is not None else "")
+        where = f"#{traced.index} {b.kind}" + (f" ({b.layer})" if b.layer != "body" else "")
+        where += f" p.{b.page}" if b.page is not None else ""
         where += f" y {b.bbox[1]:.0f}" if b.bbox is not None else ""
         line = Text(f"{where}  ", style="dim")
         labels = []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .config import load_config
 from .embedders import EmbedderConfig, load
@@ -11,6 +12,12 @@ from .plugin_stages import plugin_options, with_job_embedder
 from .search import Hit
 from .search_filters import Filters
 from .sinks.pgvector_options import PgvectorOptions
+
+if TYPE_CHECKING:
+    from .pgvector_search import Mode
+
+# The command's --mode names, as the pgvector search calls them (its full-text ranking is not BM25).
+_MODES: dict[str, Mode] = {"bm25": "keyword", "vector": "vector", "hybrid": "hybrid"}
 
 
 def search_job(
@@ -33,12 +40,5 @@ def search_job(
         )
     embedder = load(options.embedder or EmbedderConfig(), config_path.parent)
     return search_pgvector(
-        options,
-        embedder,
-        query,
-        k=k,
-        window=window,
-        readers=readers,
-        mode="keyword" if mode == "bm25" else mode,  # type: ignore[arg-type]
-        filters=filters,
+        options, embedder, query, k=k, window=window, readers=readers, mode=_MODES[mode], filters=filters
     )

@@ -22,7 +22,8 @@ class ChunkEmbedding:
                 "(or a vector store's), or remove `embedder:`",
                 subject="embedder",
             )
-        self.config, self.sink = config, sink
+        self.config = config
+        self.sink: VectorSink = sink
         self._embedder: Embedder | None = None
         self.embedded = 0
         """Texts embedded this run (the others came from the index)."""

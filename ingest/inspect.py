@@ -136,17 +136,17 @@ def _changed(name: str, old: str, new: str, fate: _Fate, tally: dict[str, int]) 
 
 
 def _runs(positions: Iterable[int]) -> Iterator[tuple[int, int]]:
-    """Contiguous runs of increasing positions as (start, end)."""
-    start = prev = None
+    """Contiguous runs of increasing positions (none negative) as (start, end)."""
+    start = prev = -1
     for p in positions:
-        if start is None:
+        if start < 0:
             start = prev = p
         elif p == prev + 1:
             prev = p
         else:
             yield start, prev + 1
             start = prev = p
-    if start is not None:
+    if start >= 0:
         yield start, prev + 1
 
 
@@ -180,6 +180,7 @@ def as_json(inspection: Inspection) -> dict:
             {
                 "index": t.index,
                 "kind": t.block.kind,
+                "layer": t.block.layer,
                 "path": list(t.block.path),
                 "page": t.block.page,
                 "bbox": list(t.block.bbox) if t.block.bbox else None,

@@ -115,7 +115,7 @@ def _counts(inspection: Inspection) -> str:
 
 def _block(traced: TracedBlock, colour: dict[str, str]) -> str:
     b = traced.block
-    where = [b.kind]
+    where = [b.kind if b.layer == "body" else f"{b.kind} ({b.layer})"]
     if b.page is not None:
         where.append(f"page {b.page}")
     if b.bbox is not None:

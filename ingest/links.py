@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
+from typing import Literal
 
 from .blocks import Block, Chunk, Document
 
@@ -27,7 +28,7 @@ class ChunkLinks:
     def __init__(self, document: Document) -> None:
         self.document = document
         self.drive_type = str(document.meta.get("drive_mime_type") or "")
-        self._key = "heading_id" if self.drive_type == GOOGLE_DOC else "sheet"
+        self._key: Literal["heading_id", "sheet"] = "heading_id" if self.drive_type == GOOGLE_DOC else "sheet"
         self._anchors: dict[tuple[str, ...], str] = {}
         self._tabs: Mapping[str, int] = document.meta.get("drive_sheet_tabs") or {}
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Literal
 
-from .blocks import Chunk, Source
+from .blocks import Chunk, Citation
 from .embedders import Embedder
 from .pgvector_filters import pg_where
 from .search import Hit, SearchError, widened
 from .search_filters import Filters
-from .sinks.pgvector import Tables, connect, where
+from .sinks.pgvector import Tables, connect, single, where
 from .sinks.pgvector_options import PgvectorOptions
 
 if TYPE_CHECKING:
@@ -151,7 +151,7 @@ def _first_line(exc: BaseException) -> str:
 
 
 def _check(conn: psycopg.Connection, tables: Tables, embedder: Embedder, place: str) -> None:
-    exists = conn.execute("SELECT to_regclass(%s)", (f"{tables.label}",)).fetchone()[0]
+    exists = single(conn.execute("SELECT to_regclass(%s)", (f"{tables.label}",)))
     if exists is None:
         raise SearchError("no index here; run `ingest run` with this sink first to build it", place)
     made_with = conn.execute(_sql("SELECT value FROM {meta} WHERE key = 'embedder'", tables)).fetchone()
@@ -239,7 +239,7 @@ def _chunk(row: tuple) -> Chunk:
         kinds=tuple(kinds),
         token_count=token_count,
         overlap_tokens=overlap,
-        source=Source(uri, name, mime_type, modified, version),
+        source=Citation(uri, name, mime_type, modified, version),
         start=start,
         end=end,
         page_start=page_start,

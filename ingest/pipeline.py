@@ -209,20 +209,20 @@ class _Run:
                 lambda entry: entry[1] is None,
                 getattr(source, "concurrency", 1),
             ):  # a plugin may not say
-                yield (
-                    early
-                    if early is not None
-                    else _plan(
-                        item,
-                        data,
-                        source,
-                        state,
-                        self.steps,
-                        self.options,
-                        stamps(item.mime_type),
-                        self.config.limits,
-                        self.flags.reprocess,
-                    )
+                if data is None:  # not read: decided without its bytes
+                    assert early is not None
+                    yield early
+                    continue
+                yield _plan(
+                    item,
+                    data,
+                    source,
+                    state,
+                    self.steps,
+                    self.options,
+                    stamps(item.mime_type),
+                    self.config.limits,
+                    self.flags.reprocess,
                 )
 
         workers = worker_count(self.config.workers)
@@ -338,6 +338,7 @@ def open_source(config: Config) -> Source:
         from .sources.drive import DriveSource  # the Google client libraries load only for Drive
 
         return DriveSource(config.source.drive)
+    assert config.source.local is not None  # the config holds exactly one source (SourceConfig checks)
     return LocalSource(config.source.local)
 
 
@@ -408,7 +409,12 @@ def _plan(
     digest = f"{content_hash(data)}{readers}#{stamp}"
     # Same bytes under the same name: touched, not changed. A new name or place is a change even
     # with the same bytes: the title roots the heading paths, and the index names the document.
-    if current and previous.content_hash == digest and (previous.name, previous.uri) == (item.name, document.uri):
+    if (
+        current
+        and previous is not None
+        and previous.content_hash == digest
+        and (previous.name, previous.uri) == (item.name, document.uri)
+    ):
         state.record_ok(
             source.key,
             item.doc_id,
@@ -437,7 +443,7 @@ def _finish(
         if embedding is None:
             sink.write(done.document, done.chunks)
         else:  # embedded before the sink's transaction: a slow API holds no lock on the index
-            sink.write(done.document, done.chunks, embedding.vectors(done.chunks))
+            embedding.sink.write(done.document, done.chunks, embedding.vectors(done.chunks))  # the same sink
     except RunError:  # a damaged index: no document's fault, and the run must not write on
         raise
     except Exception as exc:  # one bad document must not stop the run
@@ -492,6 +498,7 @@ def _open_sink(config: Config) -> Sink:
         return plugin[0].open(with_job_embedder(plugin[1], config.embedder))
     if config.sink.sqlite is not None:
         return SqliteSink(config.sink.sqlite)
+    assert config.sink.jsonl is not None  # the config holds exactly one sink (SinkConfig checks)
     return JsonlSink(config.sink.jsonl)
 
 

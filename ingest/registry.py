@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
+from typing import Any
 
 from .errors import IngestError
 
@@ -91,7 +92,8 @@ def import_attr(spec: str, base: Path | None = None) -> Found:
     return Found(obj, spec)
 
 
-def builtin(path: str) -> object:
-    """`package.module:attr` of one of ingest's own objects."""
+def builtin(path: str) -> Any:
+    """`package.module:attr` of one of ingest's own objects: whatever the path names (a loader
+    function, an options model, an embedder type), which only the caller's table knows."""
     module_name, _, attr = path.partition(":")
     return getattr(importlib.import_module(module_name), attr)

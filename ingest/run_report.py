@@ -53,9 +53,9 @@ class RunReport:
     _task: Any = None
 
     @classmethod
-    def choose(cls, requested: str, quiet: bool) -> RunReport:
+    def choose(cls, requested: Format | Literal["auto"], quiet: bool) -> RunReport:
         err = Console(stderr=True, soft_wrap=True, highlight=False)
-        fmt: Format = ("pretty" if err.is_terminal else "text") if requested == "auto" else requested  # type: ignore[assignment]
+        fmt: Format = ("pretty" if err.is_terminal else "text") if requested == "auto" else requested
         return cls(fmt, quiet, err)
 
     # -- events ------------------------------------------------------------------------------

@@ -62,11 +62,11 @@ class StopRequest:
             time.sleep(seconds)
 
     def _handle(self, signum: int, frame: object) -> None:
-        first = self.signum is None
-        if first:
-            self.signum = signum
-        if self._abandonable or not first:
+        if self.signum is not None:  # a second signal stops at once, as the first
             raise Stopped(self.signum)
+        self.signum = signum
+        if self._abandonable:
+            raise Stopped(signum)
 
 
 NEVER = StopRequest()

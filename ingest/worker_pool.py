@@ -103,14 +103,13 @@ def pool_map(
             if exhausted and not held:
                 return
             stop.check()
-            busy = [w for w in pool if w.seq is not None]
+            busy = [(w, w.seq) for w in pool if w.seq is not None]
             now = time.monotonic()
             timeout = _POLL_S
             if timeout_s is not None and busy:
-                timeout = max(0.0, min(timeout, min(w.started + timeout_s for w in busy) - now))
-            ready = set(wait([w.conn for w in busy] + [w.process.sentinel for w in busy], timeout))
-            for worker in busy:
-                seq = worker.seq
+                timeout = max(0.0, min(timeout, min(w.started + timeout_s for w, _ in busy) - now))
+            ready = set(wait([w.conn for w, _ in busy] + [w.process.sentinel for w, _ in busy], timeout))
+            for worker, seq in busy:
                 if worker.conn in ready or worker.process.sentinel in ready:
                     try:
                         status, value = worker.conn.recv()
@@ -224,7 +223,7 @@ def run_here(fn: Callable[[Any], Any], item: Any, *, timeout_s: float | None, st
     previous = signal.signal(signal.SIGALRM, expire) if timed else None
     try:
         with stop.abandonable():
-            if timed:
+            if timed and timeout_s is not None:
                 signal.setitimer(signal.ITIMER_REAL, timeout_s)
             try:
                 future.set_result(fn(item))

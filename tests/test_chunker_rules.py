@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from ingest import ChunkOptions, chunk, load_file
-from ingest.blocks import Block, Chunk, Document, Loaded, Source
+from ingest.blocks import Block, Chunk, Citation, Document, Loaded
 from ingest.chunker import tokens
 from ingest.chunker.tokens import get_tokenizer
 from ingest.errors import ChunkerError
@@ -131,7 +131,7 @@ def test_ids_are_deterministic_and_embed_text_leads_with_the_path(seeds):
 
 
 def test_embed_text_of_a_chunk_under_the_root_alone_is_its_text():
-    c = Chunk("id", "doc", 0, "Body.", ("Title",), ("paragraph",), 2, 0, Source("u", "n", "text/plain", "", ""))
+    c = Chunk("id", "doc", 0, "Body.", ("Title",), ("paragraph",), 2, 0, Citation("u", "n", "text/plain", "", ""))
     assert c.embed_text == "Body."
     assert replace(c, heading_path=()).embed_text == "Body."
     assert replace(c, heading_path=("Title", "A", "B")).embed_text == "A > B\n\nBody."

@@ -116,7 +116,7 @@ def test_nested_table_text_stays_in_its_cell(corpus):
 )
 def test_headers_and_footers_are_furniture_and_gone_after_cleaning(corpus, name, header, footer):
     loaded = load(corpus / name)
-    furniture = " ".join(b.text for b in loaded.blocks if b.kind == "furniture")
+    furniture = " ".join(b.text for b in loaded.blocks if b.layer == "furniture")
     assert header in furniture and footer in furniture
     body = " ".join(b.text for b in cleaned(loaded))
     assert header not in body and footer not in body
@@ -125,20 +125,20 @@ def test_headers_and_footers_are_furniture_and_gone_after_cleaning(corpus, name,
 
 def test_even_and_first_page_headers_are_read(corpus):
     even = load(corpus / "python_docx/doc-odd-even-hdrs.docx")
-    assert {(b.meta["type"], b.text) for b in even.blocks if b.kind == "furniture"} == {
+    assert {(b.meta["type"], b.text) for b in even.blocks if b.layer == "furniture"} == {
         ("even", "Even page header."),
         ("default", "Odd page header."),
     }
     first = load(corpus / "python_docx/sct-first-page-hdrftr.docx")
     assert ("first", "First Page Header (section 2)") in {
-        (b.meta["type"], b.text) for b in first.blocks if b.kind == "furniture"
+        (b.meta["type"], b.text) for b in first.blocks if b.layer == "furniture"
     }
 
 
 def test_page_fields_never_reach_the_text(corpus):
     # Footers hold "- PAGE -" in text boxes; Word's cached page number (6) must not survive.
     loaded = load(corpus / "docx2python/libreoffice_conversion.docx")
-    footers = [b.text for b in loaded.blocks if b.kind == "furniture" and b.meta["part"] == "footer"]
+    footers = [b.text for b in loaded.blocks if b.layer == "furniture" and b.meta["part"] == "footer"]
     assert footers and all(not any(ch.isdigit() for ch in t) for t in footers)
     # word_sample numbers its caption with SEQ (kept) and its footer page with PAGE (dropped).
     sample = load(corpus / "docling/docx/sources/word_sample.docx")

@@ -147,7 +147,9 @@ def test_footnotes_headers_footers_and_chips(fixture_doc):
     }
     loaded = load(doc)
     kinds = [(b.kind, b.text) for b in loaded.blocks]
-    assert kinds[0] == ("furniture", "ACME Confidential") and kinds[-1] == ("furniture", "Page")
+    assert kinds[0] == ("paragraph", "ACME Confidential") and kinds[-1] == ("paragraph", "Page")
+    assert loaded.blocks[0].layer == loaded.blocks[-1].layer == "furniture"
+    assert {b.layer for b in loaded.blocks[1:-1]} == {"body"}
     i = kinds.index(("paragraph", "Ask Ada Lovelace about Budget 2027[1]."))
     assert kinds[i + 1] == ("footnote", "Approved in March.")  # the note follows its citation
     assert loaded.blocks[i + 1].meta["label"] == "1"

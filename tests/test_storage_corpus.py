@@ -10,7 +10,7 @@ import hashlib
 import re
 from pathlib import Path
 
-from ingest.blocks import Chunk, Document, Source
+from ingest.blocks import Chunk, Citation, Document
 
 _MD_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _WIKI_HEADING = re.compile(r"^ ((?:= )+)(.*?) (?:= )+$")
@@ -27,7 +27,7 @@ def make_chunk(doc: Document, index: int, text: str, path: tuple[str, ...], **ex
         kinds=extra.pop("kinds", ("paragraph",)),
         token_count=len(text.split()),
         overlap_tokens=extra.pop("overlap_tokens", 0),
-        source=Source.of(doc),
+        source=Citation.of(doc),
         **extra,
     )
 

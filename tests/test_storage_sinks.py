@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from test_storage_corpus import make_chunk, markdown_document, wiki_documents
 
-from ingest.blocks import Chunk, Document, Source
+from ingest.blocks import Chunk, Citation, Document
 from ingest.chunk_json import chunk_from_dict, chunk_to_dict
 from ingest.errors import SinkError
 from ingest.sinks import JsonlSink, Sink, SqliteSink
@@ -178,7 +178,7 @@ def test_sqlite_sink_refuses_chunks_of_another_document(tmp_path: Path, fever, a
     with SqliteSink(tmp_path / "index.db") as sink:
         with pytest.raises(SinkError, match="belongs to document"):
             sink.write(doc, [*chunks, articles[0][1][0]])
-        other = dataclasses.replace(chunks[0], source=Source.of(dataclasses.replace(doc, version="v0")))
+        other = dataclasses.replace(chunks[0], source=Citation.of(dataclasses.replace(doc, version="v0")))
         with pytest.raises(SinkError, match="pass the Document the chunks were made from"):
             sink.write(doc, [other])
 
@@ -236,7 +236,7 @@ def test_jsonl_sink_writes_one_file_per_document(tmp_path: Path, seeds: Path, co
     a = markdown_document(corpus / "docling" / "md" / "sources" / "mixed.md")
     b = markdown_document(corpus / "unstructured" / "example-docs" / "simple-table.md")
     b_same_name = dataclasses.replace(b[0], name="mixed.md")
-    b = (b_same_name, [dataclasses.replace(c, source=Source.of(b_same_name)) for c in b[1]])
+    b = (b_same_name, [dataclasses.replace(c, source=Citation.of(b_same_name)) for c in b[1]])
     out = tmp_path / "dump"
     with JsonlSink(out) as sink:
         sink.write(*a)
@@ -256,7 +256,7 @@ def test_jsonl_sink_replaces_renames_and_deletes(tmp_path: Path, fever, articles
     sink.write(*articles[0])
     doc2, chunks2 = edited(doc, chunks)
     renamed = dataclasses.replace(doc2, name="Fever in children.md")
-    chunks2 = [dataclasses.replace(c, source=Source.of(renamed)) for c in chunks2]
+    chunks2 = [dataclasses.replace(c, source=Citation.of(renamed)) for c in chunks2]
     sink.write(renamed, chunks2)
     assert sorted(f.name.split(".")[0] for f in out.iterdir()) == ["fever-in-children-md", "valkyria-chronicles-iii"]
     assert read_jsonl(sink.path_for(renamed)) == chunks2

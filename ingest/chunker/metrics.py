@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..blocks import PROSE_KINDS, Block, Chunk
+from ..blocks import Block, Chunk, is_prose
 from ..table_text import header_lines
 from .sentences import sentence_spans
 
@@ -57,18 +57,18 @@ def sizes(counts: Sequence[int], target: int) -> Sizes:
 
 def defects(text: str | None, blocks: Sequence[Block], chunks: Sequence[Chunk]) -> Defects:
     """Defects of `chunks` cut from a document with source `text` (None for binary formats)."""
-    located = text is not None and all(c.start is not None and c.end is not None for c in chunks)
+    spans = [(c.start, c.end, c.text) for c in chunks if c.start is not None and c.end is not None]
     clean_ends: set[int] = set()
     pairs: list[tuple[int, int, str, str]] = []
     for block in blocks:
-        if block.kind == "heading" or block.start is None:
+        if block.kind == "heading" or block.start is None or block.end is None:
             continue
         clean_ends.add(block.end)
-        if block.kind in PROSE_KINDS:
-            spans = list(sentence_spans(block.text))
-            for _, end in spans:
+        if is_prose(block):
+            sentences = list(sentence_spans(block.text))
+            for _, end in sentences:
                 clean_ends.add(block.start + end)
-            for (a0, a1), (b0, b1) in zip(spans, spans[1:]):
+            for (a0, a1), (b0, b1) in zip(sentences, sentences[1:]):
                 pairs.append((block.start + a0, block.start + b1, block.text[a0:a1], block.text[b0:b1]))
         else:  # tables and code end cleanly at any line end
             pos = block.text.find("\n")
@@ -76,9 +76,9 @@ def defects(text: str | None, blocks: Sequence[Block], chunks: Sequence[Chunk]) 
                 clean_ends.add(block.start + pos)
                 pos = block.text.find("\n", pos + 1)
 
-    if located:
-        mid = sum(c.end - (len(c.text) - len(c.text.rstrip())) not in clean_ends for c in chunks)
-        separated = sum(not any(c.start <= a and c.end >= b for c in chunks) for a, b, _, _ in pairs)
+    if text is not None and len(spans) == len(chunks):  # every chunk located in the source text
+        mid = sum(end - (len(t) - len(t.rstrip())) not in clean_ends for _, end, t in spans)
+        separated = sum(not any(s <= a and e >= b for s, e, _ in spans) for a, b, _, _ in pairs)
         doc_len = len(text)
     else:
         mid = sum(not _CLEAN_END.search(c.text) for c in chunks)

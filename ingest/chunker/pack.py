@@ -14,7 +14,7 @@ import hashlib
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from ..blocks import PROSE_KINDS, Block, Chunk, Loaded, Source
+from ..blocks import Block, Chunk, Citation, Loaded
 from . import ChunkOptions
 from .sentences import sentence_spans
 from .tokens import Tokenizer, get_tokenizer
@@ -56,7 +56,7 @@ def chunk(
     options = options or ChunkOptions()
     tok = get_tokenizer(options.tokenizer)
     packer = _Packer(tok, options)
-    source = Source.of(loaded.document)
+    source = Citation.of(loaded.document)
     doc_id = loaded.document.id
     index = 0
     seen: dict[str, int] = {}
@@ -66,7 +66,7 @@ def chunk(
             yield _chunk(whole, doc_id, index, path, source, seen)
             index += 1
             continue
-        units = []
+        units: list[Unit] = []
         for i, block in enumerate(section):
             seam = _seam(loaded.text, section[i - 1], block) if i else ""
             units.extend(units_of(block, i, seam, tok, options.max_tokens))
@@ -186,14 +186,14 @@ class _Packer:
 
     def _start(self, previous: _Draft | None, unit: Unit) -> _Draft:
         """A new draft holding `unit`, led by whole sentences carried from `previous`."""
-        draft = _Draft([unit], [], [unit.count])
-        if not self.overlap or previous is None or unit.kind not in PROSE_KINDS:
+        draft = _Draft([unit], [], [unit.tokens])
+        if not self.overlap or previous is None or not unit.prose:
             return draft
         last = previous.units[-1]
-        if last.kind not in PROSE_KINDS:
+        if not last.prose:
             return draft
         for carried in self._tail_sentences(last):
-            head = _Draft([carried], [], [carried.count], overlap=1, overlap_tokens=carried.count)
+            head = _Draft([carried], [], [carried.tokens], overlap=1, overlap_tokens=carried.tokens)
             count = self._join(head, unit.seam, unit)
             if count <= self.max:
                 self._append(head, unit, count)
@@ -228,6 +228,7 @@ class _Packer:
             own
             and unit.kind in _INTRODUCED
             and last.kind == "paragraph"
+            and last.prose
             and last.text.rstrip().endswith(":")
             and self._fits_with(cur, len(cur.units) - 1, unit)
         ):
@@ -245,7 +246,7 @@ class _Packer:
 
     def _fits_with(self, cur: _Draft, i: int, unit: Unit) -> bool:
         """Whether units[i:] of `cur` followed by `unit` fit in one chunk."""
-        moved = _Draft([cur.units[i]], [], [cur.units[i].count])
+        moved = _Draft([cur.units[i]], [], [cur.units[i].tokens])
         for follower in cur.units[i + 1 :] + [unit]:
             count = self._join(moved, follower.seam, follower)
             if count > self.max:
@@ -290,7 +291,7 @@ class _Packer:
         window = units[-1].text
         k = 1
         while True:
-            count = self.tok.join(window, draft.count, seam, unit.text, unit.count, whole=k == len(units))
+            count = self.tok.join(window, draft.count, seam, unit.text, unit.tokens, whole=k == len(units))
             if count is not None:
                 return count
             k += 1  # the window holds no pre-token boundary yet: widen it by one unit
@@ -323,15 +324,15 @@ def chunk_id(doc_id: str, path: tuple[str, ...], text: str, seen: dict[str, int]
 
 
 def _chunk(
-    draft: _Draft, doc_id: str, index: int, path: tuple[str, ...], source: Source, seen: dict[str, int]
+    draft: _Draft, doc_id: str, index: int, path: tuple[str, ...], source: Citation, seen: dict[str, int]
 ) -> Chunk:
     text = draft.text()
     units = draft.units
     kinds = tuple(dict.fromkeys(u.kind for u in units[draft.overlap :] or units))
     pages = [p for u in units for p in (u.page, u.page_end) if p is not None]
-    starts = [u.start for u in units]
-    ends = [u.end for u in units]
-    located = None not in starts and None not in ends
+    starts = [u.start for u in units if u.start is not None]
+    ends = [u.end for u in units if u.end is not None]
+    located = len(starts) == len(ends) == len(units)
     comments = [c for u in units for c in u.comments]
     return Chunk(
         id=chunk_id(doc_id, path, text, seen),

@@ -55,7 +55,8 @@ def _is_full_stop(text: str, begin: int, at: int, punct: str) -> bool:
         return True
     if punct.startswith("..") or text[at - 1 : at] == "…":
         return False  # an ellipsis trails off; it rarely ends the thought
-    word = _WORD_BEFORE.search(text, begin, at).group(1)
+    found = _WORD_BEFORE.search(text, begin, at)  # matches, if only the empty word
+    word = found.group(1) if found else ""
     bare = word.rstrip(".").lower()
     if not bare:
         return True

@@ -34,7 +34,8 @@ from ..errors import TokenizerError
 
 
 class Tokenizer(Protocol):
-    name: str
+    @property
+    def name(self) -> str: ...
 
     def count(self, text: str) -> int: ...
 

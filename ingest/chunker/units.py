@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from ..blocks import PROSE_KINDS, Block
+from ..blocks import Block, is_prose
 from ..table_text import header_lines
 from .sentences import sentence_spans
 from .tokens import Tokenizer
@@ -22,7 +22,8 @@ class Unit(NamedTuple):
     megabyte and a frozen dataclass costs ten times as much to build)."""
 
     text: str
-    count: int
+    tokens: int
+    """Its token count (named apart from tuple's own `count` method)."""
     kind: str
     seam: str
     """Text that joins this unit to the previous one when both land in one chunk."""
@@ -37,11 +38,14 @@ class Unit(NamedTuple):
     """How strong the boundary before it is: 3 between blocks, 2 at a line break inside one,
     1 between sentences on a line, 0 inside a sentence. The packer prefers to cut at strong ones."""
     comments: tuple = ()
+    prose: bool = False
+    """Split at sentences and eligible for overlap (`blocks.is_prose`): a body paragraph is, a kept
+    header part (furniture) is not."""
 
     def carry(self, begin: int, text: str, count: int) -> Unit:
         """The tail `text` (from `begin`) of this unit, as overlap for the next chunk."""
         start = None if self.start is None else self.start + begin
-        return self._replace(text=text, count=count, seam="", start=start, piece_of=None, comments=())
+        return self._replace(text=text, tokens=count, seam="", start=start, piece_of=None, comments=())
 
 
 def display_text(block: Block) -> str:
@@ -58,7 +62,18 @@ def unit_of_block(block: Block, seam: str, text: str, count: int = 0) -> Unit:
     """The whole block as one unit (`count` 0: counted only as part of a whole section)."""
     comments = tuple(block.meta.get("comments", ())) if block.meta else ()
     page_end = block.meta.get("page_end", block.page) if block.meta else block.page
-    return Unit(text, count, block.kind, seam, block.start, block.end, block.page, page_end, comments=comments)
+    return Unit(
+        text,
+        count,
+        block.kind,
+        seam,
+        block.start,
+        block.end,
+        block.page,
+        page_end,
+        comments=comments,
+        prose=is_prose(block),
+    )
 
 
 def units_of(block: Block, block_id: int, seam: str, tok: Tokenizer, max_tokens: int) -> Iterator[Unit]:
@@ -73,7 +88,7 @@ def units_of(block: Block, block_id: int, seam: str, tok: Tokenizer, max_tokens:
     page_end = block.meta.get("page_end", block.page) if block.meta else block.page
     if block.kind == "table":
         pieces = _table_pieces(text, block.header_rows, tok, max_tokens)
-    elif block.kind in PROSE_KINDS:
+    elif is_prose(block):
         pieces = _prose_pieces(text, tok, max_tokens)
     else:
         pieces = _line_pieces(text, 0, len(text), tok, max_tokens)
@@ -95,6 +110,7 @@ def units_of(block: Block, block_id: int, seam: str, tok: Tokenizer, max_tokens:
             piece_of=block_id,
             strength=3 if first else strength,
             comments=comments if first else (),
+            prose=is_prose(block),
         )
         first = False
 
@@ -214,6 +230,7 @@ def _regroup(text: str, lines: list[tuple[int, int, int, int]], tok: Tokenizer) 
         joined = tok.join(
             text[start : out[-1][1]], out[-1][3], text[out[-1][1] : line_start], text[line_start:line_end], own
         )
+        assert joined is not None  # joined to the whole of the left side: always a count
         out.append((line_start, line_end, own, joined))
     return out
 

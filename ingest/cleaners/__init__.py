@@ -31,7 +31,7 @@ DEFAULT_CHAIN: tuple[str, ...] = (
     "running_headers",
     "empty_cells",  # table shape, once marks are resolved
     "merged_cells",
-    "furniture",  # last: drops what the loader, or a cleaner above, marked as furniture
+    "furniture",  # last: drops what the loader, or a cleaner above, put in the furniture layer
 )
 """The built-in cleaners, in the order they run; each is `ingest/cleaners/<name>.py`'s `cleaner`."""
 
@@ -52,10 +52,10 @@ class CleanContext:
 CleanFn = Callable[[Iterable[Block], CleanContext], Iterator[Block]]
 
 
-def drop_kind(blocks: Iterable[Block], kind: str, ctx: CleanContext) -> Iterator[Block]:
-    """The blocks not of `kind`, each dropped one reported as a block and its chars."""
+def drop_blocks(blocks: Iterable[Block], drop: Callable[[Block], bool], ctx: CleanContext) -> Iterator[Block]:
+    """The blocks `drop` does not pick, each dropped one reported as a block and its chars."""
     for block in blocks:
-        if block.kind == kind:
+        if drop(block):
             ctx.count("blocks")
             ctx.count("chars", len(block.text))
         else:

@@ -34,7 +34,7 @@ def drop_comments(blocks: Iterable[Block], ctx: CleanContext) -> Iterator[Block]
             yield block
             continue
         ctx.count("comments", len(found))
-        meta = dict(block.meta)
+        meta = block.meta.copy()
         if cell_marks:
             meta["cell_marks"] = tuple(x for x in cell_marks if x[2].kind != "comment")
         if options.keep_as_metadata:

@@ -46,7 +46,7 @@ def without_lines(
 ) -> Block:
     """`block` (or `rows` in its place) minus some rows and columns, with merge facts re-indexed
     and the text rendered again."""
-    rows = block.rows if rows is None else rows
+    rows = (block.rows or ()) if rows is None else rows
     drop_r, drop_c = set(drop_rows), set(drop_cols)
     width = max((len(r) for r in rows), default=0)
     keep_r = [i for i in range(len(rows)) if i not in drop_r]
@@ -55,11 +55,11 @@ def without_lines(
     new_c = {old: new for new, old in enumerate(keep_c)}
     new_rows = tuple(tuple(rows[r][c] if c < len(rows[r]) else "" for c in keep_c) for r in keep_r)
     header_rows = sum(1 for r in keep_r if r < block.header_rows)
-    meta = dict(block.meta)
+    meta = block.meta.copy()
     if "covered" in meta:
         meta["covered"] = tuple((new_r[r], new_c[c]) for r, c in meta["covered"] if r in new_r and c in new_c)
     if "merges" in meta:
-        merges = []
+        merges: list[tuple[int, int, int, int]] = []
         for r0, c0, r1, c1 in meta["merges"]:
             if r0 not in new_r or c0 not in new_c:
                 continue  # the anchor is gone, and with it what the merge showed

@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from ..blocks import Block
-from . import CleanContext, Cleaner, drop_kind
+from . import CleanContext, Cleaner, drop_blocks
 
 
 def drop_figures(blocks: Iterable[Block], ctx: CleanContext) -> Iterator[Block]:
-    return drop_kind(blocks, "figure", ctx)
+    return drop_blocks(blocks, lambda b: b.kind == "figure", ctx)
 
 
 cleaner = Cleaner(name="figures", run=drop_figures, default_for=frozenset({"application/pdf"}))

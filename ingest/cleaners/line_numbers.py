@@ -30,13 +30,15 @@ def drop_line_numbers(blocks: Iterable[Block], ctx: CleanContext) -> Iterator[Bl
     opts = ctx.options if isinstance(ctx.options, LineNumberOptions) else LineNumberOptions()
     blocks = list(blocks)
     columns: dict[tuple[int | None, str], list[list[int]]] = {}
+    boxes: dict[int, tuple[float, float, float, float]] = {}  # the candidates' positions, by index
     for i, block in enumerate(blocks):
         band = block.meta.get("band") if block.meta else None
         if band not in ("left", "right") or not block.text.strip().isdigit() or block.bbox is None:
             continue
+        boxes[i] = block.bbox
         cols = columns.setdefault((block.page, band), [])
         for col in cols:
-            if abs(blocks[col[0]].bbox[2] - block.bbox[2]) <= opts.tolerance:
+            if abs(boxes[col[0]][2] - block.bbox[2]) <= opts.tolerance:
                 col.append(i)
                 break
         else:
@@ -46,7 +48,7 @@ def drop_line_numbers(blocks: Iterable[Block], ctx: CleanContext) -> Iterator[Bl
         for col in cols:
             if len(col) < opts.min_run:
                 continue
-            col.sort(key=lambda i: blocks[i].bbox[1])
+            col.sort(key=lambda i: boxes[i][1])
             values = [int(blocks[i].text) for i in col]
             rising = _rising(values)
             if len(rising) >= opts.rising * len(col):

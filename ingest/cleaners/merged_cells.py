@@ -43,8 +43,9 @@ def resolve_merged_cells(blocks: Iterable[Block], ctx: CleanContext) -> Iterator
 
 
 def _resolve(block: Block, covered: set[tuple[int, int]], options: MergedCellsOptions, ctx: CleanContext) -> Block:
-    width = max(len(r) for r in block.rows)
-    grid = [list(r) + [""] * (width - len(r)) for r in block.rows]
+    rows = block.rows or ()  # only tables with rows come here
+    width = max(len(r) for r in rows)
+    grid = [list(r) + [""] * (width - len(r)) for r in rows]
     head = block.header_rows
     merges = tuple(block.meta.get("merges", ()))
     names = _column_names(grid[:head], merges, options.separator) if options.flatten_header and head > 1 else None

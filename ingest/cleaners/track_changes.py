@@ -26,12 +26,12 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from ..blocks import Block, Mark
+from ..blocks import Block, BlockMeta, Mark
 from ..table_text import render_table
 from . import CleanContext, Cleaner
 
 CHANGES = frozenset({"insertion", "deletion"})
-_ASIDE = frozenset({"footnote", "furniture"})
+_ASIDE = frozenset({"footnote"})
 
 
 class TrackChangesOptions(BaseModel, frozen=True):
@@ -123,7 +123,7 @@ def resolve_track_changes(blocks: Iterable[Block], ctx: CleanContext) -> Iterato
             renames[block.path] = (*parent, new_title) if new_title else parent or block.path
             path = renames[block.path]
         block = replace(block, text=text, marks=marks, path=path)
-        if pending is not None and (block.kind in _ASIDE or block.meta.get("textbox")):
+        if pending is not None and (block.kind in _ASIDE or block.layer == "furniture" or block.meta.get("textbox")):
             held.extend(_finish(block, ctx))
             continue
         if pending is not None:
@@ -172,7 +172,7 @@ def _table(block: Block, mode: str, ctx: CleanContext) -> Block | None:
     meta = block.meta
     cell_marks = tuple(meta.get("cell_marks", ()))
     row_marks = tuple(meta.get("row_marks", ()))
-    if not block.rows or not any(m.kind in CHANGES for *_, m in (*cell_marks, *row_marks)):
+    if not block.rows or not any(m.kind in CHANGES for m in (*(m for *_, m in cell_marks), *(m for _, m in row_marks))):
         return block
     rows = block.rows
     shape = (len(rows), max(len(r) for r in rows))
@@ -181,14 +181,15 @@ def _table(block: Block, mode: str, ctx: CleanContext) -> Block | None:
         return block
     drop = "deletion" if mode == "accept" else "insertion"
     gone = {r for r, m in row_marks if m.kind == drop}
-    new_index = {}
+    new_index: dict[int, int] = {}
     for r in range(len(rows)):
         if r not in gone:
             new_index[r] = len(new_index)
     by_cell: dict[tuple[int, int], list[Mark]] = {}
     for r, c, m in cell_marks:
         by_cell.setdefault((r, c), []).append(m)
-    new_rows, new_marks = [], []
+    new_rows: list[tuple[str, ...]] = []
+    new_marks: list[tuple[int, int, Mark]] = []
     for r, row in enumerate(rows):
         if r in gone:
             ctx.count("rows")
@@ -208,8 +209,8 @@ def _table(block: Block, mode: str, ctx: CleanContext) -> Block | None:
         header_rows = 1 if len(new_rows) > 1 else 0
     else:
         header_rows = sum(1 for r in range(block.header_rows) if r not in gone)
-    new_meta = dict(meta)
-    new_meta.update(cell_marks=tuple(new_marks), row_marks=(), marks_shape=(len(new_rows), shape[1]))
+    new_meta = meta.copy()
+    new_meta.update(BlockMeta(cell_marks=tuple(new_marks), row_marks=(), marks_shape=(len(new_rows), shape[1])))
     if "covered" in meta:
         new_meta["covered"] = tuple((new_index[r], c) for r, c in meta["covered"] if r in new_index)
     if "merges" in meta:

@@ -30,9 +30,13 @@ if TYPE_CHECKING:  # numpy is imported by the embedders that need it, not by eve
 
 @runtime_checkable
 class Embedder(Protocol):
-    name: str
-    """The model and every setting that changes its vectors, e.g. "wordllama:l2_supercat:256"."""
-    dimensions: int
+    @property
+    def name(self) -> str:
+        """The model and every setting that changes its vectors, e.g. "wordllama:l2_supercat:256"."""
+        ...
+
+    @property
+    def dimensions(self) -> int: ...
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Shape (len(texts), dimensions), float32, each row of unit length."""

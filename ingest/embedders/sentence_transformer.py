@@ -77,7 +77,10 @@ def open_sentence_transformer(options: SentenceTransformerOptions) -> SentenceTr
     if options.max_seq_length is not None:
         model.max_seq_length = options.max_seq_length
     get_dim = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
-    dimensions = int(get_dim())
+    found = get_dim()
+    if found is None:
+        raise EmbedderError(f"the model in {options.path} does not say its dimensions", subject="embedder.path")
+    dimensions = int(found)
     name = f"sentence-transformers:{options.path.name}:{_model_digest(options.path)}:{dimensions}"
     return SentenceTransformerEmbedder(name, dimensions, model, options.batch_size)
 

@@ -85,7 +85,7 @@ class JsonlSink(Sink):
 
     def stored(self) -> dict[str, str]:
         """Ids from each file's first chunk; a document stored with no chunks cannot be named and stays."""
-        out = {}
+        out: dict[str, str] = {}
         for path in self.directory.glob("*.jsonl"):
             try:
                 with path.open(encoding="utf-8") as handle:
@@ -93,7 +93,7 @@ class JsonlSink(Sink):
             except (OSError, ValueError):
                 continue
             if isinstance(first, dict) and isinstance(first.get("doc_id"), str):
-                out[first["doc_id"]] = (first.get("source") or {}).get("name", first["doc_id"])
+                out[first["doc_id"]] = str((first.get("source") or {}).get("name", first["doc_id"]))
         return out
 
     def sync(self) -> None:

@@ -30,7 +30,7 @@ import uuid
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..blocks import Chunk, Document, Source
+from ..blocks import Chunk, Citation, Document
 from ..embedders import Embedder
 from ..errors import SinkError, SinkUnreachable
 from . import Sink
@@ -86,6 +86,13 @@ class Tables:
         from psycopg import sql
 
         return sql.Identifier(f"{self.prefix}_{suffix}")
+
+
+def single(cursor: psycopg.Cursor) -> Any:
+    """The one value of a query that always returns one row (EXISTS, to_regclass, a key just upserted)."""
+    row = cursor.fetchone()
+    assert row is not None
+    return row[0]
 
 
 def where(options: PgvectorOptions) -> str:
@@ -289,7 +296,7 @@ def create_tables(conn: psycopg.Connection, tables: Tables, options: PgvectorOpt
             "dimensions": str(embedder.dimensions),
             "text_search": options.text_search,
         }
-        found = dict(conn.execute(_sql("SELECT key, value FROM {}", tables.meta)).fetchall())
+        found: dict[str, str] = dict(conn.execute(_sql("SELECT key, value FROM {}", tables.meta)).fetchall())
         for key, value in wanted.items():
             if key in found and found[key] != value:
                 raise SinkError(
@@ -299,7 +306,7 @@ def create_tables(conn: psycopg.Connection, tables: Tables, options: PgvectorOpt
                 )
         for statement in _schema(tables, options, embedder.dimensions):
             conn.execute(statement)
-        defer = conn.execute(_sql("SELECT NOT EXISTS (SELECT 1 FROM {})", tables.chunks)).fetchone()[0]
+        defer = single(conn.execute(_sql("SELECT NOT EXISTS (SELECT 1 FROM {})", tables.chunks)))
         if not defer:  # a no-op where it exists; built here if a first load ended before its close
             hnsw_index(conn, tables, options)
         conn.cursor().executemany(
@@ -386,8 +393,7 @@ def index_id(conn: psycopg.Connection, tables: Tables) -> str:
             _sql("INSERT INTO {} (key, value) VALUES ('index_id', %s) ON CONFLICT (key) DO NOTHING", tables.meta),
             (uuid.uuid4().hex,),
         )
-        row = conn.execute(_sql("SELECT value FROM {} WHERE key = 'index_id'", tables.meta)).fetchone()
-    return row[0]
+        return single(conn.execute(_sql("SELECT value FROM {} WHERE key = 'index_id'", tables.meta)))
 
 
 def stored_vectors(conn: psycopg.Connection, tables: Tables, hashes: Collection[str]) -> dict[str, Any]:
@@ -452,9 +458,9 @@ def _chunk_row(document: Document, chunk: Chunk) -> tuple[Any, ...]:
         raise SinkError(
             f"{where_} belongs to document {chunk.doc_id!r}; write each document's own chunks", document.uri
         )
-    if chunk.source != Source.of(document):  # citation fields are stored once per document
+    if chunk.source != Citation.of(document):  # citation fields are stored once per document
         raise SinkError(
-            f"{where_} cites {chunk.source} but the document is {Source.of(document)}; "
+            f"{where_} cites {chunk.source} but the document is {Citation.of(document)}; "
             "pass the Document the chunks were made from",
             document.uri,
         )

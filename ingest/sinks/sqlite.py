@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import sqlite_files
-from ..blocks import Chunk, Document, Source
+from ..blocks import Chunk, Citation, Document
 from ..errors import SinkError
 from ..sqlite_files import FileKind, check_integrity, check_schema, damaged, is_damage, open_error, transaction
 from . import Sink
@@ -335,9 +335,9 @@ def _chunk_row(document: Document, chunk: Chunk) -> tuple[Any, ...]:
     if chunk.doc_id != document.id:
         raise SinkError(f"{where} belongs to document {chunk.doc_id!r}; write each document's own chunks", document.uri)
     # Citation fields are stored once per document and joined back on read, so they must agree.
-    if chunk.source != Source.of(document):
+    if chunk.source != Citation.of(document):
         raise SinkError(
-            f"{where} cites {chunk.source} but the document is {Source.of(document)}; "
+            f"{where} cites {chunk.source} but the document is {Citation.of(document)}; "
             "pass the Document the chunks were made from",
             document.uri,
         )
@@ -403,7 +403,7 @@ def chunk_from_row(row: Sequence[Any]) -> Chunk:
         kinds=tuple(json.loads(kinds)),
         token_count=token_count,
         overlap_tokens=overlap,
-        source=Source(uri, name, mime_type, modified, version),
+        source=Citation(uri, name, mime_type, modified, version),
         start=start,
         end=end,
         page_start=page_start,

@@ -26,6 +26,7 @@ import json
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
+from typing import TypedDict
 
 from ..blocks import Document
 from ..errors import LoaderError, SourceError
@@ -62,6 +63,13 @@ class _Tree:
     items: dict[str, Item] = field(default_factory=dict)
 
 
+class _Extras(TypedDict, total=False):
+    """What `read` learnt beside a file's bytes, for `document`."""
+
+    readers: tuple[str, ...] | None
+    tabs: dict[str, int]
+
+
 class DriveSource:
     def __init__(self, config: DriveSourceConfig) -> None:
         self.config = config
@@ -75,7 +83,7 @@ class DriveSource:
         self.globs = Globs.of(config.include, config.exclude)
         self._files: dict[str, dict] = {}
         """Metadata of the files this run lists, by id: `read` and `document` need it."""
-        self._extras: dict[str, dict] = {}
+        self._extras: dict[str, _Extras] = {}
         """What `read` learnt beside the bytes (readers, sheet tabs), for `document`."""
         self.calls = GoogleCalls(config, credentials(config))
 
@@ -341,7 +349,7 @@ class DriveSource:
             )
         data = read_content(self.calls, meta, item.name)
         readers = listed_readers(meta)
-        extras = {"readers": readers if readers is not None else fetch_readers(self.calls, meta, item.name)}
+        extras = _Extras(readers=readers if readers is not None else fetch_readers(self.calls, meta, item.name))
         if meta.get("mimeType") == GOOGLE_SHEET:
             extras["tabs"] = sheet_tabs(self.calls, meta, item.name)
         self._extras[item.doc_id] = extras
@@ -349,7 +357,7 @@ class DriveSource:
 
     def document(self, item: Item, data: bytes) -> Document:
         meta = self._files.get(item.doc_id, {})
-        extras = self._extras.pop(item.doc_id, {})
+        extras = self._extras.pop(item.doc_id, _Extras())
         name = meta.get("name", PurePosixPath(item.name).name)
         google = meta.get("mimeType", "").startswith("application/vnd.google-apps.")
         facts = {"drive_path": item.name, "drive_mime_type": meta.get("mimeType", item.mime_type)}

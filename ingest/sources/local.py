@@ -77,16 +77,16 @@ class LocalSource:
                 if not self.globs.wanted(rel):
                     continue
                 try:
-                    st, skip = self._file_stat(path)
+                    found, skip = self._file_stat(path)
                 except FileNotFoundError:
                     continue  # vanished between listing and stat: it is not there
-                if skip:
+                if found is None:
                     yield self._skipped(rel, filename, skip)
                     continue
                 doc_id, name = _escaped(rel), _escaped(filename)
                 if doc_id != rel:
                     self._paths[doc_id] = path
-                yield Item(doc_id, name, mime_type_of(path), f"{st.st_size}:{st.st_mtime_ns}")
+                yield Item(doc_id, name, mime_type_of(path), f"{found.st_size}:{found.st_mtime_ns}")
 
     def read(self, item: Item) -> bytes:
         path = self._paths.get(item.doc_id, self.root / item.doc_id)

@@ -41,11 +41,12 @@ Parse = Callable[[str], tuple[str | None, list[Event], list[int] | None]]
 
 
 def _default_parser() -> Parse:
+    parse: Parse
     try:
-        from .tree import events
+        from .tree import events as parse
     except ImportError:  # the Rust parser is optional
-        from .tokens import events
-    return events
+        from .tokens import events as parse
+    return parse
 
 
 def load(data: bytes, document: Document) -> Loaded:
@@ -140,8 +141,8 @@ class _Builder:
 
 def line_starts(text: str | bytes) -> list[int]:
     """Offset of each line's first character (or byte)."""
-    newline = "\n" if isinstance(text, str) else b"\n"
-    return list(accumulate([len(line) + 1 for line in text.split(newline)][:-1], initial=0))
+    lines = text.split("\n") if isinstance(text, str) else text.split(b"\n")
+    return list(accumulate([len(line) + 1 for line in lines][:-1], initial=0))
 
 
 def _plain(raw: str) -> str:
@@ -157,7 +158,8 @@ def _front_matter(content: str) -> tuple[dict, tuple[str, ...]]:
         return {}, (f"front matter is not valid YAML, ignored: {exc}",)
     if not isinstance(meta, dict):
         return {}, ("front matter is not a mapping, ignored",)
-    return _json_data(meta), ()
+    data = _json_data(meta)
+    return (data if isinstance(data, dict) else {}), ()  # a mapping stays one
 
 
 def _json_data(value: object) -> object:

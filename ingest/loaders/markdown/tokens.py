@@ -35,27 +35,27 @@ def _walk(tokens: list[Token]) -> Iterator[Event]:
         tok = tokens[i]
         kind = tok.type
         if kind == "paragraph_open":
-            yield "block", "paragraph", tok.map[0], tok.map[1], ""
+            yield "block", "paragraph", *_lines(tok), ""
             i += 3
         elif kind == "heading_open":
-            yield "heading", int(tok.tag[1]), tokens[i + 1].content, tok.map[0], tok.map[1]
+            yield "heading", int(tok.tag[1]), tokens[i + 1].content, *_lines(tok)
             i += 3
         elif kind in _LIST_OPEN:
             end = _close(tokens, i)
             yield from _list(tokens, i, end, depth=0)
             i = end + 1
         elif kind == "fence" or kind == "code_block":
-            yield "block", "code", tok.map[0], tok.map[1], tok.info.strip().split(" ", 1)[0]
+            yield "block", "code", *_lines(tok), tok.info.strip().split(" ", 1)[0]
             i += 1
         elif kind == "table_open":
             end = _close(tokens, i)
             yield _table(tokens, i, end)
             i = end + 1
         elif kind == "blockquote_open":
-            yield "block", "quote", tok.map[0], tok.map[1], ""
+            yield "block", "quote", *_lines(tok), ""
             i = _close(tokens, i) + 1
         elif kind == "html_block":
-            yield "html", tok.content, tok.map[0], tok.map[1]
+            yield "html", tok.content, *_lines(tok)
             i += 1
         else:  # hr, front matter, stray closes: nothing to read
             i += 1
@@ -69,7 +69,8 @@ def _list(tokens: list[Token], i: int, end: int, depth: int) -> Iterator[Event]:
         item = tokens[j]  # list_item_open
         item_end = _close(tokens, j)
         marker = item.info or item.markup
-        seg_start, seg_end = item.map[0], None
+        seg_start: int | None = _lines(item)[0]
+        seg_end: int | None = None
         k = j + 1
         while k < item_end:
             child = tokens[k]
@@ -101,7 +102,13 @@ def _table(tokens: list[Token], i: int, end: int) -> Event:
             row = []
         elif tok.type == "thead_close":
             header_rows = len(rows)
-    return "table", tuple(rows), header_rows, tokens[i].map[0], tokens[i].map[1]
+    return "table", tuple(rows), header_rows, *_lines(tokens[i])
+
+
+def _lines(tok: Token) -> tuple[int, int]:
+    """[first, last) lines of a block token (markdown-it maps every one)."""
+    assert tok.map is not None
+    return tok.map[0], tok.map[1]
 
 
 def _close(tokens: list[Token], i: int) -> int:

@@ -8,12 +8,16 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from markdown_it_pyrs import MarkdownIt, Node
 
 from .loader import Event, line_starts
 
-_BLOCK_RULES = [
+if TYPE_CHECKING:
+    from markdown_it_pyrs.markdown_it_pyrs import _PLUGIN_NAME
+
+_BLOCK_RULES: list[_PLUGIN_NAME] = [
     "blockquote",
     "code",
     "fence",
@@ -62,6 +66,7 @@ class _Lines:
 
     def span(self, node: Node) -> tuple[int, int]:
         """[first, last) lines the node covers."""
+        assert node.srcmap is not None  # every block node has its byte range
         begin, end = node.srcmap
         starts = self.starts
         return bisect_right(starts, begin) - 1, bisect_right(starts, end - 1 if end > begin else begin)
@@ -98,7 +103,8 @@ def _list(node: Node, lines: _Lines, text: str, depth: int, out: list[Event]) ->
     for item in node.children:
         first, _ = lines.span(item)
         marker = _number(text, lines.char_starts[first]) if ordered else bullet
-        seg_start, seg_end = first, None
+        seg_start: int | None = first
+        seg_end: int | None = None
         for child in item.children:
             name = child.name
             if name in _LISTS:

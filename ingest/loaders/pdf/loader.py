@@ -54,7 +54,7 @@ from dataclasses import replace
 
 import pymupdf
 
-from ...blocks import Block, Document, Loaded
+from ...blocks import Band, Block, BlockMeta, Document, Loaded
 from ...errors import LoaderError
 from ...table_text import render_table
 from .figures import figure_lines, figure_regions
@@ -119,7 +119,7 @@ def _read_pages(
     read: list[tuple[list[Line], list[Unit], int, pymupdf.Rect]] = []
     in_tables: list[Line] = []
     imaged: list[int] = []
-    for page in doc:
+    for page in doc.pages():
         number = page.number + 1
         # One pass over the page: its text, and the vector rules the tables are found from.
         textpage = page.get_textpage(flags=TEXT_FLAGS)
@@ -377,19 +377,19 @@ def _footnotes(units: list[Unit], placed: PageLines, body: float) -> set[int]:
         if u.kind in ("paragraph", "list_item")
         and u.lines  # cheapest tests first
         and all(line.size <= body - 0.8 for line in u.lines)
-        and _bbox(u)[1] >= 0.5 * placed.height
+        and _placed_box(u)[1] >= 0.5 * placed.height
         and sum(len(line.text) for line in u.lines) >= 20
     ]
     if not small:
         return set()
     text = [
-        _bbox(u)
+        _placed_box(u)
         for u in units
         if u.kind in ("paragraph", "list_item") and any(abs(line.size - body) <= 0.6 for line in u.lines)
     ]
     out = set()
     for unit in small:
-        box = _bbox(unit)
+        box = _placed_box(unit)
         column = [o for o in text if min(o[2], box[2]) > max(o[0], box[0])]
         if any(o[3] <= box[1] + 1 for o in column) and not any(o[1] >= box[3] - 1 for o in column):
             out.add(id(unit))
@@ -409,7 +409,7 @@ def _runs_on(pending: Unit, unit: Unit) -> bool:
 
 
 def _text_block(unit: Unit, path: tuple[str, ...], markers: list[float]) -> Block:
-    meta: dict = {"font_size": unit.lines[0].size, "band": None}
+    meta: BlockMeta = {"font_size": unit.lines[0].size, "band": None}
     if unit.page_end is not None:
         meta["page_end"] = unit.page_end
     text = unit.text
@@ -429,12 +429,12 @@ def _text_block(unit: Unit, path: tuple[str, ...], markers: list[float]) -> Bloc
     return Block(unit.kind, text, path, level=level, page=unit.page, bbox=_bbox(unit), meta=meta)
 
 
-def _margin_block(group: tuple[str, tuple[Line, ...]], placed: PageLines, path: tuple[str, ...]) -> Block:
+def _margin_block(group: tuple[Band, tuple[Line, ...]], placed: PageLines, path: tuple[str, ...]) -> Block:
     band, lines = group
     ordered = sorted(lines, key=lambda line: (round(line.bbox[1] / max(line.height, 1)), line.bbox[0]))
     text = " ".join(line.text.replace("\u00ad", "") for line in ordered)
     box = box_of(lines)
-    meta = {
+    meta: BlockMeta = {
         "band": band,
         "segments": tuple(line.text.replace("\u00ad", "") for line in ordered),
         "font_size": lines[0].size,
@@ -451,3 +451,10 @@ def _margin_block(group: tuple[str, tuple[Line, ...]], placed: PageLines, path: 
 
 def _bbox(unit: Unit) -> tuple[float, float, float, float] | None:
     return unit.bbox if unit.bbox is not None else box_of(unit.lines)
+
+
+def _placed_box(unit: Unit) -> tuple[float, float, float, float]:
+    """The box of a unit with lines (each one asked about here has them)."""
+    box = _bbox(unit)
+    assert box is not None
+    return box

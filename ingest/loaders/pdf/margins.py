@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ...blocks import Band
 from ...page_furniture import is_page_number
 from .lines import Line, side_by_side
 
@@ -44,7 +45,7 @@ class PageLines:
     width: float
     height: float
     body: tuple[Line, ...]
-    margin: tuple[tuple[str, tuple[Line, ...]], ...]
+    margin: tuple[tuple[Band, tuple[Line, ...]], ...]
     """(band, lines) groups: band is "top", "bottom", "left" or "right"; one group per header line."""
     left_edge: float | None
     """Where most body lines start: text left of it is in the left margin."""
@@ -83,7 +84,7 @@ def split_margins(
     """Sort lines into body and margin: page bands apart from the body or recurring on other pages
     (`repeated`, from `recurring`), gutter numbers, side stamps."""
     left_edge = _left_edge(lines)
-    band: dict[int, str] = {}
+    band: dict[int, Band] = {}
     gutter = []
     for i, line in enumerate(lines):
         x0, _, x1, _ = line.bbox
@@ -107,7 +108,8 @@ def split_margins(
             bottom.add(last)
         if is_page_number(lines[first].text):
             top.add(first)
-    for zone, where in ((top, "top"), (bottom, "bottom")):
+    zones: tuple[tuple[set[int], Band], ...] = ((top, "top"), (bottom, "bottom"))
+    for zone, where in zones:
         for i in zone:
             if _apart(i, lines, flow, zone) or (repeated and band_key(lines[i].text) in repeated):
                 band[i] = where
@@ -206,9 +208,9 @@ def _apart(i: int, lines: list[Line], flow: list[int], zone: set[int]) -> bool:
     return True
 
 
-def _group_margins(lines: list[Line], band: dict[int, str]) -> tuple[tuple[str, tuple[Line, ...]], ...]:
+def _group_margins(lines: list[Line], band: dict[int, Band]) -> tuple[tuple[Band, tuple[Line, ...]], ...]:
     """One group per header line (pieces on one baseline) or per run of close lines in one band."""
-    groups: list[tuple[str, list[Line]]] = []
+    groups: list[tuple[Band, list[Line]]] = []
     numbers = [lines[i] for i in band if is_page_number(lines[i].text)]
     for i in sorted(band, key=lambda i: (band[i], lines[i].bbox[1], lines[i].bbox[0])):
         line, where = lines[i], band[i]

@@ -39,9 +39,13 @@ def _overlapping_lines(lines: list[dict]) -> bool:
         if min(ay1, by1) - max(ay0, by0) > 0.5 * min(ay1 - ay0, by1 - by0) and bx0 < ax1 - 1 and bx1 > ax0 + 1:
             span = next((s for s in b["spans"] if s["text"].strip()), None)
             c = span["text"].lstrip()[:1] if span else ""
-            if c.isalnum() and any(
-                s["text"].lstrip()[:1] == c and abs(span["bbox"][0] - s["bbox"][0]) < 0.5 * s["size"]
-                for s in a["spans"]
+            if (
+                span is not None
+                and c.isalnum()
+                and any(
+                    s["text"].lstrip()[:1] == c and abs(span["bbox"][0] - s["bbox"][0]) < 0.5 * s["size"]
+                    for s in a["spans"]
+                )
             ):
                 return True
     return False

@@ -11,6 +11,7 @@ body, goes back.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import replace
 
 from ...page_furniture import CAPTION, furniture_like, is_page_number
@@ -32,7 +33,7 @@ def rejoin(pages: list[tuple[PageLines, list[Unit]]], body: float) -> list[tuple
     seen: Counter[str] = Counter()
     smallest: dict[str, float] = {}  # the size a recurring band line is set in on its pages
     for placed, _ in pages:
-        keys = {}
+        keys: dict[str, float] = {}
         for band, lines in placed.margin:
             if band in ("top", "bottom"):
                 key = _band_key(lines)
@@ -87,7 +88,9 @@ def _body_like(lines: tuple[Line, ...], body: float) -> bool:
     return all(abs(line.size - body) <= max(0.3, min(0.6, 0.06 * body)) for line in lines)
 
 
-def _linked(groups: list[tuple[str, tuple[Line, ...]]], body: tuple[Line, ...], reach: dict[int, float]) -> set[int]:
+def _linked(
+    groups: Sequence[tuple[str, tuple[Line, ...]]], body: tuple[Line, ...], reach: dict[int, float]
+) -> set[int]:
     """id() of the groups a chain of close lines (a gap of at most `reach` line heights, two for
     text, overlapping across) links to the body."""
     joined: set[int] = set()

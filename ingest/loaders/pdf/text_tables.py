@@ -32,8 +32,8 @@ def text_tables(lines: Sequence[Line], page: int) -> tuple[list[Unit], list[Line
     """The tables found among a page's body lines, and the lines left for paragraphs."""
     # Most pages hold prose: without three rows that carry two short pieces each, no table.
     ys = sorted((line.bbox[1] + line.bbox[3]) / 2 for line in lines if len(line.text) <= 2 * _MAX_CELL)
-    rows = sum(1 for i in range(len(ys) - 1) if ys[i + 1] - ys[i] < 1.5 and (i == 0 or ys[i] - ys[i - 1] >= 1.5))
-    if rows < _MIN_ROWS:
+    paired = sum(1 for i in range(len(ys) - 1) if ys[i + 1] - ys[i] < 1.5 and (i == 0 or ys[i] - ys[i - 1] >= 1.5))
+    if paired < _MIN_ROWS:
         return [], list(lines)
     parts: dict[int, list[Line]] = {}  # id() of a joined piece: the lines it was made of
     rows = _rows(lines, parts)

@@ -180,8 +180,9 @@ class CommentReader:
                 rels = _relationships(self._xml(rels_name, "relationships part"), folder)
                 for name in (t for kind, t in rels if kind == "person"):
                     for p in self._xml(name, "person list").iter():
-                        if _local(p.tag) == "person" and p.get("id"):
-                            self._persons[p.get("id")] = p.get("displayName", "")
+                        pid = p.get("id")
+                        if _local(p.tag) == "person" and pid:
+                            self._persons[pid] = p.get("displayName", "")
             except _Unreadable as exc:
                 self.warnings.append(f"{exc}: authors of threaded comments are unknown")
         return self._persons
@@ -293,7 +294,8 @@ def _note_text(comment: etree._Element) -> str:
 
 
 def _text(el: etree._Element) -> str:
-    return "".join(el.itertext()).replace("\r\n", "\n").strip()
+    # lxml-stubs type itertext() as str | bytes; on a parsed element lxml yields str only.
+    return "".join(el.itertext()).replace("\r\n", "\n").strip()  # type: ignore[arg-type]
 
 
 def _children(el: etree._Element, name: str) -> Iterator[etree._Element]:

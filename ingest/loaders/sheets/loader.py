@@ -26,7 +26,7 @@ import openpyxl
 from openpyxl.chartsheet import Chartsheet
 from openpyxl.utils import get_column_letter
 
-from ...blocks import Block, Document, Loaded, Mark
+from ...blocks import Block, BlockMeta, Document, Loaded, Mark
 from ...errors import LoaderError
 from ...table_text import render_table
 from ..text.decoding import decode_text
@@ -86,7 +86,7 @@ def load_csv(data: bytes, document: Document) -> Loaded:
     width = max(len(row) for row in rows)
     rows = [row + ("",) * (width - len(row)) for row in rows]
     header = [cell for cell in rows[0] if cell]
-    meta = {
+    meta: BlockMeta = {
         "range": f"A{first + 1}:{get_column_letter(width)}{last + 1}",
         "header": "detected" if header and not any(NUMBER.match(c) for c in header) else "first_row",
     }
@@ -149,7 +149,9 @@ def _sheet_cells(ws, last_row: int | None) -> SheetCells:
     # text (the output's rows share them). Bounded, so a sheet of unique texts costs little.
     seen: dict[str, str] = {}
     for row in ws.iter_rows(max_row=last_row):
-        at, cols, texts = 0, [], []
+        at = 0
+        cols: list[int] = []
+        texts: list[str] = []
         for cell in row:
             value = cell.value
             if value is None:
@@ -178,7 +180,7 @@ def _piece_blocks(
     del cells  # the tables hold what they need: let the grid go before they are rendered
     for i, piece in enumerate(pieces):
         where = f"{get_column_letter(piece.left)}{piece.top}"
-        meta = {"sheet": sheet, "cell": where} if sheet else {"cell": where}
+        meta: BlockMeta = {"sheet": sheet, "cell": where} if sheet else {"cell": where}
         table = piece.table
         notes = placed[i] if placed else []
         # A comment on a cell no piece covers rides on the nearest piece of its sheet as a mark
@@ -297,7 +299,7 @@ def _formatted_number(value: float | int, fmt: str) -> str:
             value /= 1000
             last += 1
         integer, _, fraction = pattern.partition(".")
-        decimals = len(re.match(r"[0#?]*", fraction).group())
+        decimals = len(fraction) - len(fraction.lstrip("0#?"))
         number = f"{value:,.{decimals}f}" if "," in integer else f"{value:.{decimals}f}"
         pad = integer.replace(",", "").count("0")
         whole, dot, rest = number.partition(".")
@@ -313,7 +315,9 @@ def _formatted_number(value: float | int, fmt: str) -> str:
 
 @lru_cache(maxsize=256)  # a sheet uses a handful of formats over many cells
 def _sections(fmt: str) -> tuple[str, ...]:
-    parts, buf, quoted = [], [], False
+    parts: list[str] = []
+    buf: list[str] = []
+    quoted = False
     for ch in fmt:
         if ch == '"':
             quoted = not quoted
@@ -347,8 +351,8 @@ def _literal_free(section: str) -> str:
 
 def _split_literals(section: str) -> tuple[str, str]:
     bare = _literal_free(section)
-    first = _PLACEHOLDER.search(bare).start()
-    last = max(m.end() for m in _PLACEHOLDER.finditer(bare))
+    spans = [m.span() for m in _PLACEHOLDER.finditer(bare)]  # the caller saw at least one
+    first, last = spans[0][0], spans[-1][1]
     while bare[last : last + 1] in (",", ".") and last < len(bare):
         last += 1
     return _literals(section[:first]), _literals(section[last:])

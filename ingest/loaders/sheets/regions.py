@@ -329,7 +329,9 @@ def _scan_sheet(stream, part: str) -> SheetFacts:
                 ref = _MERGE_REF.search(attrs)
                 if ref:
                     min_col, min_row, max_col, max_row = range_boundaries(ref.group(1).decode("ascii").upper())
-                    merges.append((min_row, min_col, max_row, max_col))
+                    # A merge names cells; a whole-row or whole-column range ("A:A") is none.
+                    if min_row is not None and min_col is not None and max_row is not None and max_col is not None:
+                        merges.append((min_row, min_col, max_row, max_col))
             elif not attrs.rstrip().endswith(b"/"):  # <v/> is no value
                 last = row
             done = m.end()

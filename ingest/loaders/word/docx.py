@@ -3,7 +3,7 @@
 Parts are read straight from the package with lxml rather than through python-docx: python-docx
 hides tracked insertions and deletions, text boxes, notes and comment ranges, and cannot open
 ISO-Strict files; reading the XML directly is also faster. The loader describes (marks for changes
-and comments, merged-cell positions, header/footer parts as furniture); cleaners decide.
+and comments, merged-cell positions, header/footer parts in the furniture layer); cleaners decide.
 """
 
 from __future__ import annotations
@@ -14,10 +14,11 @@ import zipfile
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import PurePosixPath
+from typing import Literal
 
 from lxml import etree
 
-from ...blocks import Block, Document, Loaded, Mark
+from ...blocks import Block, BlockMeta, Document, Loaded, Mark
 from ...errors import LoaderError
 from .docx_inline import MC, InlineReader, Paragraph, R, W
 from .docx_numbering import Numbering, Styles, parse_int, xml_val
@@ -234,9 +235,9 @@ class _Reader:
             text, marks = text + "\n", [*marks, Mark(kind, len(text), len(text) + 1, attrs)]
         if not text:
             return None
-        meta: dict = {"style": self.styles.name(sid)} if sid else {}
+        meta: BlockMeta = {"style": self.styles.name(sid)} if sid else {}
         if rank is not None:
-            if marker and fmt != "bullet":  # numbered headings keep their numbers
+            if num is not None and marker and fmt != "bullet":  # numbered headings keep their numbers
                 prefix = marker + self.numbering.suffix(*num)
                 text, marks = (
                     prefix + text,
@@ -244,7 +245,7 @@ class _Reader:
                 )
             return Item("heading", text, marks, rank=rank, level=max(rank, 1), meta=meta)
         if num is not None:
-            meta.update(marker=marker, list_id=num[0])
+            meta.update(BlockMeta(marker=marker, list_id=num[0]))
             return Item("list_item", text, marks, level=num[1], meta=meta)
         return Item(self.styles.hint(sid) or "paragraph", text, marks, meta=meta)
 
@@ -295,7 +296,7 @@ class _Reader:
         for el in _block_elements(parent):
             if el.tag == W + "tbl":  # a nested table reads row by row, cells separated by spaces
                 table = read_table(el, lambda tc: self._flatten(tc, notes, numbered))
-                cell_marks = {}
+                cell_marks: dict[tuple[int, int], list[Mark]] = {}
                 for r, c, m in table.cell_marks:
                     cell_marks.setdefault((r, c), []).append(m)
                 row_marks = dict(table.row_marks)
@@ -330,8 +331,8 @@ class _Reader:
         if num is not None:
             self.numbering.next(*num)
 
-    def _furniture(self, body: etree._Element, part: str, title: str) -> Iterator[Block]:
-        """Header or footer parts every section references, each once, as furniture blocks."""
+    def _furniture(self, body: etree._Element, part: Literal["header", "footer"], title: str) -> Iterator[Block]:
+        """Header or footer parts every section references, each once, as paragraphs of the furniture layer."""
         seen: set[str] = set()
         for sect in body.iter(W + "sectPr"):
             for ref in sect.iterfind(W + part + "Reference"):
@@ -344,8 +345,8 @@ class _Reader:
                     continue
                 text, marks = self._flatten(root)
                 if text:
-                    meta = {"part": part, "type": ref.get(W + "type", "default")}
-                    yield Block("furniture", text, path=(title,), marks=tuple(marks), meta=meta)
+                    meta = BlockMeta(part=part, type=ref.get(W + "type", "default"))
+                    yield Block("paragraph", text, path=(title,), marks=tuple(marks), meta=meta, layer="furniture")
 
     def _fallback_title(self) -> str:
         """The title from the core properties, else the one the source gave, else the file name."""

@@ -138,7 +138,8 @@ class Numbering:
             return "", ""
         counters = self._counters.setdefault(key, [None] * 9)
         ilvl = min(max(ilvl, 0), 8)
-        counters[ilvl] = _start(levels, ilvl) if counters[ilvl] is None else counters[ilvl] + 1
+        current = counters[ilvl]
+        counters[ilvl] = _start(levels, ilvl) if current is None else current + 1
         for deeper in range(ilvl + 1, 9):
             counters[deeper] = None
         lvl = levels.get(ilvl)
@@ -149,7 +150,8 @@ class Numbering:
 
         def number(m: re.Match) -> str:
             k = int(m.group(1)) - 1
-            value = counters[k] if counters[k] is not None else _start(levels, k)
+            counted = counters[k]
+            value = counted if counted is not None else _start(levels, k)
             fmt = "decimal" if lvl.legal else (levels[k].fmt if k in levels else "decimal")
             return format_number(value, fmt)
 
@@ -184,12 +186,17 @@ class Numbering:
 
 def _level(lvl: etree._Element) -> _Level:
     return _Level(
-        start=parse_int(xml_val(lvl, "start")) if xml_val(lvl, "start") is not None else 1,
+        start=_or_one(parse_int(xml_val(lvl, "start"))),
         fmt=xml_val(lvl, "numFmt") or "decimal",
         text=xml_val(lvl, "lvlText") or "",
         legal=lvl.find(W + "isLgl") is not None and xml_val(lvl, "isLgl") not in ("0", "false"),
         suffix=xml_val(lvl, "suff") or "tab",
     )
+
+
+def _or_one(start: int | None) -> int:
+    """A level's start, 1 where the file gives none (or none Word could read)."""
+    return 1 if start is None else start
 
 
 def _start(levels: dict[int, _Level], ilvl: int) -> int:

@@ -19,8 +19,9 @@ import json
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
+from typing import Literal
 
-from ...blocks import Block, Document, Loaded, Mark
+from ...blocks import Block, BlockMeta, Document, Loaded, Mark
 from ...errors import LoaderError
 from .gdoc_comments import place_comments
 from .numbers import format_number
@@ -85,11 +86,19 @@ class _Reader:
             if len(tabs) > 1:  # a tab's title ranks above every heading in it (and a child tab's below)
                 items.append(Item("heading", tab.title, rank=tab.depth - 10, level=tab.depth + 1, meta={"tab": True}))
             items.extend(self._content(tab.body, tab, counters))
-            for part, stories in (("header", tab.headers), ("footer", tab.footers)):
+            parts: tuple[tuple[Literal["header", "footer"], dict], ...] = (
+                ("header", tab.headers),
+                ("footer", tab.footers),
+            )
+            for part, stories in parts:
                 for sid, story in stories.items():
                     text, marks = self._story(story.get("content", []), tab, counters)
                     if text:
-                        furniture.append(Block("furniture", text, marks=tuple(marks), meta={"part": part, "id": sid}))
+                        furniture.append(
+                            Block(
+                                "paragraph", text, marks=tuple(marks), meta={"part": part, "id": sid}, layer="furniture"
+                            )
+                        )
         title, root_heading = root_of(
             items, lambda: str(self.doc.get("title") or self.document.title or self.document.name)
         )
@@ -158,11 +167,13 @@ class _Reader:
                 prefix = marker + " "
                 text, marks = prefix + text, [_shift(m, len(prefix)) for m in marks]
             heading_id = para.get("paragraphStyle", {}).get("headingId")  # what a #heading= link opens
-            meta = {"style": style, **({"heading_id": heading_id} if heading_id else {})}
+            meta = BlockMeta(style=style)
+            if heading_id:
+                meta["heading_id"] = heading_id
             return Item("heading", text, marks, rank=rank, level=max(rank, 1), meta=meta), notes
-        meta = {"style": style} if style != "NORMAL_TEXT" else {}
+        meta = BlockMeta(style=style) if style != "NORMAL_TEXT" else BlockMeta()
         if bullet is not None:
-            meta.update(marker=marker, list_id=bullet.get("listId", ""))
+            meta.update(BlockMeta(marker=marker, list_id=bullet.get("listId", "")))
             return Item("list_item", text, marks, level=bullet.get("nestingLevel", 0), meta=meta), notes
         return Item("paragraph", text, marks, meta=meta), notes
 
@@ -228,8 +239,10 @@ class _Reader:
 
         def number(m: re.Match) -> str:
             k = int(m.group(1))
-            value = count[k] if count[k] is not None else _start(levels, k)
-            return format_number(value, _GLYPHS.get(_glyph(levels, k), "decimal"))
+            value = count[k]
+            return format_number(
+                _start(levels, k) if value is None else value, _GLYPHS.get(_glyph(levels, k), "decimal")
+            )
 
         return _LEVEL_REF.sub(number, spec.get("glyphFormat") or f"%{level}.").strip()
 

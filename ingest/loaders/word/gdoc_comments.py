@@ -50,7 +50,7 @@ def _who(entry: dict) -> dict[str, str]:
     out = {"text": " ".join(str(entry.get("content", "")).split())}
     author = entry.get("author") or {}
     if author.get("displayName") or author.get("emailAddress"):
-        out["author"] = author.get("displayName") or author.get("emailAddress")
+        out["author"] = str(author.get("displayName") or author.get("emailAddress"))
     if entry.get("createdTime"):
         out["date"] = entry["createdTime"]
     return out
@@ -71,7 +71,7 @@ def _place(blocks: list[Block], quote: str, marks: list[Mark]) -> bool:
                 if placed is not None:
                     blocks[i] = placed
                     return True
-            elif block.kind != "furniture":
+            elif block.layer == "body":
                 start = _find(block.text, needle)
                 if start >= 0:
                     spanned = [Mark(m.kind, start, start + len(needle), m.attrs) for m in marks]
@@ -83,11 +83,11 @@ def _place(blocks: list[Block], quote: str, marks: list[Mark]) -> bool:
 
 
 def _in_table(block: Block, needle: str, marks: list[Mark]) -> Block | None:
-    for r, row in enumerate(block.rows):
+    for r, row in enumerate(block.rows or ()):
         for c, cell in enumerate(row):
             start = _find(cell, needle)
             if start >= 0:
-                meta = dict(block.meta)
+                meta = block.meta.copy()
                 meta["cell_marks"] = (
                     *meta.get("cell_marks", ()),
                     *((r, c, Mark(m.kind, start, start + len(needle), m.attrs)) for m in marks),

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from ...blocks import Block, Mark
+from ...blocks import Block, BlockMeta, Mark
 from ...table_text import render_table
 
 TITLE_RANK = 0
@@ -43,7 +43,7 @@ class Item:
     marks: list[Mark] = field(default_factory=list)
     rank: int | None = None
     level: int = 0
-    meta: dict = field(default_factory=dict)
+    meta: BlockMeta = field(default_factory=BlockMeta)
     table: Table | None = None
 
     @property
@@ -87,13 +87,14 @@ def place(items: Iterable[Item], title: str, root_heading: bool) -> Iterator[Blo
                 )
                 continue
             first_heading = False
-            while stack and stack[-1][0] >= item.rank:
+            rank = TITLE_RANK if item.rank is None else item.rank  # the readers give every heading its rank
+            while stack and stack[-1][0] >= rank:
                 stack.pop()
-            stack.append((item.rank, " ".join(item.text.split())))
+            stack.append((rank, " ".join(item.text.split())))
         path = (title, *(t for _, t in stack))
         if item.table is not None:
             t = item.table
-            meta = {
+            meta: BlockMeta = {
                 "covered": t.covered,
                 "merges": t.merges,
                 "cell_marks": t.cell_marks,
