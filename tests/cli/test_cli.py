@@ -3,12 +3,8 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
-
-def ingest(*args: str, cwd=None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "ingest", *map(str, args)], capture_output=True, text=True, cwd=cwd)
+from tests.local_job import ingest
 
 
 def test_chunk_prints_json_lines_with_every_field(seeds):
@@ -75,34 +71,3 @@ def test_bad_option_is_a_usage_error(seeds):
 def test_search_without_an_index_says_what_to_do(tmp_path):
     proc = ingest("search", "anything", "--index", tmp_path / "none.sqlite")
     assert proc.returncode == 2 and "ingest run" in proc.stderr
-
-
-def test_run_every_repeats_until_interrupted(tmp_path):
-    import signal
-    import time
-
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    (docs / "a.md").write_text("# A\n\nSome text to index.\n", encoding="utf-8")
-    cfg = tmp_path / "cfg.yaml"
-    cfg.write_text(
-        f"source: {{local: {{path: {docs}}}}}\nsink: {{sqlite: {tmp_path / 'i.sqlite'}}}\n"
-        f"state: {tmp_path / 's.sqlite'}\nworkers: 1\n",
-        encoding="utf-8",
-    )
-    assert ingest("run", cfg, "--every", "soon").returncode == 2  # not a duration
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "ingest", "run", str(cfg), "--every", "1s", "--quiet"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    runs, deadline = [], time.monotonic() + 60
-    while len(runs) < 2 and time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if line.strip().startswith("changed"):
-            runs.append(line.split())
-    proc.send_signal(signal.SIGINT)
-    proc.wait(timeout=30)
-    assert runs == [["changed", "1"], ["changed", "0"]]  # the second run found nothing new
-    assert proc.returncode == 0

@@ -3,14 +3,23 @@ handbook tree, and readers of the index a run wrote."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
 from ingest.config import parse_config
+from ingest.pipeline import run
 
 DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
 PDF = "application/pdf"
 MD = "text/markdown"
+# What fetches a file's bytes (a download, an export, a Docs read), as against listing it.
+FETCHES = ("alt=media", "/export", "/v1/documents/")
+
+
+def fetched(g, since: int) -> list[str]:
+    """The fetches the fake served since request number `since`."""
+    return [path for _, path in g.requests[since:] if any(f in path for f in FETCHES)]
 
 
 def md(title: str, body: str) -> bytes:
@@ -35,6 +44,20 @@ def drive_config(tmp_path: Path, g, folder: str, workers: int = 1, **drive) -> t
         "workers": workers,
     }
     return parse_config(raw)
+
+
+def drive_sync(tmp_path: Path, g, folder: str, **drive) -> tuple:
+    """Sync `folder` into tmp_path: the summary, and each document's result by id."""
+    results = []
+    cfg, steps, options = drive_config(tmp_path, g, folder, **drive)
+    summary = run(cfg, steps, options, results.append)
+    return summary, {r.doc_id: r for r in results}
+
+
+def drive_paths(tmp_path: Path) -> dict[str, str]:
+    """The Drive path the index holds for each document, by id."""
+    with sqlite3.connect(tmp_path / "index.sqlite") as db:
+        return {i: json.loads(m)["drive_path"] for i, m in db.execute("SELECT id, meta FROM documents")}
 
 
 def handbook(g, parent: str | None, files: dict) -> dict[str, str]:

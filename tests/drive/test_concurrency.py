@@ -14,9 +14,7 @@ import pytest
 
 from ingest.pipeline import run
 from ingest.read_ahead import read_ahead
-from tests.drive.helpers import drive_config, md
-
-MD = "text/markdown"
+from tests.drive.helpers import MD, drive_config, md
 
 
 @pytest.fixture

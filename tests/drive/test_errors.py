@@ -17,9 +17,7 @@ from ingest.pipeline import run
 from ingest.sources.drive_auth import credentials
 from ingest.sources.drive_calls import GoogleCalls, RateGate
 from ingest.sources.drive_errors import read_refusal
-from tests.drive.helpers import drive_config, md, texts
-
-MD = "text/markdown"
+from tests.drive.helpers import MD, drive_config, md, texts
 
 
 @pytest.fixture

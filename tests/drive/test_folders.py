@@ -5,7 +5,6 @@ the fake server, real pipeline and SQLite."""
 from __future__ import annotations
 
 import json
-import sqlite3
 
 import pytest
 
@@ -14,14 +13,7 @@ from ingest.errors import ConfigError
 from ingest.pipeline import run
 from ingest.sources.drive_cursor import DriveCursor
 from ingest.state import StateStore
-from tests.drive.helpers import drive_config, md, texts
-
-MD = "text/markdown"
-
-
-def paths(tmp_path) -> dict[str, str]:
-    with sqlite3.connect(tmp_path / "index.sqlite") as db:
-        return {i: json.loads(m)["drive_path"] for i, m in db.execute("SELECT id, meta FROM documents")}
+from tests.drive.helpers import MD, drive_config, drive_paths, md, texts
 
 
 def cursor_of(tmp_path, key_part: str) -> DriveCursor:
@@ -49,7 +41,7 @@ def test_folder_ids_sync_several_folders_each_with_its_paths_and_a_cursor_per_dr
     config = drive_config(tmp_path, g, ids["hr"], folder_ids=[ids["reports"]], exclude=["draft.md"])
     summary = run(*config)
     assert summary.ok, summary.failures
-    assert paths(tmp_path) == {ids["leave"]: "leave.md", ids["q3"]: "q3.md"}  # each relative to its folder
+    assert drive_paths(tmp_path) == {ids["leave"]: "leave.md", ids["q3"]: "q3.md"}  # each relative to its folder
     assert set(cursor_of(tmp_path, ids["hr"]).tokens) == {"", ids["finance"]}  # the user's log and the drive's
 
     g.update(ids["leave"], content=md("Leave", "Thirty days."))
@@ -60,7 +52,7 @@ def test_folder_ids_sync_several_folders_each_with_its_paths_and_a_cursor_per_dr
     found = texts(tmp_path)
     assert "Thirty" in found[ids["leave"]] and "again" in found[ids["q3"]] and ids["stray"] not in found
     g.trash(ids["q3"])
-    assert run(*config).deleted == 1 and set(paths(tmp_path)) == {ids["leave"]}
+    assert run(*config).deleted == 1 and set(drive_paths(tmp_path)) == {ids["leave"]}
 
 
 def test_folder_ids_alone_and_adding_a_folder_lists_again(tmp_path, two_drives):
@@ -72,10 +64,10 @@ def test_folder_ids_alone_and_adding_a_folder_lists_again(tmp_path, two_drives):
     raw["source"]["drive"]["folder_ids"] = [ids["hr"], ids["other"]]
     summary = run(*parse_config(raw))
     assert summary.ok and summary.changed == 1 and any("listed again" in n for n in summary.notes)
-    assert set(paths(tmp_path)) == {ids["leave"], ids["draft"], ids["stray"]}
+    assert set(drive_paths(tmp_path)) == {ids["leave"], ids["draft"], ids["stray"]}
     raw["source"]["drive"]["folder_ids"] = [ids["hr"]]  # a folder taken out: its files go
     summary = run(*parse_config(raw))
-    assert summary.ok and summary.deleted == 1 and set(paths(tmp_path)) == {ids["leave"], ids["draft"]}
+    assert summary.ok and summary.deleted == 1 and set(drive_paths(tmp_path)) == {ids["leave"], ids["draft"]}
 
 
 def test_no_folder_is_a_config_error(tmp_path, fake_google):

@@ -12,9 +12,8 @@ from click.testing import CliRunner
 
 from ingest.cli import cli
 from ingest.pipeline import run
-from tests.drive.helpers import PDF, drive_config, md
+from tests.drive.helpers import MD, PDF, drive_config, md
 
-MD = "text/markdown"
 GDOC = "encoda_gdoc/__fixtures__/test-fixture-1.gdoc"
 
 

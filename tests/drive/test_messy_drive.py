@@ -14,12 +14,7 @@ from pathlib import Path
 import pytest
 
 from ingest.pipeline import run
-from tests.drive.helpers import drive_config, md, texts
-
-PDF = "application/pdf"
-DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
-MD = "text/markdown"
-FETCHES = ("alt=media", "/export", "/v1/documents/")
+from tests.drive.helpers import MD, PDF, drive_config, fetched, md, texts
 
 
 def config(tmp_path: Path, g, folder: str, workers: int = 1, **drive):
@@ -30,10 +25,6 @@ def documents(tmp_path: Path) -> dict[str, tuple[str, dict]]:
     """(name, meta) of each document row of the index."""
     with sqlite3.connect(tmp_path / "index.sqlite") as db:
         return {i: (n, json.loads(m)) for i, n, m in db.execute("SELECT id, name, meta FROM documents")}
-
-
-def fetched(g, since: int) -> list[str]:
-    return [path for _, path in g.requests[since:] if any(f in path for f in FETCHES)]
 
 
 @pytest.fixture

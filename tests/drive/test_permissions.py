@@ -14,9 +14,7 @@ from ingest.cli import cli
 from ingest.config import parse_config
 from ingest.pipeline import run
 from ingest.search import principals, search
-from tests.drive.helpers import drive_config, md
-
-MD = "text/markdown"
+from tests.drive.helpers import MD, drive_config, md
 
 
 def readers(tmp_path) -> dict[str, set[str]]:

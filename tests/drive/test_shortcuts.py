@@ -4,15 +4,10 @@ incremental runs. Real google-api-python-client against the fake server, real pi
 
 from __future__ import annotations
 
-import json
-import sqlite3
-
 import pytest
 
 from ingest.pipeline import run
-from tests.drive.helpers import drive_config, md, texts
-
-MD = "text/markdown"
+from tests.drive.helpers import MD, drive_config, drive_paths, md, texts
 
 
 @pytest.fixture
@@ -30,11 +25,6 @@ def company(fake_google):
     return g, ids
 
 
-def paths(tmp_path) -> dict[str, str]:
-    with sqlite3.connect(tmp_path / "index.sqlite") as db:
-        return {i: json.loads(m)["drive_path"] for i, m in db.execute("SELECT id, meta FROM documents")}
-
-
 def test_shortcuts_to_a_file_and_a_folder_index_their_targets_once(tmp_path, company):
     g, ids = company
     g.add_shortcut("plan.md", ids["links"], ids["plan"])
@@ -44,7 +34,7 @@ def test_shortcuts_to_a_file_and_a_folder_index_their_targets_once(tmp_path, com
     summary = run(*drive_config(tmp_path, g, ids["top"]))
     assert summary.ok, summary.failures
     assert summary.changed == 3 and summary.skipped == 0
-    found = paths(tmp_path)
+    found = drive_paths(tmp_path)
     assert set(found) == {ids["leave"], ids["plan"], ids["roster"]}
     assert found[ids["leave"]] == "HR/leave.md"  # where it lives, not where a shortcut points from
     assert found[ids["roster"]] == "Links/Team/roster.md"
@@ -57,7 +47,7 @@ def test_follow_shortcuts_false_leaves_them_alone(tmp_path, company):
     g.add_shortcut("plan.md", ids["links"], ids["plan"])
     g.add_shortcut("Team", ids["links"], ids["team"])
     summary = run(*drive_config(tmp_path, g, ids["top"], follow_shortcuts=False))
-    assert summary.ok and set(paths(tmp_path)) == {ids["leave"]}
+    assert summary.ok and set(drive_paths(tmp_path)) == {ids["leave"]}
     assert not any(ids["plan"] in p or ids["team"] in p for _, p in g.requests)
 
 
@@ -68,7 +58,7 @@ def test_a_shortcut_cycle_ends(tmp_path, company):
     g.add_shortcut("Elsewhere", ids["links"], ids["elsewhere"])
     summary = run(*drive_config(tmp_path, g, ids["top"]))
     assert summary.ok, summary.failures
-    found = paths(tmp_path)
+    found = drive_paths(tmp_path)
     assert found == {
         ids["leave"]: "HR/leave.md",
         ids["plan"]: "Links/Elsewhere/plan.md",
@@ -132,7 +122,7 @@ def test_a_new_shortcut_to_a_folder_is_walked_on_an_incremental_run(tmp_path, co
     run(*config)
     g.add_shortcut("Team", ids["hr"], ids["team"])
     summary = run(*config)
-    assert summary.ok and summary.changed == 1 and paths(tmp_path)[ids["roster"]] == "HR/Team/roster.md"
+    assert summary.ok and summary.changed == 1 and drive_paths(tmp_path)[ids["roster"]] == "HR/Team/roster.md"
 
 
 def test_a_shortcut_to_a_file_in_another_shared_drive_follows_that_drives_log(tmp_path, company):

@@ -13,10 +13,9 @@ import pytest
 from ingest.config import parse_config
 from ingest.errors import ConfigError
 from ingest.pipeline import run
-from tests.drive.helpers import PDF, drive_config, handbook
+from tests.drive.helpers import PDF, drive_config, fetched, handbook
 
 MEDIA = r"alt=media"
-FETCHES = (MEDIA, "/export", "/v1/documents/")
 
 
 @pytest.fixture
@@ -48,10 +47,6 @@ def config(tmp_path: Path, g, folder: str, **drive) -> tuple:
 def indexed(tmp_path: Path) -> dict[str, int]:
     with sqlite3.connect(tmp_path / "index.sqlite") as db:
         return dict(db.execute("SELECT doc_id, COUNT(*) FROM chunks GROUP BY doc_id"))
-
-
-def fetched(g, since: int) -> list[str]:
-    return [path for _, path in g.requests[since:] if any(f in path for f in FETCHES)]
 
 
 def test_first_run_indexes_the_tree_and_the_second_fetches_nothing(tmp_path, drive):

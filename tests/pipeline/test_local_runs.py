@@ -1,44 +1,17 @@
-"""Review: `ingest run` on a local folder as a user meets it -- unreadable files and folders,
-renames, cleaner changes, the JSONL sink, workers, exit codes, `--every` -- and the glob rules
-the README promises. Tests for the bugs it found failed before their fixes."""
+"""`ingest run` on a local folder as a user meets it: unreadable files and folders, renames,
+cleaner changes, the JSONL sink, workers, exit codes. Tests for the bugs a review found failed
+before their fixes."""
 
 from __future__ import annotations
 
 import json
 import os
-import signal
 import socket
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
 
-from ingest import load_config, run
-from ingest.config import LocalSourceConfig
-from ingest.sources.local import LocalSource
-
-
-def ingest(*args) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "ingest", *map(str, args)], capture_output=True, text=True)
-
-
-def write_config(tmp_path: Path, docs: Path, *, sink: str = "sqlite", workers: int = 1, extra: str = "") -> Path:
-    target = tmp_path / ("index.sqlite" if sink == "sqlite" else "chunks")
-    cfg = tmp_path / "ingest.yaml"
-    cfg.write_text(
-        f"source: {{local: {{path: {docs}}}}}\nsink: {{{sink}: {target}}}\nstate: {tmp_path / 'state.sqlite'}\n"
-        f"workers: {workers}\nchunker: {{max_tokens: 200, min_tokens: 16, overlap_tokens: 0}}\n{extra}",
-        encoding="utf-8",
-    )
-    return cfg
-
-
-def sync(cfg: Path):
-    results = []
-    summary = run(*load_config(cfg), on_result=results.append)
-    return summary, {r.doc_id: r for r in results}
+from tests.local_job import ingest, sync, write_config
 
 
 def summary_counts(stdout: str) -> dict[str, str]:
@@ -51,16 +24,6 @@ def summary_counts(stdout: str) -> dict[str, str]:
         if parts[:2] == ["documents", "seen"]:
             out["seen"] = parts[2]
     return out
-
-
-@pytest.fixture
-def docs(tmp_path, seeds):
-    root = tmp_path / "docs"
-    (root / "sub").mkdir(parents=True)
-    (root / "fever.md").write_bytes((seeds / "paediatric-fever.md").read_bytes())
-    (root / "notes.txt").write_text("Quarterly review is due in March.\n\nBring the budget sheet.\n")
-    (root / "sub" / "policy.md").write_text("# Policy\n\nLaptops are replaced every four years.\n")
-    return root
 
 
 def unreadable_file(path: Path) -> socket.socket:
@@ -202,113 +165,3 @@ def test_an_unreadable_folder_that_is_excluded_neither_fails_the_run_nor_blocks_
         assert results["notes.txt"].status == "deleted"
     finally:
         private.chmod(0o755)
-
-
-# -- ingest run --every --------------------------------------------------------------------------
-
-
-def test_every_goes_on_after_a_run_that_fails_as_a_whole(tmp_path, docs):
-    cfg = write_config(tmp_path, docs)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "ingest", "run", str(cfg), "--every", "1s", "--quiet"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        runs, deadline = 0, time.monotonic() + 30
-        while runs < 1 and time.monotonic() < deadline:
-            runs += proc.stdout.readline().split()[:1] == ["changed"]
-        moved = docs.with_name("docs-away")
-        docs.rename(moved)  # an unmounted share, a folder being restored from backup
-        time.sleep(2.5)  # at least one run meets the missing folder
-        moved.rename(docs)
-        still_running = proc.poll() is None
-        time.sleep(1.5)
-        assert still_running and proc.poll() is None
-    finally:
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGINT)
-        proc.communicate(timeout=30)
-
-
-def test_every_exit_code_reflects_the_last_finished_run(tmp_path, docs):
-    (docs / "broken.md").write_bytes(b"\x00\x01\x02binary")
-    cfg = write_config(tmp_path, docs)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "ingest", "run", str(cfg), "--every", "1s", "--quiet"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    failed, deadline = [], time.monotonic() + 30
-    while len(failed) < 2 and time.monotonic() < deadline:
-        parts = proc.stdout.readline().split()
-        if parts[:1] == ["failed"]:
-            failed.append(parts[1])
-    assert proc.poll() is None  # a failing document does not end the schedule
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=30)
-    assert failed == ["1", "1"] and proc.returncode == 1 and "stopped" in err
-
-
-# -- globs (README: "Globs work as in .gitignore") ------------------------------------------------
-
-
-def listed(root: Path, **options) -> list[str]:
-    return sorted(i.doc_id for i in LocalSource(LocalSourceConfig(path=root, **options)).items())
-
-
-@pytest.fixture
-def tree(tmp_path):
-    for name in [
-        "a.md",
-        "docs/b.md",
-        "docs/deep/c.md",
-        "src/docs/d.md",
-        "src/build/e.md",
-        "build/f.txt",
-        "report-1.md",
-        "report-x.md",
-        "keep.md",
-    ]:
-        path = tmp_path / "t" / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(f"{name}\n")
-    (tmp_path / "t" / "docsfile").write_text("a file, not a folder\n")
-    return tmp_path / "t"
-
-
-def test_folder_patterns_take_what_is_inside(tree):
-    assert listed(tree, include=["docs"]) == ["docs/b.md", "docs/deep/c.md", "src/docs/d.md"]  # any depth
-    assert listed(tree, include=["/docs"]) == ["docs/b.md", "docs/deep/c.md"]  # anchored
-    assert listed(tree, include=["docs/"]) == ["docs/b.md", "docs/deep/c.md", "src/docs/d.md"]
-    assert listed(tree, include=["docs*/"]) == ["docs/b.md", "docs/deep/c.md", "src/docs/d.md"]  # not the file
-    assert listed(tree, exclude=["**/build/**"]) == [
-        "a.md",
-        "docs/b.md",
-        "docs/deep/c.md",
-        "docsfile",
-        "keep.md",
-        "report-1.md",
-        "report-x.md",
-        "src/docs/d.md",
-    ]
-    assert listed(tree, include=["*.md"], exclude=["docs/", "/build"]) == [
-        "a.md",
-        "keep.md",
-        "report-1.md",
-        "report-x.md",
-        "src/build/e.md",
-    ]
-
-
-def test_negation_takes_back_what_an_earlier_pattern_matched(tree):
-    ids = listed(tree, include=["*.md"], exclude=["report-*", "!report-1.md"])
-    assert "report-1.md" in ids and "report-x.md" not in ids
-    # as in git, nothing inside an excluded folder comes back
-    assert not any(i.startswith("docs/") for i in listed(tree, exclude=["docs/", "!docs/b.md"]))
-
-
-def test_character_classes_match(tree):
-    assert listed(tree, include=["report-[0-9].md"]) == ["report-1.md"]

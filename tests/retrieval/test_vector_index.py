@@ -19,6 +19,7 @@ from ingest.errors import ConfigError, RunError
 from ingest.hybrid import fuse, search_mode
 from ingest.search import SearchError
 from ingest.vector_search import VectorIndex
+from tests.local_job import sync as _sync
 from tests.paths import ROOT
 from tests.retrieval import counting_embedder
 
@@ -50,12 +51,6 @@ def job(tmp_path):
     )
     counting_embedder.CALLS.clear()
     return docs, config, tmp_path / "index.sqlite"
-
-
-def _sync(config: Path):
-    results = []
-    summary = run(*load_config(config), on_result=results.append)
-    return summary, {r.doc_id: r for r in results}
 
 
 def _rows(index: Path) -> list[tuple]:

@@ -12,13 +12,8 @@ import pytest
 from ingest import load_config, run, sqlite_files
 from ingest.errors import SinkError, StateError
 from ingest.sinks import sqlite as sqlite_sink
+from tests.local_job import sync
 from tests.service.helpers import env, indexed, ingest_run, recorded, workspace
-
-
-def sync(cfg):
-    results = []
-    summary = run(*load_config(cfg), on_result=results.append)
-    return summary, {r.doc_id: r for r in results}
 
 
 @pytest.fixture

@@ -15,20 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from ingest import load_config, run
 from ingest.search import search
+from tests.local_job import sync
 from tests.paths import CORPUS, SHARED
 from tests.service.helpers import indexed, ingest_run, workspace
 
 DOCX = CORPUS / "python_docx/blk-paras-and-tables.docx"
 BENCH = SHARED / "bench"
 GIB = 1 << 30
-
-
-def sync(cfg):
-    results = []
-    summary = run(*load_config(cfg), on_result=results.append)
-    return summary, {r.doc_id: r for r in results}
 
 
 @pytest.fixture(scope="session")

@@ -6,14 +6,8 @@ from __future__ import annotations
 import shutil
 import sqlite3
 
-from ingest import load_config, run
+from tests.local_job import sync
 from tests.service.helpers import indexed, workspace
-
-
-def sync(cfg):
-    results = []
-    summary = run(*load_config(cfg), on_result=results.append)
-    return summary, {r.doc_id: r for r in results}
 
 
 def test_a_deleted_index_is_rebuilt_not_trusted(tmp_path):

@@ -18,6 +18,7 @@ from ingest.config import load_config, parse_config
 from ingest.errors import CleanerError, ConfigError, IngestError
 from ingest.loaders import load_file
 from ingest.pipeline import run
+from tests.drive.helpers import md, texts
 from tests.paths import ROOT
 
 PLUGIN = textwrap.dedent("""
@@ -183,3 +184,71 @@ def test_a_broken_installed_plugin_is_listed_with_its_error_and_harms_no_other_j
     assert item.kind == "cleaner" and "No module named 'no_such_package_xyz'" in item.error
     with pytest.raises(IngestError, match="cannot load cleaner from entry point no_such_package_xyz"):
         build_chain([("half_done", None)])
+
+
+# -- configured defaults, options in the settings hash, a plugin by module:attr -------------------
+
+
+TAG_PLUGIN = """
+from dataclasses import replace
+
+def tag(blocks, ctx):
+    for block in blocks:
+        yield replace(block, text=block.text.replace("paid", "PLUGGED")) if hasattr(block, "text") else block
+    ctx.count("documents")
+"""
+
+
+def local_raw(tmp_path: Path, docs: Path, cleaners: list) -> dict:
+    return {
+        "source": {"local": {"path": str(docs)}},
+        "sink": {"sqlite": str(tmp_path / "index.sqlite")},
+        "state": str(tmp_path / "state.sqlite"),
+        "workers": 1,
+        "cleaners": cleaners,
+    }
+
+
+def local_sync(raw: dict) -> tuple:
+    results = []
+    summary = run(*parse_config(raw), results.append)
+    return summary, {r.doc_id: r for r in results}
+
+
+def test_configured_default_cleaner_stays_on_its_formats_and_options_reprocess(tmp_path, corpus):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "leave.md").write_bytes(md("Leave", "Twenty days of paid leave a year."))
+    (docs / "plan.docx").write_bytes((corpus / "python_docx" / "blk-paras-and-tables.docx").read_bytes())
+    plain = local_raw(tmp_path, docs, [])
+    summary, results = local_sync(plain)
+    assert summary.ok and summary.changed == 2
+    # naming a default cleaner with its default options changes nothing: no re-processing
+    summary, results = local_sync(local_raw(tmp_path, docs, [{"running_headers": None}, "empty_cells"]))
+    assert summary.changed == 0 and summary.unchanged == 2
+    for r in results.values():
+        assert "running_headers" not in r.cleaned and "empty_cells" not in r.cleaned  # not widened
+    # new options re-process the documents the cleaner runs on, and only those (issue #9): a
+    # PDF-only cleaner leaves Markdown and Word alone, one for every format takes them all
+    summary, _ = local_sync(local_raw(tmp_path, docs, [{"running_headers": {"min_pages": 5}}]))
+    assert summary.changed == 0 and summary.unchanged == 2
+    summary, _ = local_sync(local_raw(tmp_path, docs, [{"track_changes": {"mode": "reject"}}]))
+    assert summary.changed == 2
+
+
+def test_plugin_named_by_module_attr_runs_on_every_document(tmp_path, corpus, monkeypatch):
+    plugins = tmp_path / "plugins"
+    plugins.mkdir()
+    (plugins / "review_sync_plugin.py").write_text(TAG_PLUGIN)
+    monkeypatch.syspath_prepend(str(plugins))
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "leave.md").write_bytes(md("Leave", "Twenty days of paid leave a year."))
+    (docs / "plan.docx").write_bytes((corpus / "python_docx" / "blk-paras-and-tables.docx").read_bytes())
+    summary, results = local_sync(local_raw(tmp_path, docs, ["review_sync_plugin:tag", {"furniture": False}]))
+    assert summary.ok and summary.changed == 2, summary.failures
+    for r in results.values():
+        assert r.cleaned["review_sync_plugin:tag"]["documents"] == 1, r  # its own count, beside ingest's
+        assert "furniture" not in r.cleaned
+    assert "PLUGGED leave" in texts(tmp_path)["leave.md"]
+    assert results["leave.md"].cleaned["review_sync_plugin:tag"]["chars"] == -3  # "paid" -> "PLUGGED": added
