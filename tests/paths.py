@@ -10,3 +10,4 @@ ROOT = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("INGEST_SHARED", ROOT.parent / "shared"))
 CORPUS = SHARED / "corpus"
 SEEDS = SHARED / "seeds"
+FIXTURES = ROOT / "tests" / "fixtures"  # small files made for the loader tests (fixtures/make_fixtures.py)

@@ -12,7 +12,7 @@ from ingest.blocks import Chunk, Document
 from ingest.errors import IngestError, SinkError
 from ingest.search import Hit, SearchError, citation, index_stats, join_context, search
 from ingest.sinks import SqliteSink
-from tests.storage.test_corpus import make_chunk, markdown_document, wiki_documents
+from tests.storage.documents import make_chunk, markdown_document, wiki_documents
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,7 @@ from ingest.chunk_json import chunk_from_dict, chunk_to_dict
 from ingest.errors import SinkError
 from ingest.sinks import JsonlSink, Sink, SqliteSink
 from ingest.state import StateStore
-from tests.storage.test_corpus import make_chunk, markdown_document, wiki_documents
+from tests.storage.documents import make_chunk, markdown_document, wiki_documents
 
 
 @pytest.fixture()

@@ -1,5 +1,6 @@
-"""Adversarial review of the Google Docs loader: Docs API JSON edge cases, each shaped as
-`documents.get` reports it. The first tests each failed before their fix."""
+"""The Google Docs loader on Docs API JSON edge cases (list numbering and glyphs, footnotes in nested
+tables, suggestions in cells), each shaped as `documents.get` reports it. The first tests each
+failed before their fix."""
 
 from __future__ import annotations
 

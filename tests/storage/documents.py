@@ -1,7 +1,7 @@
 """Real documents cut into real `Chunk`s by hand, one paragraph per chunk, for the storage tests.
 
 The storage layer must not wait for the chunker, so these helpers split on headings and blank lines
-only. They are imported by the other test_storage_* files.
+only. The storage tests import them.
 """
 
 from __future__ import annotations
@@ -92,23 +92,3 @@ def wiki_documents(path: Path) -> list[tuple[Document, list[Chunk]]]:
             doc, chunks = docs[-1]
             chunks.append(make_chunk(doc, len(chunks), line.strip(), tuple(heading)))
     return docs
-
-
-def test_markdown_document_cuts_the_seed_article_at_its_sections(seeds: Path) -> None:
-    doc, chunks = markdown_document(seeds / "paediatric-fever.md")
-    source = (seeds / "paediatric-fever.md").read_text(encoding="utf-8")
-    assert [c.chunk_index for c in chunks] == list(range(len(chunks)))
-    assert all(source[c.start : c.end] == c.text for c in chunks)
-    code = [c for c in chunks if c.kinds == ("code",)]
-    assert len(code) == 1 and code[0].heading_path == ("Paediatric fever", "Recording a reading")
-    assert [c.heading_path[-1] for c in chunks if c.kinds == ("table",)] == ["Antipyretic dosing"]
-
-
-def test_wiki_documents_splits_the_corpus_into_its_articles(corpus: Path) -> None:
-    docs = wiki_documents(corpus / "chunking_evaluation" / "corpora" / "wikitexts.md")
-    assert len(docs) == 17
-    doc, chunks = docs[0]
-    assert doc.name == "Valkyria Chronicles III"
-    assert chunks[2].heading_path == ("Valkyria Chronicles III",)
-    assert chunks[3].heading_path == ("Valkyria Chronicles III", "Gameplay")
-    assert len({d.id for d, _ in docs}) == 17
