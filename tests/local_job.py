@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from ingest import load_config, run
+from ingest.config import parse_config
 
 
 def ingest(*args, cwd=None) -> subprocess.CompletedProcess:
@@ -18,6 +19,18 @@ def sync(cfg: Path):
     results = []
     summary = run(*load_config(cfg), on_result=results.append)
     return summary, {r.doc_id: r for r in results}
+
+
+def local_config(docs: Path, tmp_path: Path) -> tuple:
+    """Config, cleaner steps and chunk options for `docs` into tmp_path's index, one worker."""
+    return parse_config(
+        {
+            "source": {"local": {"path": str(docs)}},
+            "workers": 1,
+            "sink": {"sqlite": str(tmp_path / "index.sqlite")},
+            "state": str(tmp_path / "state.sqlite"),
+        }
+    )
 
 
 def write_config(tmp_path: Path, docs: Path, *, sink: str = "sqlite", workers: int = 1, extra: str = "") -> Path:

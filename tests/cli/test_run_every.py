@@ -11,14 +11,19 @@ import time
 from tests.local_job import ingest, write_config
 
 
-def test_every_goes_on_after_a_run_that_fails_as_a_whole(tmp_path, docs):
-    cfg = write_config(tmp_path, docs)
-    proc = subprocess.Popen(
+def every_second(cfg) -> subprocess.Popen:
+    """`ingest run CFG --every 1s --quiet` in the background, its output read as text."""
+    return subprocess.Popen(
         [sys.executable, "-m", "ingest", "run", str(cfg), "--every", "1s", "--quiet"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
+
+
+def test_every_goes_on_after_a_run_that_fails_as_a_whole(tmp_path, docs):
+    cfg = write_config(tmp_path, docs)
+    proc = every_second(cfg)
     try:
         runs, deadline = 0, time.monotonic() + 30
         while runs < 1 and time.monotonic() < deadline:
@@ -39,12 +44,7 @@ def test_every_goes_on_after_a_run_that_fails_as_a_whole(tmp_path, docs):
 def test_every_exit_code_reflects_the_last_finished_run(tmp_path, docs):
     (docs / "broken.md").write_bytes(b"\x00\x01\x02binary")
     cfg = write_config(tmp_path, docs)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "ingest", "run", str(cfg), "--every", "1s", "--quiet"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    proc = every_second(cfg)
     failed, deadline = [], time.monotonic() + 30
     while len(failed) < 2 and time.monotonic() < deadline:
         parts = proc.stdout.readline().split()
@@ -63,12 +63,7 @@ def test_every_reports_a_raising_run_goes_on_and_ctrl_c_exits_3(tmp_path):
         f"source:\n  local: {{path: {docs}}}\nsink:\n  sqlite: {tmp_path / 'index.sqlite'}\n"
         f"state: {tmp_path / 'state.sqlite'}\nworkers: 1\n"
     )
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "ingest", "run", str(cfg), "--every", "1s", "--quiet"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    proc = every_second(cfg)
     try:
         failures, deadline = 0, time.monotonic() + 30
         while failures < 2 and time.monotonic() < deadline:
@@ -95,12 +90,7 @@ def test_run_every_repeats_until_interrupted(tmp_path):
         encoding="utf-8",
     )
     assert ingest("run", cfg, "--every", "soon").returncode == 2  # not a duration
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "ingest", "run", str(cfg), "--every", "1s", "--quiet"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    proc = every_second(cfg)
     runs, deadline = [], time.monotonic() + 60
     while len(runs) < 2 and time.monotonic() < deadline:
         line = proc.stdout.readline()

@@ -1,6 +1,6 @@
 """Google's error answers in both shapes, back-off, the shared rate gate, DNS failures, and what a
 run does with a document it could not fetch: through the real google-api-python-client against
-the fake server (tests/fake_google/), the real pipeline and SQLite."""
+the fake server (tests/drive/fake_google/), the real pipeline and SQLite."""
 
 from __future__ import annotations
 

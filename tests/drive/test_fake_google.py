@@ -1,4 +1,4 @@
-"""The fake Drive v3 + Docs v1 server (tests/fake_google/) seen through the real
+"""The fake Drive v3 + Docs v1 server (tests/drive/fake_google/) seen through the real
 google-api-python-client: what the lead's Drive source will see, request for request."""
 
 from __future__ import annotations

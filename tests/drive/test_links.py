@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from ingest.cli import cli
 from ingest.pipeline import run
 from tests.drive.helpers import MD, PDF, drive_config, md
+from tests.local_job import local_config
 
 GDOC = "encoda_gdoc/__fixtures__/test-fixture-1.gdoc"
 
@@ -101,16 +102,7 @@ def test_search_prints_the_url_and_its_json_has_it(tmp_path, linked):
 def test_local_chunks_have_no_url(tmp_path):
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "a.md").write_text("# A\n\nLocal text.\n")
-    from ingest.config import parse_config
-
-    cfg = parse_config(
-        {
-            "source": {"local": {"path": str(tmp_path / "docs")}},
-            "workers": 1,
-            "sink": {"sqlite": str(tmp_path / "index.sqlite")},
-            "state": str(tmp_path / "state.sqlite"),
-        }
-    )
+    cfg = local_config(tmp_path / "docs", tmp_path)
     assert run(*cfg).ok
     with sqlite3.connect(tmp_path / "index.sqlite") as db:
         assert db.execute("SELECT DISTINCT url FROM chunks").fetchall() == [("",)]

@@ -1,5 +1,5 @@
 """Adversarial review of the Drive source: a messy company Drive, served by the fake Google server
-(tests/fake_google/) and read through the real google-api-python-client, real pipeline, real SQLite.
+(tests/drive/fake_google/) and read through the real google-api-python-client, real pipeline, real SQLite.
 
 The tests under "bugs found by review" each failed before their fix; their docstrings or names say
 what a user saw."""

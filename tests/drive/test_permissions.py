@@ -11,10 +11,10 @@ import pytest
 from click.testing import CliRunner
 
 from ingest.cli import cli
-from ingest.config import parse_config
 from ingest.pipeline import run
 from ingest.search import principals, search
 from tests.drive.helpers import MD, drive_config, md
+from tests.local_job import local_config
 
 
 def readers(tmp_path) -> dict[str, set[str]]:
@@ -122,14 +122,7 @@ def test_a_file_whose_permissions_cannot_be_read_is_shown_to_no_one_filtered(tmp
 def test_local_files_have_no_readers_and_search_as_shows_them(tmp_path):
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "a.md").write_text("# A\n\nLocal policy text.\n")
-    cfg = parse_config(
-        {
-            "source": {"local": {"path": str(tmp_path / "docs")}},
-            "workers": 1,
-            "sink": {"sqlite": str(tmp_path / "index.sqlite")},
-            "state": str(tmp_path / "state.sqlite"),
-        }
-    )
+    cfg = local_config(tmp_path / "docs", tmp_path)
     assert run(*cfg).ok
     assert readers(tmp_path) == {}
     assert visible(tmp_path, "policy", "anyone@example.com") == {"a.md"}

@@ -1,5 +1,5 @@
 """`ingest run` over a Google Drive folder: the real google-api-python-client against the fake
-Drive + Docs server (tests/fake_google.py), real documents from the corpus, real SQLite."""
+Drive + Docs server (tests/drive/fake_google/), real documents from the corpus, real SQLite."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def corpus_files(corpus) -> dict[str, bytes]:
 
 @pytest.fixture
 def drive(fake_google, corpus_files):
-    """The handbook tree (drive_helpers.handbook) in My Drive, a file outside it and a shortcut."""
+    """The handbook tree (tests/drive/helpers.py handbook) in My Drive, a file outside it and a shortcut."""
     g = fake_google
     ids = handbook(g, None, corpus_files)
     ids["outside"] = g.add_file("elsewhere.md", None, b"# Not ours\n\nOutside the synced folder.\n", "text/markdown")

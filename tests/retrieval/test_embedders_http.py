@@ -1,4 +1,4 @@
-"""The OpenAI-compatible embedder against a fake server on 127.0.0.1 (tests/fake_openai.py):
+"""The OpenAI-compatible embedder against a fake server on 127.0.0.1 (tests/retrieval/fake_openai.py):
 batching, the key from the environment and never shown, retries with back-off, clear errors."""
 
 from __future__ import annotations

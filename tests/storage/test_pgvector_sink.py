@@ -1,4 +1,4 @@
-"""The pgvector sink against a real PostgreSQL + pgvector server (tests/pg_server.py), with the real
+"""The pgvector sink against a real PostgreSQL + pgvector server (tests/storage/pg_server.py), with the real
 default embedder (wordllama) and real documents from the corpus: a sync, an edit, a delete, a
 crash mid-write, a server that goes away, and search."""
 
