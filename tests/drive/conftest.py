@@ -1,13 +1,3 @@
 """The Drive tests' server: Google's Drive v3 + Docs v1 (+ Sheets export) faked on 127.0.0.1."""
 
-from __future__ import annotations
-
-import pytest
-
-
-@pytest.fixture
-def fake_google():
-    """A fresh fake Google Drive v3 + Docs v1 server on 127.0.0.1 (tests/drive/fake_google/), stopped after the test."""
-    from tests.drive.fake_google import fake_google_server
-
-    yield from fake_google_server()
+from tests.drive.server import fake_google  # noqa: F401  (a fixture, used by name)

@@ -60,6 +60,16 @@ def drive_paths(tmp_path: Path) -> dict[str, str]:
         return {i: json.loads(m)["drive_path"] for i, m in db.execute("SELECT id, meta FROM documents")}
 
 
+def company(g) -> dict[str, str]:
+    """Company/{HR/leave.md, Engineering/deploy.md} in My Drive: ids by short name."""
+    ids = {"top": g.add_folder("Company")}
+    ids["hr"] = g.add_folder("HR", ids["top"])
+    ids["eng"] = g.add_folder("Engineering", ids["top"])
+    ids["leave"] = g.add_file("leave.md", ids["hr"], md("Leave", "Twenty days of paid leave."), MD)
+    ids["deploy"] = g.add_file("deploy.md", ids["eng"], md("Deploy", "Run the pipeline twice."), MD)
+    return ids
+
+
 def handbook(g, parent: str | None, files: dict) -> dict[str, str]:
     """Handbook/{Policies/{leave.md, Travel (Google Doc)}, Reports/{q3.pdf, plan.docx, budget (Google
     Sheet)}, Archive/old.md} under `parent`; `files` holds the corpus bytes (pdf, docx, xlsx, gdoc)."""

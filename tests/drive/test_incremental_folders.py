@@ -9,7 +9,7 @@ import urllib.parse
 
 import pytest
 
-from tests.drive.helpers import MD, drive_paths, drive_sync, md, texts
+from tests.drive.helpers import MD, company, drive_paths, drive_sync, md, texts
 
 
 def listed_folders(g, since: int) -> list[str]:
@@ -27,13 +27,9 @@ def listed_folders(g, since: int) -> list[str]:
 @pytest.fixture
 def tree(fake_google):
     g = fake_google
-    ids = {"top": g.add_folder("Company")}
-    ids["hr"] = g.add_folder("HR", ids["top"])
-    ids["eng"] = g.add_folder("Engineering", ids["top"])
+    ids = company(g)
     ids["archive"] = g.add_folder("Archive", ids["top"])
     ids["outside"] = g.add_folder("Elsewhere")
-    ids["leave"] = g.add_file("leave.md", ids["hr"], md("Leave", "Twenty days of paid leave."), MD)
-    ids["deploy"] = g.add_file("deploy.md", ids["eng"], md("Deploy", "Run the pipeline twice."), MD)
     ids["old"] = g.add_file("old.md", ids["archive"], md("Old", "Superseded."), MD)
     return g, ids
 

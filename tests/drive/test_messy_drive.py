@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from ingest.pipeline import run
-from tests.drive.helpers import MD, PDF, drive_config, fetched, md, texts
+from tests.drive.helpers import MD, PDF, company, drive_config, fetched, md, texts
 
 
 def config(tmp_path: Path, g, folder: str, workers: int = 1, **drive):
@@ -30,11 +30,7 @@ def documents(tmp_path: Path) -> dict[str, tuple[str, dict]]:
 @pytest.fixture
 def tree(fake_google):
     g = fake_google
-    ids = {"top": g.add_folder("Company")}
-    ids["hr"] = g.add_folder("HR", ids["top"])
-    ids["eng"] = g.add_folder("Engineering", ids["top"])
-    ids["leave"] = g.add_file("leave.md", ids["hr"], md("Leave", "Twenty days of paid leave."), MD)
-    ids["deploy"] = g.add_file("deploy.md", ids["eng"], md("Deploy", "Run the pipeline twice."), MD)
+    ids = company(g)
     return g, ids
 
 
