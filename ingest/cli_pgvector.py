@@ -9,11 +9,18 @@ from .embedders import EmbedderConfig, load
 from .errors import ConfigError
 from .plugin_stages import plugin_options, with_job_embedder
 from .search import Hit
+from .search_filters import Filters
 from .sinks.pgvector_options import PgvectorOptions
 
 
 def search_job(
-    config_path: Path, query: str, k: int, window: int, readers: tuple[str, ...] | None, mode: str
+    config_path: Path,
+    query: str,
+    k: int,
+    window: int,
+    readers: tuple[str, ...] | None,
+    mode: str,
+    filters: Filters | None = None,
 ) -> list[Hit]:
     from .pgvector_search import search_pgvector
 
@@ -26,5 +33,12 @@ def search_job(
         )
     embedder = load(options.embedder or EmbedderConfig(), config_path.parent)
     return search_pgvector(
-        options, embedder, query, k=k, window=window, readers=readers, mode="keyword" if mode == "bm25" else mode
-    )  # type: ignore[arg-type]
+        options,
+        embedder,
+        query,
+        k=k,
+        window=window,
+        readers=readers,
+        mode="keyword" if mode == "bm25" else mode,  # type: ignore[arg-type]
+        filters=filters,
+    )

@@ -71,3 +71,14 @@ def test_bad_option_is_a_usage_error(seeds):
 def test_search_without_an_index_says_what_to_do(tmp_path):
     proc = ingest("search", "anything", "--index", tmp_path / "none.sqlite")
     assert proc.returncode == 2 and "ingest run" in proc.stderr
+
+
+def test_version_is_declared_once_and_reported():
+    # pyproject.toml reads ingest.__version__, so the installed metadata and `ingest --version` say the same.
+    from importlib.metadata import version
+
+    from ingest import __version__
+
+    proc = ingest("--version")
+    assert proc.returncode == 0 and __version__ in proc.stdout
+    assert version("ingest") == __version__
