@@ -8,7 +8,7 @@ import textwrap
 import pdf_unseen  # benchmarks/ is on the test path
 import pymupdf
 
-from tests.pdf.test_layouts import Page, prose
+from tests.pdf.pages import Page, prose
 
 
 def report(tmp_path):

@@ -7,7 +7,7 @@ import textwrap
 
 import pymupdf
 
-from tests.pdf.test_layouts import Page, all_text, chunks_of, load, prose
+from tests.pdf.pages import Page, all_text, chunks_of, load, prose
 
 
 def run(page: pymupdf.Page, x: float, y: float, pieces: list[tuple[str, str]], size: float = 10) -> None:
