@@ -4,7 +4,7 @@ latency on every request.
     .venv/bin/python benchmarks/drive_sync.py                   # 500 files, 100 ms, concurrency 8
     .venv/bin/python benchmarks/drive_sync.py --files 100 --latency 0.05 --concurrency 4
 
-The fake Google server of the tests (tests/fake_google/, real google-api-python-client, real
+The fake Google server of the tests (tests/drive/fake_google/, real google-api-python-client, real
 pipeline and SQLite), in a process of its own, every request answered after `--latency` seconds. The tree: `--files` files
 over 10 folders, 80% Markdown, 10% Word (a corpus .docx), 10% Google Docs (a corpus Docs JSON,
 read with its comments: two requests each). For each mode (concurrency 1, then `--concurrency`),
@@ -30,12 +30,11 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
-
-from fake_google import FakeGoogle  # noqa: E402
+sys.path.insert(0, str(ROOT))  # the tests package: its fake Google server
 
 from ingest.config import parse_config  # noqa: E402
 from ingest.pipeline import run  # noqa: E402
+from tests.drive.fake_google import FakeGoogle  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpus"
 MD = "text/markdown"

@@ -6,7 +6,7 @@
 Chunks are real: every Markdown, PDF, Word and Excel file of ../shared/corpus, loaded, cleaned and
 chunked with the default settings, then copied under new document ids (each copy's texts marked
 with its number, so no two texts, and no two vectors, are the same) until there are --chunks.
-The server is a real PostgreSQL 16 + pgvector 0.6 on 127.0.0.1 (tests/pg_server.py, fsync off as
+The server is a real PostgreSQL 16 + pgvector 0.6 on 127.0.0.1 (tests/storage/pg_server.py, fsync off as
 in the tests; a production server's fsync adds its disk's commit latency to every document).
 
 - embed: the default embedder (wordllama, 256-d) over every chunk's embed_text, once, timed
@@ -33,7 +33,7 @@ from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))  # the test server helper: the same server the tests run
+sys.path.insert(0, str(ROOT))  # the tests package's server helper: the same server the tests run
 
 CORPUS = ROOT.parent / "shared" / "corpus"
 SUFFIXES = {".md", ".pdf", ".docx", ".xlsx"}
@@ -117,14 +117,13 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=200)
     args = parser.parse_args()
 
-    from pg_server import pg_server
-
     from ingest.embedders import EmbedderConfig, load
     from ingest.pgvector_search import PgvectorSearch
     from ingest.search import search as search_sqlite
     from ingest.sinks.pgvector import PgvectorSink
     from ingest.sinks.pgvector_options import PgvectorOptions
     from ingest.sinks.sqlite import SqliteSink
+    from tests.storage.pg_server import pg_server
 
     documents = copies(corpus_documents(), args.chunks)
     chunks = [c for _, cs in documents for c in cs]

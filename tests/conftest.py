@@ -1,12 +1,14 @@
-"""Shared fixtures. The real-document corpus lives beside the checkout in ../shared/corpus."""
+"""What every folder's tests need: the shared corpus (../shared, or INGEST_SHARED) and the rule that
+a test needing it is marked `corpus`. Each folder's conftest.py holds its own servers and fixtures."""
 
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import pytest
 from hypothesis import settings
+
+from tests import paths
 
 # CI must not flake on a new random example: there, property tests replay a fixed set. Locally
 # they explore, and every failure they find is a bug to fix, not to retry.
@@ -14,59 +16,47 @@ settings.register_profile("ci", derandomize=True, max_examples=150)
 if os.environ.get("CI"):
     settings.load_profile("ci")
 
-ROOT = Path(__file__).resolve().parent.parent
-SHARED = Path(os.environ.get("INGEST_SHARED", ROOT.parent / "shared"))
-CORPUS = SHARED / "corpus"
-SEEDS = SHARED / "seeds"
+# A test needs ../shared when it asks for one of these fixtures or its module imports one of
+# these paths; the hook below marks it, so `-m "not corpus"` is a run without ../shared.
+SHARED_FIXTURES = frozenset({"corpus", "seeds", "shared"})
+SHARED_PATHS = (paths.SHARED, paths.CORPUS, paths.SEEDS)
 
 
-def pytest_sessionstart(session: pytest.Session) -> None:
-    # Tests on real documents must not silently skip: a missing corpus is a broken setup.
-    if not CORPUS.is_dir():
-        raise pytest.UsageError(f"corpus not found at {CORPUS}; set INGEST_SHARED to the shared/ folder")
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "corpus: needs the shared corpus (../shared, or INGEST_SHARED); set by conftest")
 
 
-@pytest.fixture(scope="session")
-def corpus() -> Path:
-    return CORPUS
+def needs_shared(item: pytest.Item) -> bool:
+    if SHARED_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+        return True
+    module = getattr(item, "module", None)
+    return any(value is path for value in vars(module).values() for path in SHARED_PATHS) if module else False
 
 
-@pytest.fixture(scope="session")
-def seeds() -> Path:
-    return SEEDS
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if needs_shared(item):
+            item.add_marker(pytest.mark.corpus)
 
 
-@pytest.fixture
-def fake_google():
-    """A fresh fake Google Drive v3 + Docs v1 server on 127.0.0.1 (tests/fake_google/), stopped after the test."""
-    from fake_google import fake_google_server
-
-    yield from fake_google_server()
-
-
-@pytest.fixture(scope="session")
-def postgres():
-    """One real PostgreSQL 16 + pgvector server on 127.0.0.1 for the session (tests/pg_server.py)."""
-    from pg_server import pg_server
-
-    yield from pg_server()
+def pytest_collection_finish(session: pytest.Session) -> None:
+    # Tests on real documents must not silently skip: a run that selects them without the corpus
+    # is a broken setup. Only a run that leaves them out (`-m "not corpus"`) may go without it.
+    if not paths.CORPUS.is_dir() and any(item.get_closest_marker("corpus") for item in session.items):
+        raise pytest.UsageError(f"corpus not found at {paths.CORPUS}; set INGEST_SHARED to the shared/ folder")
 
 
 @pytest.fixture(scope="session")
-def pg_database(postgres) -> str:
-    """One database on the session's server that the tests share, each in its own schema."""
-    return postgres.create_database("ingest_tests")
+def shared():
+    return paths.SHARED
 
 
-@pytest.fixture
-def pg(pg_database, request):
-    """A schema of its own for one test (the sink creates it), dropped after the test."""
-    import hashlib
+@pytest.fixture(scope="session")
+def corpus():
+    return paths.CORPUS
 
-    import psycopg
-    from pg_server import PgPlace
 
-    place = PgPlace(pg_database, "t_" + hashlib.sha1(request.node.nodeid.encode()).hexdigest()[:16])
-    yield place
-    with psycopg.connect(pg_database, autocommit=True) as conn:
-        conn.execute(f'DROP SCHEMA IF EXISTS "{place.schema}" CASCADE')
+@pytest.fixture(scope="session")
+def seeds():
+    return paths.SEEDS

@@ -1,0 +1,1 @@
+"""ingest/chunker/: sentences, token counts, packing rules and properties, chunk ids."""

@@ -1,0 +1,2 @@
+"""ingest/cleaners/: the chain (built-ins, options, plugins by module:attr) and what each cleaner
+removes and keeps."""

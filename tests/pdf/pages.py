@@ -1,0 +1,64 @@
+"""Generated PDFs for the loader tests: a Page that writes lines top to bottom with pymupdf, filler
+prose, and the loader + default cleaners run on the saved file."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pymupdf
+
+from ingest.blocks import Document
+from ingest.chunker import ChunkOptions, chunk
+from ingest.cleaners import build_chain, clean
+from ingest.loaders.pdf import loader as pdf
+
+WORDS = (
+    "the survey of water quality in the northern district found that most wells met the standard "
+    "while a few near the old mill held more iron than the limit allows and were closed for repair "
+)
+
+
+def prose(n_words: int, seed: int = 0) -> str:
+    words = WORDS.split()
+    return " ".join(words[(seed + i) % len(words)] for i in range(n_words)).capitalize() + "."
+
+
+class Page:
+    """Writes lines top to bottom on one pymupdf page."""
+
+    def __init__(self, doc: pymupdf.Document, width: float = 595, height: float = 842):
+        self.page = doc.new_page(width=width, height=height)
+        self.y = 90.0
+
+    def text(self, x: float, y: float, text: str, size: float = 10, font: str = "helv") -> None:
+        self.page.insert_text((x, y), text, fontsize=size, fontname=font)
+
+    def para(
+        self, text: str, x: float = 60, width: int = 90, size: float = 10, font: str = "helv", gap: float = 8
+    ) -> None:
+        for line in textwrap.wrap(text, width):
+            self.y += size * 1.25
+            self.text(x, self.y, line, size, font)
+        self.y += gap
+
+    def heading(self, text: str, size: float = 10, font: str = "hebo") -> None:
+        self.y += 10
+        self.para(text, size=size, font=font, gap=4)
+
+
+def load(doc: pymupdf.Document, tmp_path: Path, name: str = "doc.pdf"):
+    path = tmp_path / name
+    doc.save(path)
+    document = Document(id=name, uri=path.as_uri(), name=name, mime_type="application/pdf")
+    loaded = pdf.load(path.read_bytes(), document)
+    blocks, _ = clean(loaded.blocks, loaded.document, build_chain([]))
+    return loaded, list(blocks)
+
+
+def chunks_of(loaded, blocks) -> list:
+    return list(chunk(loaded, ChunkOptions(max_tokens=400, min_tokens=0, overlap_tokens=0), blocks=blocks))
+
+
+def all_text(blocks) -> str:
+    return "\n".join(b.text for b in blocks)
