@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
 
 import ingest
 from ingest import ChunkOptions, chunk
@@ -14,6 +13,7 @@ from ingest.blocks import Block, BlockMeta, Citation, Document, Loaded
 from ingest.chunk_json import chunk_to_dict
 from ingest.cleaners import build_chain, clean
 from ingest.loaders import load_file
+from tests.paths import ROOT
 
 # Every format the loaders read, and the Word and PDF features whose facts ride in `meta`:
 # headers and footers, footnotes, text boxes, tracked changes, comments, merged cells, lists, bands.
