@@ -29,7 +29,7 @@ def cleaned_texts(loaded, *cleaners) -> list[str]:
 
 
 def test_the_page_header_is_furniture_and_the_default_chain_drops_it(loaded):
-    assert [(b.kind, b.text) for b in loaded.blocks if b.kind == "furniture"] == [("furniture", made.DOCX_HEADER)]
+    assert [(b.kind, b.text) for b in loaded.blocks if b.layer == "furniture"] == [("paragraph", made.DOCX_HEADER)]
     assert made.DOCX_HEADER not in cleaned_texts(loaded)
 
 
