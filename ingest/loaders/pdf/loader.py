@@ -56,6 +56,7 @@ import pymupdf
 
 from ...blocks import Block, Document, Loaded
 from ...errors import LoaderError
+from ...page_furniture import CAPTION
 from ...table_text import render_table
 from .figures import figure_lines, figure_regions
 from .headings import heading_levels, mark_units
@@ -387,12 +388,18 @@ def _footnotes(units: list[Unit], placed: PageLines, body: float) -> set[int]:
         for u in units
         if u.kind in ("paragraph", "list_item") and any(abs(line.size - body) <= 0.6 for line in u.lines)
     ]
+    floats = [u.bbox for u in units if u.kind in ("figure", "table") and u.bbox is not None]
     out = set()
     for unit in small:
         box = _bbox(unit)
         column = [o for o in text if min(o[2], box[2]) > max(o[0], box[0])]
-        if any(o[3] <= box[1] + 1 for o in column) and not any(o[1] >= box[3] - 1 for o in column):
-            out.add(id(unit))
+        above = [o[3] for o in column if o[3] <= box[1] + 1]
+        if not above or any(o[1] >= box[3] - 1 for o in column) or CAPTION.match(unit.text):
+            continue
+        # A caption under a figure or table low in a column: the float, not text, stands over it.
+        if any(max(above) < f[3] <= box[1] + 1 and min(f[2], box[2]) > max(f[0], box[0]) for f in floats):
+            continue
+        out.add(id(unit))
     return out
 
 
