@@ -89,3 +89,36 @@ def test_footnote_under_its_column_text_still_reads_after_the_page(tmp_path):
     note = next(b for b in blocks if b.text.startswith("* Corresponding author"))
     assert note.kind == "footnote"
     assert blocks.index(note) > next(i for i, b in enumerate(blocks) if b.text.startswith("Second column."))
+
+
+def test_figure_callouts_side_by_side_read_each_with_its_label(tmp_path):
+    # A designed report's callouts: two figures in large type on one row, each with a label of
+    # one or two lines in small type right under it, beside a column of text. MuPDF reads the two
+    # figures as one line; each figure goes with its own label.
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    column(page, 53, 140, prose(160, 0), size=9.5)
+    page.insert_text((354, 195), "72%*", fontsize=22)
+    page.insert_text((451, 195), "81%**", fontsize=22)
+    page.insert_text((339, 208), "of employees", fontsize=9.5)
+    page.insert_text((445, 208), "of people", fontsize=9.5)
+    page.insert_text((449, 221), "leaders", fontsize=9.5)
+    column(page, 339, 250, "participated in our training programs, respectively. " + prose(30, 2), size=9.5, width=36)
+    _, blocks = load(doc, tmp_path)
+    text = [b.text for b in blocks]
+    assert "72%* of employees" in text
+    assert "81%** of people leaders" in text
+    assert text.index("72%* of employees") < text.index("81%** of people leaders")
+
+
+def test_figures_of_a_table_row_in_body_type_stay_one_row(tmp_path):
+    # Figures in the page's usual type side by side are a table's row, not callouts.
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    y = column(page, 53, 100, prose(200, 0), size=9.5, width=100)
+    page.insert_text((53, y + 20), "Revenue", fontsize=9.5)
+    page.insert_text((300, y + 20), "1,200", fontsize=9.5)
+    page.insert_text((360, y + 20), "1,150", fontsize=9.5)
+    page.insert_text((300, y + 32), "of which", fontsize=9.5)
+    _, blocks = load(doc, tmp_path)
+    assert not any(b.text.startswith(("1,200 of", "1,150 of")) for b in blocks)
