@@ -123,27 +123,3 @@ def test_figures_of_a_row_in_body_type_stay_one_row(tmp_path):
     page.insert_text((300, y + 32), "of which", fontsize=9.5)
     _, blocks = load(doc, tmp_path)
     assert any("1,200 1,150" in b.text for b in blocks)
-
-
-HEBREW = "בדיקת איכות המים במחוז הצפוני מצאה שרוב הבארות עמדו בתקן ומעט בארות ליד הטחנה הישנה נסגרו לתיקון "
-
-
-def test_table_on_a_right_to_left_page_reads_from_its_right_column(tmp_path):
-    # A form on a Hebrew page: each row's label in the right cell, its value in the left one. A
-    # right-to-left reader starts at the right: the label comes first, then its value.
-    doc = pymupdf.open()
-    page = doc.new_page(width=595, height=842)
-    page.insert_htmlbox(pymupdf.Rect(60, 60, 535, 200), f'<p dir="rtl">{HEBREW * 3}</p>')
-    rows = [("תאריך הגשה", "2024/09/19"), ("תאריך קבלה", "2024/10/04"), ("מספר ישיבה", "436")]
-    top, height = 240, 30
-    for k, (label, value) in enumerate(rows):
-        y = top + k * height
-        page.draw_rect(pymupdf.Rect(60, y, 300, y + height))
-        page.draw_rect(pymupdf.Rect(300, y, 535, y + height))
-        page.insert_htmlbox(pymupdf.Rect(305, y + 6, 530, y + height), f'<p dir="rtl">{label}</p>')
-        page.insert_text((70, y + 20), value, fontsize=10)
-    page.insert_htmlbox(pymupdf.Rect(60, 360, 535, 500), f'<p dir="rtl">{HEBREW * 2}</p>')
-    _, blocks = load(doc, tmp_path)
-    table = next(b for b in blocks if b.kind == "table")
-    assert [row[0] for row in table.rows] == [label for label, _ in rows]
-    assert [row[-1] for row in table.rows] == [value for _, value in rows]

@@ -63,7 +63,7 @@ from .headings import heading_levels, mark_units
 from .lines import TEXT_FLAGS, GlyphOrder, Line, extract, mend_drop_caps, restore_glyph_order
 from .margins import PageLines, recurring, split_margins
 from .overprint import single_printed
-from .paragraphs import TERMINAL, Unit, box_of, continues, list_marker, page_units, right_to_left
+from .paragraphs import TERMINAL, Unit, box_of, continues, list_marker, page_units
 from .rejoin import rejoin
 from .tables import cell_texts, find_grids, header_rows
 from .text_tables import text_tables
@@ -169,9 +169,6 @@ def _read_pages(
 def _units(placed: PageLines, tables: list[Unit]) -> list[Unit]:
     aligned, lines = text_tables(placed.body, placed.number)
     tables = tables + aligned
-    if any(t.rows for t in tables) and right_to_left(placed.body):
-        # A right-to-left page's tables read from the right: the first column is the rightmost.
-        tables = [replace(t, rows=tuple(r[::-1] for r in t.rows)) if t.rows else t for t in tables]
     return mark_units(page_units(lines, tables, placed.number), tables, tuple(lines))
 
 
