@@ -25,9 +25,11 @@ the page's own evidence (geometry, type, repetition, drawings, the PDF's outline
   across lines, columns and pages, hyphenation undone, ligatures, soft hyphens, TeX accents and
   drop caps mended), list items (`level` by marker indent, the marker kept in `meta["marker"]`
   and shown once by the chunker) and headings; small type under its column's text in the page's
-  lower half is a footnote, read after the page's body. Ruled tables, found from the vector rules
-  read in the same pass as the text (`pdf_tables`), become table blocks and their words are kept
-  out of the paragraphs.
+  lower half is a footnote, read after the page's body, unless a figure or table, not text, stands
+  right over it (a caption low in a column, which reads in its column). A figure set large over
+  its small label ("72%" / "of employees") is one paragraph with it (`pdf_callouts`). Ruled
+  tables, found from the vector rules read in the same pass as the text (`pdf_tables`), become
+  table blocks and their words are kept out of the paragraphs.
 
 Whether a margin block is a running header, a page number or a gutter line number is decided by
 the `running_headers`, `page_numbers` and `line_numbers` cleaners, which drop what they recognise

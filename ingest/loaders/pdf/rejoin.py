@@ -5,7 +5,7 @@ lines it sets apart are body text: a heading that opens a page, the first lines 
 under a running header, a section starting low on a page. Once the whole document is read, a band
 line that appears on no other page's band, is set in the body's type (or opens a caption) and is
 neither a page number nor furniture by its content, and that a chain of close lines links to the
-body, goes back.
+body, goes back; a caption goes back too when it is set right under or over a figure or a table.
 """
 
 from __future__ import annotations
