@@ -123,3 +123,15 @@ def test_figures_of_a_row_in_body_type_stay_one_row(tmp_path):
     page.insert_text((300, y + 32), "of which", fontsize=9.5)
     _, blocks = load(doc, tmp_path)
     assert any("1,200 1,150" in b.text for b in blocks)
+
+
+def test_a_large_figure_over_a_row_of_figures_is_no_callout(tmp_path):
+    # A table's larger total over a row of smaller figures with note letters: no label in words,
+    # so no callout; the total is not run into the row.
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    y = column(page, 53, 100, prose(200, 0), size=9.5, width=100)
+    page.insert_text((300, y + 40), "45", fontsize=20)
+    page.insert_text((292, y + 54), "17 (b) 6 (c)", fontsize=8)
+    _, blocks = load(doc, tmp_path)
+    assert not any(b.text.startswith("45 17") for b in blocks)

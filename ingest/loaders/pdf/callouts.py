@@ -4,7 +4,8 @@ Designed reports set such callouts side by side, and MuPDF's blocks often cut ac
 figures in one block, the labels in others), so read by block or by row the figures and labels
 interleave ("72% 81% of employees of people leaders"). The evidence is the type and the place: a
 line that is only a figure, in type at least half again the size of the lines right under it,
-that stand within its width. Each figure and its labels become one paragraph of their own.
+that stand within its width and open in words. Each figure and its labels become one paragraph
+of their own.
 """
 
 from __future__ import annotations
@@ -40,8 +41,16 @@ def callouts(lines: Sequence[Line]) -> list[list[Line]]:
                 continue
             if line.size * _LARGER > figure.size or line.bbox[1] - last.bbox[3] > 0.8 * line.height:
                 break  # the labels stop at larger type or at a gap wider than their own lines
+            if len(group) == 1 and not _words(line.text):
+                break  # a row of a table's figures under a larger one, not a label
             group.append(line)
         if len(group) > 1:
             taken.update(id(line) for line in group)
             groups.append(group)
     return groups
+
+
+def _words(text: str) -> bool:
+    """Mostly letters: a label, not more figures."""
+    letters = sum(c.isalpha() for c in text)
+    return letters * 2 >= len(text) - text.count(" ")

@@ -25,7 +25,7 @@ the page's own evidence (geometry, type, repetition, drawings, the PDF's outline
   across lines, columns and pages, hyphenation undone, ligatures, soft hyphens, TeX accents and
   drop caps mended), list items (`level` by marker indent, the marker kept in `meta["marker"]`
   and shown once by the chunker) and headings; small type under its column's text in the page's
-  lower half is a footnote, read after the page's body, unless a figure or table, not text, stands
+  lower half is a footnote, read after the page's body, unless a figure, not text, stands
   right over it (a caption low in a column, which reads in its column). A figure set large over
   its small label ("72%" / "of employees") is one paragraph with it (`pdf_callouts`). Ruled
   tables, found from the vector rules read in the same pass as the text (`pdf_tables`), become
@@ -390,7 +390,8 @@ def _footnotes(units: list[Unit], placed: PageLines, body: float) -> set[int]:
         for u in units
         if u.kind in ("paragraph", "list_item") and any(abs(line.size - body) <= 0.6 for line in u.lines)
     ]
-    floats = [u.bbox for u in units if u.kind in ("figure", "table") and u.bbox is not None]
+    # A table's own notes under it stay footnotes; a figure over small type makes that its caption.
+    floats = [u.bbox for u in units if u.kind == "figure" and u.bbox is not None]
     out = set()
     for unit in small:
         box = _bbox(unit)
@@ -398,7 +399,7 @@ def _footnotes(units: list[Unit], placed: PageLines, body: float) -> set[int]:
         above = [o[3] for o in column if o[3] <= box[1] + 1]
         if not above or any(o[1] >= box[3] - 1 for o in column) or CAPTION.match(unit.text):
             continue
-        # A caption under a figure or table low in a column: the float, not text, stands over it.
+        # A caption under a figure low in a column: the figure, not text, stands over it.
         if any(max(above) < f[3] <= box[1] + 1 and min(f[2], box[2]) > max(f[0], box[0]) for f in floats):
             continue
         out.add(id(unit))
