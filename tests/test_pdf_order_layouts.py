@@ -135,3 +135,22 @@ def test_a_large_figure_over_a_row_of_figures_is_no_callout(tmp_path):
     page.insert_text((292, y + 54), "17 (b) 6 (c)", fontsize=8)
     _, blocks = load(doc, tmp_path)
     assert not any(b.text.startswith("45 17") for b in blocks)
+
+
+def test_notes_under_a_table_low_on_the_page_stay_footnotes(tmp_path):
+    # A ruled table at the foot of the text, its notes in small type under it: the table's own
+    # notes, still footnotes (only a figure over small type makes that its caption).
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    y = column(page, 50, 90, prose(320, 0), width=90)
+    top = y + 10
+    for r in range(3):
+        for c, x in enumerate((50, 250, 400)):
+            page.draw_rect(pymupdf.Rect(x, top + 20 * r, x + (200 if c == 0 else 150), top + 20 * (r + 1)))
+            page.insert_text(
+                (x + 4, top + 20 * r + 14), ("Wells", "2023", "2024")[c] if r == 0 else f"{r}{c}0", fontsize=10
+            )
+    page.insert_text((50, top + 80), "(a) Wells closed for repair are counted in the year they reopened.", fontsize=7.5)
+    _, blocks = load(doc, tmp_path)
+    assert any(b.kind == "table" for b in blocks)
+    assert next(b.kind for b in blocks if b.text.startswith("(a) Wells closed")) == "footnote"
