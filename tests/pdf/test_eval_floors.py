@@ -42,10 +42,15 @@ def test_no_furniture_left_and_no_doubled_markers(pooled):
 
 def test_body_headings_and_order_hold(pooled):
     dev, corpus = pooled["pdfeval dev"], pooled["corpus docling"]
-    assert dev["body kept"][0] / dev["body kept"][1] >= 0.94
+    # 107/110: of the three misses, a footer the ground truth labels body on one page and
+    # furniture on the next, a logo's copyright credit in the bottom band, and a chart title set
+    # as a heading (benchmarks/README.md, "ground truth disagreements").
+    assert dev["body kept"][0] / dev["body kept"][1] >= 0.97
     assert dev["headings"][0] / dev["headings"][1] >= 0.95
     assert dev["head prec"][0] / dev["head prec"][1] >= 0.95
-    assert dev["order"][0] / dev["order"][1] >= 0.91
+    # 77/83: the six pairs out of order are all one journal article's, whose ground truth orders
+    # its items by their top edge across both columns (and lists one paragraph twice).
+    assert dev["order"][0] / dev["order"][1] >= 0.92
     # All but one: right_to_left_02's ground truth labels its page number ("11", alone in the
     # page's bottom corner) body text, and the loader takes it for the page number it is.
     assert corpus["body kept"][0] >= corpus["body kept"][1] - 1

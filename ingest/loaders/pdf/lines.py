@@ -218,6 +218,8 @@ def extract(
     """Non-empty lines of text blocks ("dict" output) in pymupdf's order, minus those inside
     `skip` (tables), which go to `skipped` if given."""
     lines: list[Line] = []
+    blocks = list(blocks)
+    usual: list[float] = []  # the page's usual size, counted only when two large figures share a row
     for block in blocks:
         row: list[Line] = []
         for raw in block["lines"]:
@@ -228,7 +230,7 @@ def extract(
                 if skipped is not None:
                     skipped.append(line)
                 continue
-            if row and _same_baseline(row[-1], line):
+            if row and _same_baseline(row[-1], line) and not _callouts_apart(row[-1], line, blocks, usual):
                 row.append(line)
                 continue
             if row:
@@ -344,6 +346,30 @@ def _join_spans(spans: list[dict]) -> str:
             parts.append(" ")
         parts.append(span["text"])
     return "".join(parts)
+
+
+FIGURE = re.compile(
+    r"^[<>~\u2248+\-\u2013#]?[$\u20ac\u00a3\u00a5]?\d[\d.,]*\s?(?:%|[kKmMbB]n?|x|\u00d7|pts?)?[*\u2020\u2021+]*$"
+)
+"""A line that is only a figure: "72%", "$575K", "3x", "1,200+", "81%**"."""
+
+
+def _callouts_apart(a: Line, b: Line, blocks: list[dict], usual: list[float]) -> bool:
+    """Two figures set large side by side, a gap apart ("72%*    81%**"): two callouts, each over
+    its own label, not one line (a table's figures in the page's usual type stay one row)."""
+    if max(b.bbox[0] - a.bbox[2], a.bbox[0] - b.bbox[2]) < min(a.size, b.size):
+        return False
+    if not (FIGURE.match(a.text) and FIGURE.match(b.text)):
+        return False
+    if not usual:
+        sizes: dict[float, int] = {}
+        for block in blocks:
+            for raw in block.get("lines", ()):
+                for span in raw["spans"]:
+                    size = round(span["size"], 1)
+                    sizes[size] = sizes.get(size, 0) + len(span["text"])
+        usual.append(max(sizes, key=sizes.__getitem__) if sizes else 0.0)
+    return min(a.size, b.size) >= 1.5 * usual[0]
 
 
 def _same_baseline(a: Line, b: Line) -> bool:

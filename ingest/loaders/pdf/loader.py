@@ -25,9 +25,11 @@ the page's own evidence (geometry, type, repetition, drawings, the PDF's outline
   across lines, columns and pages, hyphenation undone, ligatures, soft hyphens, TeX accents and
   drop caps mended), list items (`level` by marker indent, the marker kept in `meta["marker"]`
   and shown once by the chunker) and headings; small type under its column's text in the page's
-  lower half is a footnote, read after the page's body. Ruled tables, found from the vector rules
-  read in the same pass as the text (`pdf_tables`), become table blocks and their words are kept
-  out of the paragraphs.
+  lower half is a footnote, read after the page's body, unless a figure, not text, stands
+  right over it (a caption low in a column, which reads in its column). A figure set large over
+  its small label ("72%" / "of employees") is one paragraph with it (`pdf_callouts`). Ruled
+  tables, found from the vector rules read in the same pass as the text (`pdf_tables`), become
+  table blocks and their words are kept out of the paragraphs.
 
 Whether a margin block is a running header, a page number or a gutter line number is decided by
 the `running_headers`, `page_numbers` and `line_numbers` cleaners, which drop what they recognise
@@ -56,6 +58,7 @@ import pymupdf
 
 from ...blocks import Band, Block, BlockMeta, Document, Loaded
 from ...errors import LoaderError
+from ...page_furniture import CAPTION
 from ...table_text import render_table
 from .figures import figure_lines, figure_regions
 from .headings import heading_levels, mark_units
@@ -387,12 +390,19 @@ def _footnotes(units: list[Unit], placed: PageLines, body: float) -> set[int]:
         for u in units
         if u.kind in ("paragraph", "list_item") and any(abs(line.size - body) <= 0.6 for line in u.lines)
     ]
+    # A table's own notes under it stay footnotes; a figure over small type makes that its caption.
+    floats = [u.bbox for u in units if u.kind == "figure" and u.bbox is not None]
     out = set()
     for unit in small:
         box = _placed_box(unit)
         column = [o for o in text if min(o[2], box[2]) > max(o[0], box[0])]
-        if any(o[3] <= box[1] + 1 for o in column) and not any(o[1] >= box[3] - 1 for o in column):
-            out.add(id(unit))
+        above = [o[3] for o in column if o[3] <= box[1] + 1]
+        if not above or any(o[1] >= box[3] - 1 for o in column) or CAPTION.match(unit.text):
+            continue
+        # A caption under a figure low in a column: the figure, not text, stands over it.
+        if any(max(above) < f[3] <= box[1] + 1 and min(f[2], box[2]) > max(f[0], box[0]) for f in floats):
+            continue
+        out.add(id(unit))
     return out
 
 

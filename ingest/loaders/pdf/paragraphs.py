@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...page_furniture import CAPTION
+from .callouts import callouts
 from .columns import split_columns
 from .lines import RIGHT_TO_LEFT, Line
 
@@ -210,12 +211,16 @@ def _read(section: list, gutters: list[tuple[float, float]], rtl: bool) -> list[
 def page_units(lines: Sequence[Line], tables: Sequence[Unit], page: int) -> list[Unit]:
     """Body lines and tables of one page as paragraph, list-item and table units, in reading order."""
     rtl = right_to_left(lines)
+    grouped = callouts(lines)
+    apart = {id(line) for group in grouped for line in group}
     blocks: dict[int, list[Line]] = {}
     for line in lines:
-        blocks.setdefault(line.block, []).append(line)
+        if id(line) not in apart:
+            blocks.setdefault(line.block, []).append(line)
     items: list[tuple[tuple[float, float, float, float], Any, int]] = [
         (box_of(run), run, len(run)) for ls in blocks.values() for run in split_columns(ls, rtl)
     ]
+    items += [(box_of(group), Unit("paragraph", group, page), len(group)) for group in grouped]
     items += [(t.bbox, t, len(t.rows or ())) for t in tables if t.bbox is not None]
     ordered: list[Line] = []
     units: list[Unit] = []

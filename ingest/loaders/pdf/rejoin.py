@@ -5,7 +5,7 @@ lines it sets apart are body text: a heading that opens a page, the first lines 
 under a running header, a section starting low on a page. Once the whole document is read, a band
 line that appears on no other page's band, is set in the body's type (or opens a caption) and is
 neither a page number nor furniture by its content, and that a chain of close lines links to the
-body, goes back.
+body, goes back; a caption goes back too when it is set right under or over a figure or a table.
 """
 
 from __future__ import annotations
@@ -67,6 +67,7 @@ def rejoin(pages: list[tuple[PageLines, list[Unit]]], body: float) -> list[tuple
         reach = {id(g): 3.0 if id(g) in headed or CAPTION.match(g[1][0].text) else 2.0 for g in back}
         joined = _linked(back, placed.body + tuple(line for g in heads for line in g[1]), reach)
         joined.update(id(g) for g in heads)
+        joined.update(id(g) for g in back if CAPTION.match(g[1][0].text) and _by_float(g[1], tables))
         back += heads
         if joined:
             rest = tuple(g for g in keep + back if id(g) not in joined)
@@ -113,6 +114,20 @@ def _linked(
                 anchors.extend(group[1])
                 grew = True
     return joined
+
+
+def _by_float(lines: tuple[Line, ...], floats: list[Unit]) -> bool:
+    """A caption set right under or over a figure or a table (whose text is no body line to link
+    it): within three of its line heights, across from it."""
+    x0, y0 = min(line.bbox[0] for line in lines), min(line.bbox[1] for line in lines)
+    x1, y1 = max(line.bbox[2] for line in lines), max(line.bbox[3] for line in lines)
+    reach = 3 * max(line.height for line in lines)
+    for unit in floats:
+        boxes = [unit.bbox, unit.meta.get("region")]
+        for box in (b for b in boxes if b is not None):
+            if min(box[2], x1) > max(box[0], x0) and max(y0 - box[3], box[1] - y1) <= reach:
+                return True
+    return False
 
 
 def _close(a: Line, b: Line, reach: float) -> bool:
