@@ -20,7 +20,7 @@ import sys
 import types
 from typing import TYPE_CHECKING
 
-__version__ = "0.1.0"
+__version__ = "0.1.0"  # the one place the version is declared (pyproject.toml reads it)
 
 # Names resolve on first use, so `import ingest` stays cheap: a short script that only chunks
 # Markdown never pays for pydantic, SQLite or the PDF and Office parsers.

@@ -387,15 +387,11 @@ def search_cmd(
     readers = principals(as_user, tuple(groups.split(","))) if as_user else None
     filters = filters_from(**filter_flags)
     if config_path is not None:
-        if filters:
-            raise click.BadParameter(
-                "the pgvector sink takes no filters yet; search it without --doc, --path, "
-                "--heading, --type and --modified-*",
-                param_hint="--config",
-            )
         from .cli_pgvector import search_job
 
-        hits = search_job(config_path, query, k=k, window=window, readers=readers, mode=mode or "hybrid")
+        hits = search_job(
+            config_path, query, k=k, window=window, readers=readers, mode=mode or "hybrid", filters=filters
+        )
     else:
         hits = search_mode(index, query, mode or "bm25", k=k, window=window, readers=readers, filters=filters)
     out = Console()

@@ -10,6 +10,7 @@ from .embedders import EmbedderConfig, load
 from .errors import ConfigError
 from .plugin_stages import plugin_options, with_job_embedder
 from .search import Hit
+from .search_filters import Filters
 from .sinks.pgvector_options import PgvectorOptions
 
 if TYPE_CHECKING:
@@ -20,7 +21,13 @@ _MODES: dict[str, Mode] = {"bm25": "keyword", "vector": "vector", "hybrid": "hyb
 
 
 def search_job(
-    config_path: Path, query: str, k: int, window: int, readers: tuple[str, ...] | None, mode: str
+    config_path: Path,
+    query: str,
+    k: int,
+    window: int,
+    readers: tuple[str, ...] | None,
+    mode: str,
+    filters: Filters | None = None,
 ) -> list[Hit]:
     from .pgvector_search import search_pgvector
 
@@ -32,4 +39,6 @@ def search_job(
             "--config searches a job whose sink is pgvector; for the SQLite index use --index", subject=str(config_path)
         )
     embedder = load(options.embedder or EmbedderConfig(), config_path.parent)
-    return search_pgvector(options, embedder, query, k=k, window=window, readers=readers, mode=_MODES[mode])
+    return search_pgvector(
+        options, embedder, query, k=k, window=window, readers=readers, mode=_MODES[mode], filters=filters
+    )

@@ -11,7 +11,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from .blocks import Chunk, Citation
 from .embedders import Embedder
-from .search import Hit, SearchError, citation, join_context
+from .pgvector_filters import pg_where
+from .search import Hit, SearchError, widened
+from .search_filters import Filters
 from .sinks.pgvector import Tables, connect, single, where
 from .sinks.pgvector_options import PgvectorOptions
 
@@ -30,9 +32,9 @@ _COLUMNS = """
 c.id, c.doc_id, c.chunk_index, c.text, c.heading_path, c.kinds, c.token_count, c.overlap_tokens,
 c.start_char, c.end_char, c.page_start, c.page_end, c.meta, c.url, d.uri, d.name, d.mime_type, d.modified, d.version
 """
-_ALLOWED = "(%(readers)s::text[] IS NULL OR d.readers IS NULL OR d.readers && %(readers)s::text[])"
+_ALLOWED = "(%(readers)s::text[] IS NULL OR d.readers IS NULL OR d.readers && %(readers)s::text[]) AND {filters}"
 """A document without readers (local files) is open to all; one with readers only to those listed
-(an empty list: to no one)."""
+(an empty list: to no one). Then the metadata filters (`pgvector_filters.py`)."""
 _TSQUERY = "replace(plainto_tsquery(%(config)s::regconfig, %(query)s)::text, ' & ', ' | ')::tsquery"
 """Any of the query's words, as the SQLite index's OR of terms: plainto_tsquery's AND would drop
 every chunk that misses one word of a question."""
@@ -46,10 +48,11 @@ def search_pgvector(
     window: int = 1,
     readers: tuple[str, ...] | None = None,
     mode: Mode = "hybrid",
+    filters: Filters | None = None,
 ) -> list[Hit]:
     """One search on a connection of its own (the CLI's); see `PgvectorSearch.search`."""
     with PgvectorSearch(options, embedder) as searcher:
-        return searcher.search(query, k=k, window=window, readers=readers, mode=mode)
+        return searcher.search(query, k=k, window=window, readers=readers, mode=mode, filters=filters)
 
 
 class PgvectorSearch:
@@ -63,10 +66,17 @@ class PgvectorSearch:
         self._live()
 
     def search(
-        self, query: str, k: int = 5, window: int = 1, readers: tuple[str, ...] | None = None, mode: Mode = "hybrid"
+        self,
+        query: str,
+        k: int = 5,
+        window: int = 1,
+        readers: tuple[str, ...] | None = None,
+        mode: Mode = "hybrid",
+        filters: Filters | None = None,
     ) -> list[Hit]:
-        """The `k` best chunks for `query`; `readers` as in `search.search`. Scores: higher is better
-        (the inner product for vector, ts_rank for keyword, the fused reciprocal ranks for hybrid)."""
+        """The `k` best chunks for `query`; `readers` and `filters` as in `search.search`. Scores:
+        higher is better (the inner product for vector, ts_rank for keyword, the fused reciprocal
+        ranks for hybrid)."""
         import psycopg
 
         if k < 1 or window < 0:
@@ -80,25 +90,31 @@ class PgvectorSearch:
             "readers": None if readers is None else list(readers),
             "n": max(CANDIDATES, 4 * k),
         }
+        narrowed, filter_params = pg_where(filters)
+        params.update(filter_params)
         if mode != "keyword":
             params["vector"] = self.embedder.embed([query])[0]
         conn = self._live()
         try:
             with conn.transaction():  # hits and their neighbours from one snapshot
                 conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-                if mode != "keyword":
-                    # HNSW filters after the scan, and returns at most ef_search rows: read deeper
-                    # than the candidates wanted, more so when readers may drop some.
+                if mode != "keyword" and filters:
+                    # HNSW filters after the scan and returns at most ef_search rows, so a filter
+                    # that passes few chunks would leave few or none: rank exactly the chunks
+                    # that pass (the GIN full-text index is a bitmap scan, unaffected).
+                    conn.execute("SET LOCAL enable_indexscan = off")
+                elif mode != "keyword":
+                    # Read deeper than the candidates wanted, more so when readers may drop some.
                     depth = max(40, params["n"] * (4 if readers is not None else 1))
                     conn.execute(f"SET LOCAL hnsw.ef_search = {min(depth, 1000)}")
-                rows = conn.execute(_sql(_QUERIES[mode], self.tables), params).fetchall()
+                rows = conn.execute(_sql(_QUERIES[mode], self.tables, narrowed), params).fetchall()
                 hits = [(_chunk(row), float(row[-1])) for row in rows]
                 around = _neighbours(conn, self.tables, [c for c, _ in hits], window)
         except psycopg.Error as exc:
             if conn.closed or conn.broken:
                 self._conn = None  # the next search connects again
             raise SearchError(f"search for {query!r} failed ({_first_line(exc)})", self.where) from exc
-        return [_hit(chunk, score, around[chunk.doc_id, chunk.chunk_index]) for chunk, score in hits]
+        return [widened(chunk, score, around[chunk.doc_id, chunk.chunk_index]) for chunk, score in hits]
 
     def close(self) -> None:
         if self._conn is not None:
@@ -203,10 +219,12 @@ ORDER BY w.n, c.chunk_index
 """Every hit's neighbours in one query: a round trip a hit would cost more than the search."""
 
 
-def _sql(template: str, tables: Tables) -> Any:
+def _sql(template: str, tables: Tables, filters: str = "TRUE") -> Any:
     from psycopg import sql
 
-    return sql.SQL(template).format(chunks=tables.chunks, documents=tables.documents, meta=tables.meta)
+    return sql.SQL(template).format(
+        chunks=tables.chunks, documents=tables.documents, meta=tables.meta, filters=sql.SQL(filters)
+    )
 
 
 def _chunk(row: tuple) -> Chunk:
@@ -244,13 +262,3 @@ def _neighbours(
         hit = hits[row[-1] - 1]
         found[hit.doc_id, hit.chunk_index].append(_chunk(row))
     return found
-
-
-def _hit(chunk: Chunk, score: float, around: list[Chunk]) -> Hit:
-    return Hit(
-        chunk=chunk,
-        score=score,
-        context=join_context(around),
-        neighbours=tuple(c.chunk_index for c in around),
-        citation=citation(chunk),
-    )

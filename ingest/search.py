@@ -144,6 +144,11 @@ def index_stats(index: Path) -> dict[str, int]:
 def hit(conn: sqlite3.Connection, chunk: Chunk, score: float, window: int) -> Hit:
     """A ranked chunk as a `Hit`: widened with `window` neighbours on each side, and cited."""
     around = read_chunks(conn, chunk.doc_id, chunk.chunk_index - window, chunk.chunk_index + window)
+    return widened(chunk, score, around)
+
+
+def widened(chunk: Chunk, score: float, around: list[Chunk]) -> Hit:
+    """A ranked chunk as a `Hit`, its context the chunks `around` it (itself among them), cited."""
     return Hit(
         chunk=chunk,
         score=score,

@@ -106,3 +106,14 @@ def test_run_every_repeats_until_interrupted(tmp_path):
     proc.wait(timeout=30)
     assert runs == [["changed", "1"], ["changed", "0"]]  # the second run found nothing new
     assert proc.returncode == 0
+
+
+def test_version_is_declared_once_and_reported():
+    # pyproject.toml reads ingest.__version__, so the installed metadata and `ingest --version` say the same.
+    from importlib.metadata import version
+
+    from ingest import __version__
+
+    proc = ingest("--version")
+    assert proc.returncode == 0 and __version__ in proc.stdout
+    assert version("ingest") == __version__
