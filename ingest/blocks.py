@@ -65,7 +65,8 @@ class BlockMeta(TypedDict, total=False):
     Every key is optional; a block holds the ones its format has. A plugin loader or cleaner may add
     keys of its own (the dict is plain data at run time): prefix them with the plugin's name so they
     cannot collide with ours, and, for a type checker, declare them in a TypedDict of its own that
-    extends this one (`class MyMeta(BlockMeta, total=False): mypkg_score: float`).
+    extends this one (`class MyMeta(BlockMeta, total=False): mypkg_score: float`), passed as
+    `Block(..., meta=MyMeta(...))` and read back as `cast(MyMeta, block.meta)`.
     """
 
     # Lists and outline
