@@ -21,8 +21,6 @@ import sys
 import time
 from pathlib import Path
 
-from vector_search_speed import keywords
-
 from ingest.fts_terms import TermCounts
 from ingest.search import _RANKED, HEADING_WEIGHT, fts_query, ranked_bm25
 from ingest.search_filters import Filters
@@ -33,7 +31,7 @@ RAGBENCH = ROOT.parent / "shared" / "ragbench"
 RESULTS = ROOT / "benchmarks" / "results" / "eval_ragbench"
 
 
-def reference(conn, query: str, limit: int, filters: Filters | None) -> list[tuple[str, float]]:
+def reference(conn, query: str, limit: int, filters: Filters | None = None) -> list[tuple[str, float]]:
     """The whole query ranked by FTS5, as ingest did before the pruning."""
     where, params = (filters or Filters()).where(first=6)
     sql = _RANKED.format(filters=where, among="?5 IS NULL")
@@ -70,6 +68,8 @@ def compare(index: Path, asked: list[tuple[str, Filters | None]], depth: int) ->
 
 
 def main(argv: list[str] | None = None) -> None:
+    from vector_search_speed import keywords  # it imports this module
+
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--index", type=Path, action="append", help="an index; default: the eval_ragbench ones")
     ap.add_argument("--sets", default="financebench,mmlb", help="whose questions to ask")
