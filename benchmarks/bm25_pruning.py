@@ -24,7 +24,7 @@ from pathlib import Path
 from ingest.fts_terms import TermCounts
 from ingest.search import _RANKED, HEADING_WEIGHT, fts_query, ranked_bm25
 from ingest.search_filters import Filters
-from ingest.sinks.sqlite import connect_index
+from ingest.sinks.sqlite import chunk_from_row, connect_index
 
 ROOT = Path(__file__).resolve().parent.parent
 RAGBENCH = ROOT.parent / "shared" / "ragbench"
@@ -32,11 +32,11 @@ RESULTS = ROOT / "benchmarks" / "results" / "eval_ragbench"
 
 
 def reference(conn, query: str, limit: int, filters: Filters | None = None) -> list[tuple[str, float]]:
-    """The whole query ranked by FTS5, as ingest did before the pruning."""
+    """The whole query ranked by FTS5, as ingest did before the pruning (its chunks read alike)."""
     where, params = (filters or Filters()).where(first=6)
     sql = _RANKED.format(filters=where, among="?5 IS NULL")
     rows = conn.execute(sql, (fts_query(query), HEADING_WEIGHT, limit, None, None, *params)).fetchall()
-    return [(row[0], -row[-1]) for row in rows]
+    return [(chunk_from_row(row).id, -row[-1]) for row in rows]
 
 
 def questions(name: str) -> list[dict]:

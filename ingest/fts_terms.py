@@ -55,6 +55,7 @@ class TermCounts:
         self._version: int | None = None
         self._rows: dict[str, int] = {}
         self._total = 0
+        self._tokens: dict[str, tuple[str, ...]] = {}  # a phrase's tokens do not change with the index
         conn.execute(
             f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.ingest_query USING fts5(term, tokenize={FTS_TOKENIZE!r})"
         )
@@ -71,10 +72,10 @@ class TermCounts:
     def terms(self, phrases: list[str]) -> list[Term]:
         """Each quoted phrase with its row count."""
         self._check()
-        tokens = self._tokens(phrases)
+        self._tokenize([p for p in dict.fromkeys(phrases) if p not in self._tokens])
         found = []
-        for i, phrase in enumerate(phrases):
-            mine = tokens.get(i, [])
+        for phrase in phrases:
+            mine = self._tokens[phrase]
             found.append(Term(phrase, self._count(mine[0]) if len(mine) == 1 else None))
         return found
 
@@ -86,7 +87,9 @@ class TermCounts:
             self._total = _varint(row[0]) if row and row[0] else 0
             self._version = version
 
-    def _tokens(self, phrases: list[str]) -> dict[int, list[str]]:
+    def _tokenize(self, phrases: list[str]) -> None:
+        if not phrases:
+            return
         conn = self.conn
         conn.execute("DELETE FROM temp.ingest_query")
         conn.executemany(
@@ -96,7 +99,7 @@ class TermCounts:
         found: dict[int, list[str]] = {}
         for doc, term in conn.execute("SELECT doc, term FROM temp.ingest_query_tokens ORDER BY doc, offset"):
             found.setdefault(doc, []).append(term)
-        return found
+        self._tokens.update((p, tuple(found.get(i, ()))) for i, p in enumerate(phrases))
 
     def _count(self, token: str) -> int:
         if token not in self._rows:

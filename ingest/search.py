@@ -22,6 +22,9 @@ HEADING_WEIGHT = 4.0
 """bm25 weight of the heading path column against 1.0 for the body: a query term in a section's
 title says more about the section than the same term in passing."""
 _MAX_TERMS = 64
+_WORTH_A_FIRST_PASS = 100
+"""MaxScore's first pass pays for itself when the query's terms are held by more than this many
+chunks per chunk asked for (bm25 costs some microseconds a chunk; a pass costs a scan)."""
 
 
 class SearchError(SinkError):
@@ -94,27 +97,34 @@ def ranked_bm25(
     is asked only of the chunks holding its rarer terms (MaxScore, Turtle & Flood 1995): a cheap
     first ranking on the rarest terms alone gives a score the `limit`-th chunk must reach, and the
     commonest terms whose `Term.ceiling`s add up to less cannot lift a chunk that holds none of
-    the others that far. `counts`: row counts kept between queries on the same connection."""
+    the others that far. With `filters`, the whole query is asked: FTS5 scores only the chunks
+    they let through. `counts`: row counts kept between queries on the same connection."""
     phrases = query_phrases(query)
     if not phrases:
         return []
+    if filters:  # few chunks left to score: little to save, and a second pass to lose
+        return _as_hits(_ranked_rows(conn, " OR ".join(phrases), limit, readers, filters, None))
     counts = counts or TermCounts(conn)
     total = counts.total()
     terms = counts.terms(phrases)
     kept = [t for t in terms if t.idf(total) != CLAMPED_IDF] or terms
     rarer = sorted(kept, key=lambda t: -1 if t.rows is None else t.rows)  # uncounted phrases first
     essential = kept
-    if not filters:  # a filter leaves few chunks to score: a first guess would not pay for itself
+    if sum(t.rows or 0 for t in kept) > _WORTH_A_FIRST_PASS * limit:
         guess = _first_essential(rarer, limit)
         if len(guess) < len(kept):
             # Scored on the rare terms alone, a chunk scores at most its whole score, so the
             # `limit`-th of these is a floor under the `limit`-th of the whole query.
-            rows = _ranked_rows(conn, " OR ".join(t.phrase for t in guess), limit, readers, filters, None)
+            rows = _ranked_rows(conn, " OR ".join(t.phrase for t in guess), limit, readers, None, None)
             essential = _proven_essential(rarer, total, -rows[-1][-1] if len(rows) == limit else 0.0)
     among = None if len(essential) == len(kept) else " OR ".join(t.phrase for t in essential)
-    rows = _ranked_rows(conn, " OR ".join(t.phrase for t in kept), limit, readers, filters, among)
+    rows = _ranked_rows(conn, " OR ".join(t.phrase for t in kept), limit, readers, None, among)
     if len(rows) < limit and len(kept) < len(terms):  # the chunks holding only common terms come last
-        rows = _ranked_rows(conn, " OR ".join(phrases), limit, readers, filters, None)
+        rows = _ranked_rows(conn, " OR ".join(phrases), limit, readers, None, None)
+    return _as_hits(rows)
+
+
+def _as_hits(rows: list[tuple]) -> list[tuple[Chunk, float]]:
     return [(chunk_from_row(row), -row[-1]) for row in rows]
 
 
