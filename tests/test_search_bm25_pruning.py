@@ -84,8 +84,8 @@ def test_the_ranking_is_the_whole_querys_for_questions_and_keywords(conn, articl
             ours = [(c.id, s) for c, s in ranked_bm25(conn, query, limit)]
             assert_same_ranking(ours, whole_query(conn, query, limit))
     conn.set_trace_callback(None)
-    # The rarer-terms-only ranking (MaxScore) answered some of them, not only the whole query.
-    assert sum("+chunks_fts.rowid IN" in s for s in sent) >= len(asked) // 4
+    # The ranking restricted to chunks holding the rarer terms (MaxScore) answered several of them.
+    assert sum("+chunks_fts.rowid IN" in s for s in sent) >= 3
 
 
 def test_a_document_filter_ranks_as_the_whole_query_within_the_document(conn, articles) -> None:
