@@ -90,7 +90,7 @@ def ranked(
     """The `k` best (chunk, score) by `mode` "vector" or "hybrid" (fused score) on an open index."""
     if mode == "vector":
         return vectors.ranked(query, k, readers, filters)
-    words = ranked_bm25(conn, query, depth, readers, filters)
+    words = ranked_bm25(conn, query, depth, readers, filters, vectors.terms)
     near = [seq for seq, _ in vectors.nearest(query, depth, readers, filters)]
     ids = vectors.ids(near)
     fused = fuse([[chunk.id for chunk, _ in words], [ids[s] for s in near if s in ids]], rrf_k)[:k]

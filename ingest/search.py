@@ -13,6 +13,7 @@ from pathlib import Path, PurePath
 
 from .blocks import Chunk
 from .errors import SinkError
+from .fts_terms import CLAMPED_IDF, Term, TermCounts
 from .search_filters import Filters
 from .sinks.sqlite import CHUNK_COLUMNS, HEADING_SEPARATOR, chunk_from_row, connect_index, read_chunks
 from .sqlite_files import transaction
@@ -21,6 +22,9 @@ HEADING_WEIGHT = 4.0
 """bm25 weight of the heading path column against 1.0 for the body: a query term in a section's
 title says more about the section than the same term in passing."""
 _MAX_TERMS = 64
+_WORTH_A_FIRST_PASS = 100
+"""MaxScore's first pass pays for itself when the query's terms are held by more than this many
+chunks per chunk asked for (bm25 costs some microseconds a chunk; a pass costs a scan)."""
 
 
 class SearchError(SinkError):
@@ -83,15 +87,91 @@ def ranked_bm25(
     limit: int,
     readers: tuple[str, ...] | None = None,
     filters: Filters | None = None,
+    counts: TermCounts | None = None,
 ) -> list[tuple[Chunk, float]]:
-    """The `limit` best chunks by bm25 (highest score first), as (chunk, negated bm25 rank)."""
-    match = fts_query(query)
-    if not match:
+    """The `limit` best chunks by bm25 (highest score first), as (chunk, negated bm25 rank).
+
+    Two savings, neither of which changes the answer beyond FTS5's 1e-6 floor: a term held by
+    more than half of the chunks (FTS5 scores it 1e-6) is left out of the query (unless fewer
+    than `limit` chunks hold the others: then the whole query is asked), and the ranking
+    is asked only of the chunks holding its rarer terms (MaxScore, Turtle & Flood 1995): a cheap
+    first ranking on the rarest terms alone gives a score the `limit`-th chunk must reach, and the
+    commonest terms whose `Term.ceiling`s add up to less cannot lift a chunk that holds none of
+    the others that far. With `filters`, the whole query is asked: FTS5 scores only the chunks
+    they let through. `counts`: row counts kept between queries on the same connection."""
+    phrases = query_phrases(query)
+    if not phrases:
         return []
-    allowed = None if readers is None else json.dumps(list(readers))
-    where, params = (filters or Filters()).where(first=5)
-    rows = conn.execute(_RANKED.format(filters=where), (match, HEADING_WEIGHT, limit, allowed, *params)).fetchall()
+    if filters:  # few chunks left to score: little to save, and a second pass to lose
+        return _as_hits(_ranked_rows(conn, " OR ".join(phrases), limit, readers, filters, None))
+    counts = counts or TermCounts(conn)
+    total = counts.total()
+    terms = counts.terms(phrases)
+    kept = [t for t in terms if t.idf(total) != CLAMPED_IDF] or terms
+    rarer = sorted(kept, key=lambda t: -1 if t.rows is None else t.rows)  # uncounted phrases first
+    essential = kept
+    if sum(t.rows or 0 for t in kept) > _WORTH_A_FIRST_PASS * limit:
+        guess = _first_essential(rarer, limit)
+        if len(guess) < len(kept):
+            # Scored on the rare terms alone, a chunk scores at most its whole score, so the
+            # `limit`-th of these is a floor under the `limit`-th of the whole query.
+            rows = _ranked_rows(conn, " OR ".join(t.phrase for t in guess), limit, readers, None, None)
+            essential = _proven_essential(rarer, total, -rows[-1][-1] if len(rows) == limit else 0.0)
+    among = None if len(essential) == len(kept) else " OR ".join(t.phrase for t in essential)
+    rows = _ranked_rows(conn, " OR ".join(t.phrase for t in kept), limit, readers, None, among)
+    if len(rows) < limit and len(kept) < len(terms):  # the chunks holding only common terms come last
+        rows = _ranked_rows(conn, " OR ".join(phrases), limit, readers, None, None)
+    return _as_hits(rows)
+
+
+def _as_hits(rows: list[tuple]) -> list[tuple[Chunk, float]]:
     return [(chunk_from_row(row), -row[-1]) for row in rows]
+
+
+def _first_essential(rarer: list[Term], limit: int) -> list[Term]:
+    """The rarest phrases, until they hold some ten times `limit` chunks: a first guess, cheap to
+    rank, whose `limit`-th score tells how much of the query can be skipped."""
+    picked, held = [], 0
+    for term in rarer:
+        if picked and term.rows is not None and held >= 10 * limit:
+            break
+        picked.append(term)
+        held += term.rows or 0
+    return picked
+
+
+def _proven_essential(rarer: list[Term], total: int, floor: float) -> list[Term]:
+    """The phrases a chunk must hold to score above `floor`: all but the commonest ones whose
+    ceilings add up to less than `floor` (with room for rounding)."""
+    skipped, ceiling = 0, 0.0
+    for term in reversed(rarer):
+        top = term.ceiling(total)
+        if top is None or (ceiling + top) * (1 + 1e-9) >= floor:
+            break
+        ceiling += top
+        skipped += 1
+    return rarer[: len(rarer) - skipped]
+
+
+def _ranked_rows(
+    conn: sqlite3.Connection,
+    match: str,
+    limit: int,
+    readers: tuple[str, ...] | None,
+    filters: Filters | None,
+    among: str | None,
+) -> list[tuple]:
+    """Rows of the `limit` best chunks for `match`, scored on all of it; with `among`, only the
+    chunks that also match `among`."""
+    allowed = None if readers is None else json.dumps(list(readers))
+    where, params = (filters or Filters()).where(first=6)
+    among_clause = (
+        "?5 IS NULL"
+        if among is None
+        else "+chunks_fts.rowid IN (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?5)"
+    )
+    sql = _RANKED.format(filters=where, among=among_clause)
+    return conn.execute(sql, (match, HEADING_WEIGHT, limit, allowed, among, *params)).fetchall()
 
 
 def readers_clause(param: str) -> str:
@@ -109,6 +189,7 @@ JOIN chunks AS c ON c.seq = chunks_fts.rowid
 JOIN documents AS d ON d.id = c.doc_id
 WHERE chunks_fts MATCH ?1
   AND {readers_clause("?4")}
+  AND {{among}}
   AND {{filters}}
 ORDER BY rank, c.doc_id, c.chunk_index
 LIMIT ?3
@@ -116,8 +197,13 @@ LIMIT ?3
 
 
 def fts_query(query: str) -> str:
-    """`query` as an FTS5 expression that cannot be a syntax error: each whitespace-separated term
-    quoted as a phrase (so AND, NOT, NEAR, *, :, parentheses are plain text), OR-ed together."""
+    """`query` as an FTS5 expression that cannot be a syntax error: its `query_phrases` OR-ed."""
+    return " OR ".join(query_phrases(query))
+
+
+def query_phrases(query: str) -> list[str]:
+    """Each whitespace-separated term of `query` quoted as an FTS5 phrase (so AND, NOT, NEAR, *,
+    :, parentheses are plain text), once each, at most `_MAX_TERMS`."""
     terms: list[str] = []
     for term in re.sub(r"[\x00-\x1f\x7f]", " ", query).split():  # SQLite strings end at NUL
         if not re.search(r"[^\W_]", term):  # nothing the tokenizer would index: "*", "--", "()"
@@ -125,7 +211,7 @@ def fts_query(query: str) -> str:
         quoted = '"' + term.replace('"', '""') + '"'
         if quoted not in terms:
             terms.append(quoted)
-    return " OR ".join(terms[:_MAX_TERMS])
+    return terms[:_MAX_TERMS]
 
 
 def index_stats(index: Path) -> dict[str, int]:

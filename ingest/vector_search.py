@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from .blocks import Chunk
 from .embedders import Embedder, load
 from .errors import IngestError
+from .fts_terms import TermCounts
 from .search import SearchError, readers_clause
 from .search_filters import Filters
 from .sinks.sqlite import CHUNK_SELECT, chunk_from_row, connect_index
@@ -46,6 +47,7 @@ class VectorIndex:
         self._embedder = embedder
         self._matrix: _Matrix | None = None
         self._version: int | None = None
+        self._terms: TermCounts | None = None
 
     def close(self) -> None:
         self.conn.close()
@@ -55,6 +57,13 @@ class VectorIndex:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    @property
+    def terms(self) -> TermCounts:
+        """Row counts of query terms for the bm25 half of hybrid search, kept while this is open."""
+        if self._terms is None:
+            self._terms = TermCounts(self.conn)
+        return self._terms
 
     @property
     def embedder(self) -> Embedder:

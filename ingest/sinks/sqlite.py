@@ -34,8 +34,10 @@ SCHEMA_VERSION = 2
 2: chunks.url and the readers table (an index of schema 1 is rebuilt: delete it and its state, and run)."""
 APPLICATION_ID = 0x696E6458  # "inDX": tells an ingest index from the state DB or a stranger's DB
 HEADING_SEPARATOR = " > "
+FTS_TOKENIZE = "porter unicode61 remove_diacritics 2"
+"""The FTS5 tokenizer of `chunks_fts` (a search cuts its query words with the same one)."""
 
-_SCHEMA = """
+_SCHEMA = f"""
 CREATE TABLE documents (
     id          TEXT PRIMARY KEY,
     uri         TEXT NOT NULL,
@@ -76,7 +78,7 @@ CREATE INDEX readers_by_reader ON readers(reader, doc_id);
 CREATE VIRTUAL TABLE chunks_fts USING fts5(
     heading, text,
     content='chunks', content_rowid='seq',
-    tokenize='porter unicode61 remove_diacritics 2'
+    tokenize='{FTS_TOKENIZE}'
 );
 CREATE TRIGGER chunks_fts_insert AFTER INSERT ON chunks BEGIN
     INSERT INTO chunks_fts(rowid, heading, text) VALUES (new.seq, new.heading, new.text);
