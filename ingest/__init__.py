@@ -78,6 +78,11 @@ __all__ = [
 
 
 def __getattr__(name: str):
+    if name == "Source":  # the old name of Citation: ingest.sources.Source is where documents come from
+        import warnings
+
+        warnings.warn("ingest.Source is now ingest.Citation", DeprecationWarning, stacklevel=2)
+        return __getattr__("Citation")
     if name not in _EXPORTS:
         raise AttributeError(f"module 'ingest' has no attribute {name!r}")
     value = getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)

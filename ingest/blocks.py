@@ -10,6 +10,7 @@ What a block is (its `kind`: a paragraph, a table) and whether it is in the docu
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypedDict
@@ -300,3 +301,11 @@ class Chunk:
         if len(self.heading_path) < 2:
             return self.text
         return " > ".join(self.heading_path[1:]) + "\n\n" + self.text
+
+
+def __getattr__(name: str) -> Any:
+    # The old name of `Citation`, kept working for code written before the rename, with a warning.
+    if name == "Source":
+        warnings.warn("ingest.blocks.Source is now ingest.blocks.Citation", DeprecationWarning, stacklevel=2)
+        return Citation
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -131,7 +131,8 @@ def _as_hits(rows: list[tuple]) -> list[tuple[Chunk, float]]:
 def _first_essential(rarer: list[Term], limit: int) -> list[Term]:
     """The rarest phrases, until they hold some ten times `limit` chunks: a first guess, cheap to
     rank, whose `limit`-th score tells how much of the query can be skipped."""
-    picked, held = [], 0
+    picked: list[Term] = []
+    held = 0
     for term in rarer:
         if picked and term.rows is not None and held >= 10 * limit:
             break

@@ -93,7 +93,7 @@ def test_a_chunk_cites_its_document_as_a_citation_stored_under_source(tmp_path):
     loaded = load_file(path)
     (c,) = chunk(loaded)
     assert isinstance(c.source, Citation) and c.source == Citation.of(loaded.document)
-    assert ingest.Citation is Citation and not hasattr(ingest, "Source")
+    assert ingest.Citation is Citation and "Source" not in ingest.__all__  # the old name only warns (below)
     record = chunk_to_dict(c)["source"]
     assert record == {
         "uri": path.as_uri(),
@@ -102,3 +102,14 @@ def test_a_chunk_cites_its_document_as_a_citation_stored_under_source(tmp_path):
         "modified": loaded.document.modified,
         "version": loaded.document.version,
     }
+
+
+def test_the_old_name_of_citation_still_works_and_says_its_new_name():
+    import ingest.blocks
+
+    with pytest.warns(DeprecationWarning, match=r"ingest\.Source is now ingest\.Citation"):
+        assert ingest.Source is Citation
+    with pytest.warns(DeprecationWarning, match=r"ingest\.blocks\.Source is now ingest\.blocks\.Citation"):
+        assert ingest.blocks.Source is Citation
+    with pytest.raises(AttributeError):
+        ingest.blocks.Sauce  # noqa: B018

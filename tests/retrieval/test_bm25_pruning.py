@@ -8,13 +8,13 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from test_storage_corpus import markdown_document, wiki_documents
 
 from ingest.fts_terms import CLAMPED_IDF, TermCounts
 from ingest.search import query_phrases, ranked_bm25
 from ingest.search_filters import Filters
 from ingest.sinks import SqliteSink
 from ingest.sinks.sqlite import connect_index
+from tests.storage.documents import markdown_document, wiki_documents
 
 WHOLE_QUERY = """
 SELECT c.id, bm25(chunks_fts, 4.0, 1.0) AS rank
