@@ -5,35 +5,11 @@ states what a reader of the page sees."""
 from __future__ import annotations
 
 import textwrap
-from pathlib import Path
 
 import pymupdf
 import pytest
 
-from ingest.blocks import Document
-from ingest.cleaners import build_chain, clean
-from ingest.loaders.pdf import loader as pdf
-
-WORDS = (
-    "the survey of water quality in the northern district found that most wells met the standard "
-    "while a few near the old mill held more iron than the limit allows and were closed for repair "
-)
-
-
-def prose(n_words: int, seed: int = 0) -> str:
-    words = WORDS.split()
-    return " ".join(words[(seed + i) % len(words)] for i in range(n_words)).capitalize() + "."
-
-
-def load(doc: pymupdf.Document, tmp_path: Path, name: str = "doc.pdf"):
-    """The loader's blocks after the default cleaners (its own layout tests' helper, kept here so
-    this file stands alone)."""
-    path = tmp_path / name
-    doc.save(path)
-    document = Document(id=name, uri=path.as_uri(), name=name, mime_type="application/pdf")
-    loaded = pdf.load(path.read_bytes(), document)
-    blocks, _ = clean(loaded.blocks, loaded.document, build_chain([]))
-    return loaded, list(blocks)
+from tests.pdf.pages import load, prose
 
 
 def bars(page: pymupdf.Page, x0: float, y0: float, x1: float, y1: float) -> None:

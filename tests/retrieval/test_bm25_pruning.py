@@ -14,7 +14,7 @@ from ingest.search import query_phrases, ranked_bm25
 from ingest.search_filters import Filters
 from ingest.sinks import SqliteSink
 from ingest.sinks.sqlite import connect_index
-from tests.storage.documents import markdown_document, wiki_documents
+from tests.storage.documents import articles_index, markdown_document, wiki_documents
 
 WHOLE_QUERY = """
 SELECT c.id, bm25(chunks_fts, 4.0, 1.0) AS rank
@@ -33,12 +33,7 @@ def articles(corpus: Path):
 
 @pytest.fixture(scope="module")
 def index(tmp_path_factory: pytest.TempPathFactory, articles, seeds: Path) -> Path:
-    path = tmp_path_factory.mktemp("pruning") / "index.db"
-    with SqliteSink(path) as sink:
-        for doc, chunks in articles:
-            sink.write(doc, chunks)
-        sink.write(*markdown_document(seeds / "paediatric-fever.md", doc_id="seeds/paediatric-fever.md"))
-    return path
+    return articles_index(tmp_path_factory.mktemp("pruning") / "index.db", articles, seeds)
 
 
 @pytest.fixture

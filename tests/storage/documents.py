@@ -92,3 +92,15 @@ def wiki_documents(path: Path) -> list[tuple[Document, list[Chunk]]]:
             doc, chunks = docs[-1]
             chunks.append(make_chunk(doc, len(chunks), line.strip(), tuple(heading)))
     return docs
+
+
+def articles_index(path: Path, articles: list[tuple[Document, list[Chunk]]], seeds: Path) -> Path:
+    """A SQLite index at `path` of the wiki articles and the seed fever guideline (a real Markdown
+    document among them), as the search tests rank it."""
+    from ingest.sinks import SqliteSink
+
+    with SqliteSink(path) as sink:
+        for doc, chunks in articles:
+            sink.write(doc, chunks)
+        sink.write(*markdown_document(seeds / "paediatric-fever.md", doc_id="seeds/paediatric-fever.md"))
+    return path

@@ -11,8 +11,7 @@ import pytest
 from ingest.blocks import Chunk, Document
 from ingest.errors import IngestError, SinkError
 from ingest.search import Hit, SearchError, citation, index_stats, join_context, search
-from ingest.sinks import SqliteSink
-from tests.storage.documents import make_chunk, markdown_document, wiki_documents
+from tests.storage.documents import articles_index, make_chunk, markdown_document, wiki_documents
 
 
 @pytest.fixture(scope="module")
@@ -22,12 +21,7 @@ def articles(corpus: Path) -> list[tuple[Document, list[Chunk]]]:
 
 @pytest.fixture(scope="module")
 def index(tmp_path_factory: pytest.TempPathFactory, articles, seeds: Path) -> Path:
-    path = tmp_path_factory.mktemp("search") / "index.db"
-    with SqliteSink(path) as sink:
-        for doc, chunks in articles:
-            sink.write(doc, chunks)
-        sink.write(*markdown_document(seeds / "paediatric-fever.md", doc_id="seeds/paediatric-fever.md"))
-    return path
+    return articles_index(tmp_path_factory.mktemp("search") / "index.db", articles, seeds)
 
 
 def by_heading(articles, doc_name: str, heading: str) -> list[Chunk]:
