@@ -9,7 +9,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from tests.service.helpers import alive, children, env, indexed, ingest_run, recorded, start, wait_until, workspace
@@ -17,12 +16,11 @@ from tests.service.helpers import alive, children, env, indexed, ingest_run, rec
 
 def test_a_second_run_on_the_same_state_exits_at_once_naming_the_holder(tmp_path):
     cfg = workspace(tmp_path, 4)
-    first = start(cfg, "--quiet", environ=env(tmp_path, SLOW_S="1"))
+    first = start(cfg, "--quiet", environ=env(tmp_path, SLOW_S="3"))  # 12 s: far longer than a refusal takes
     try:
         assert wait_until(lambda: (tmp_path / "index.sqlite").exists())
-        began = time.monotonic()
         second = ingest_run(cfg, "--quiet", environ=env(tmp_path))
-        assert time.monotonic() - began < 15
+        assert first.poll() is None  # it did not wait for the holder: that run is still going
         assert second.returncode == 4, second.stderr
         assert f"pid {first.pid} on {socket.gethostname()}" in second.stderr
         assert "--wait" in second.stderr
@@ -110,19 +108,15 @@ def test_sigterm_between_every_runs_stops_at_once(tmp_path):
     cfg = workspace(tmp_path, 2, slow=False)
     proc = start(cfg, "--every", "1h", "--quiet", environ=env(tmp_path))
     assert wait_until(lambda: "next run in" in proc.stderr.readline(), timeout=60)
-    began = time.monotonic()
     proc.send_signal(signal.SIGTERM)
-    _, err = proc.communicate(timeout=10)
-    assert time.monotonic() - began < 3
+    _, err = proc.communicate(timeout=60)  # not the hour to the next run
     assert proc.returncode == 0 and "stopped" in err and "Traceback" not in err
 
 
 def test_a_document_that_hangs_fails_on_its_time_limit_and_the_run_goes_on(tmp_path):
     cfg = workspace(tmp_path, 4, workers=2, extra="timeout_s: 2\n")
     (tmp_path / "docs" / "hang.md").write_text("# Stuck\n\nA parser never returns from this one.\n")
-    began = time.monotonic()
-    proc = ingest_run(cfg, "--quiet", environ=env(tmp_path), timeout=60)
-    assert time.monotonic() - began < 30
+    proc = ingest_run(cfg, "--quiet", environ=env(tmp_path), timeout=60)  # the document alone never ends
     assert proc.returncode == 1, proc.stderr
     assert "hang.md" in proc.stderr and "time limit of 2 s" in proc.stderr
     assert indexed(tmp_path / "index.sqlite") == {f"doc{i:03}.md" for i in range(4)}
@@ -151,15 +145,15 @@ def test_workers_do_not_hold_the_lock(tmp_path):
 
 def test_sigterm_while_waiting_for_the_lock_stops_at_once(tmp_path):
     cfg = workspace(tmp_path, 4)
-    holder = start(cfg, "--quiet", environ=env(tmp_path, SLOW_S="3"))
+    holder = start(cfg, "--quiet", environ=env(tmp_path, SLOW_S="10"))  # killed below, never waited for
     try:
         assert wait_until(lambda: (tmp_path / "index.sqlite").exists())
         waiter = start(cfg, "--wait", environ=env(tmp_path))
         assert wait_until(lambda: "waiting for the run" in waiter.stderr.readline(), timeout=30)
-        began = time.monotonic()
         waiter.send_signal(signal.SIGTERM)
-        _, err = waiter.communicate(timeout=10)
-        assert time.monotonic() - began < 3 and waiter.returncode == 143, err
+        _, err = waiter.communicate(timeout=60)
+        assert holder.poll() is None  # it stopped waiting, not waited for the holder to end
+        assert waiter.returncode == 143, err
         assert "Traceback" not in err
     finally:
         holder.kill()
