@@ -113,3 +113,14 @@ def test_the_old_name_of_citation_still_works_and_says_its_new_name():
         assert ingest.blocks.Source is Citation
     with pytest.raises(AttributeError):
         ingest.blocks.Sauce  # noqa: B018
+
+
+def test_a_plugin_loaders_furniture_kind_from_before_the_layer_is_still_dropped():
+    document = Document(id="x.org", uri="file:///x.org", name="x.org", mime_type="text/x-org")
+    blocks = (
+        Block("furniture", "ACME Corp - Confidential"),  # as a plugin loader said furniture before
+        Block("paragraph", "The plan holds."),
+        Block("paragraph", "Page footer text", layer="furniture"),
+    )
+    kept, _ = clean(blocks, document, build_chain([]))
+    assert [b.text for b in kept] == ["The plan holds."]

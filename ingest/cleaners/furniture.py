@@ -15,7 +15,8 @@ from . import CleanContext, Cleaner, drop_blocks
 
 
 def drop_furniture(blocks: Iterable[Block], ctx: CleanContext) -> Iterator[Block]:
-    return drop_blocks(blocks, lambda b: b.layer == "furniture", ctx)
+    # kind "furniture": how a plugin loader written before the layer existed says it; still honoured.
+    return drop_blocks(blocks, lambda b: b.layer == "furniture" or b.kind == "furniture", ctx)
 
 
 cleaner = Cleaner(name="furniture", run=drop_furniture, default_for=frozenset())
