@@ -32,9 +32,9 @@ from urllib.parse import urlsplit
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the tests package: its fake Google server
 
-from ingest.config import parse_config  # noqa: E402
 from ingest.pipeline import run  # noqa: E402
 from tests.drive.fake_google import FakeGoogle  # noqa: E402
+from tests.drive.helpers import drive_config  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpus"
 MD = "text/markdown"
@@ -59,25 +59,6 @@ def build_tree(g: FakeGoogle, files: int) -> tuple[str, list[tuple[str, str]]]:
             )
             made.append((g.add_file(f"policy-{n}.md", folder, body.encode(), MD), "md"))
     return top, made
-
-
-def config(out: Path, g: Server, folder: str, concurrency: int) -> tuple:
-    return parse_config(
-        {
-            "source": {
-                "drive": {
-                    "folder_id": folder,
-                    "token": g.token,
-                    "drive_endpoint": g.drive_endpoint,
-                    "docs_endpoint": g.docs_endpoint,
-                    "sheets_endpoint": g.docs_endpoint,
-                    "concurrency": concurrency,
-                }
-            },
-            "sink": {"sqlite": str(out / "index.sqlite")},
-            "state": str(out / "state.sqlite"),
-        }
-    )
 
 
 class Server:
@@ -155,11 +136,11 @@ def main() -> None:
         full, incremental, rows = {}, {}, {}
         for c in modes:
             outs[c].mkdir()
-            full[c] = timed(server, config(outs[c], server, server.top, c))
+            full[c] = timed(server, drive_config(outs[c], server, server.top, workers=0, concurrency=c))
         edited = [(file_id, kind) for file_id, kind in server.made if kind != "gdoc"][: args.changes]
         server.ask("edit", edited)
         for c in modes:
-            incremental[c] = timed(server, config(outs[c], server, server.top, c))
+            incremental[c] = timed(server, drive_config(outs[c], server, server.top, workers=0, concurrency=c))
             rows[c] = index_rows(outs[c])
     finally:
         server.stop()
