@@ -259,9 +259,35 @@ def mark_units(units: list[Unit], tables: list[Unit], lines: tuple[Line, ...]) -
                 and side_by_side(line, o, 0.5)
                 and not _columns_apart(line, o, rows, tops)
             ]
-            if len(cells) >= 2 or any(any(c.isdigit() for c in o.text) for o in cells):
+            if (
+                len(cells) >= 2
+                or any(any(c.isdigit() for c in o.text) for o in cells)
+                or (len(cells) == 1 and _heads_columns(line, cells[0], rows, tops, own))
+            ):
                 unit.meta["shares_row"] = True
     return units
+
+
+def _heads_columns(a: Line, b: Line, rows: list[Line], tops: list[float], own: set[int]) -> bool:
+    """a and b head two columns of short cells: right under them, within a few line heights, two
+    or more rows each hold a short item under a and another under b (a grid of check boxes under
+    "State funded" and "CSOs"). Two headings side by side head prose, which is not short."""
+    floor = max(a.bbox[3], b.bbox[3])
+    reach = floor + 8 * max(a.height, b.height)
+    below = [
+        o
+        for o in rows[bisect.bisect_left(tops, floor - 1) : bisect.bisect_right(tops, reach)]
+        if id(o) not in own and o is not b
+    ]
+
+    def under(head: Line) -> list[Line]:
+        return [o for o in below if head.bbox[0] <= (o.bbox[0] + o.bbox[2]) / 2 <= head.bbox[2]]
+
+    left, right = under(a), under(b)
+    if any(len(o.text) > 30 for o in left + right):
+        return False
+    paired = {id(p) for p in left for q in right if side_by_side(p, q, 0.5)}
+    return len(paired) >= 2
 
 
 def _columns_apart(a: Line, b: Line, rows: list[Line], tops: list[float]) -> bool:
