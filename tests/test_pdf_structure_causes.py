@@ -4,6 +4,8 @@ drawings), and each test states what a reader of the page sees."""
 
 from __future__ import annotations
 
+import textwrap
+
 import pymupdf
 
 from tests.pdf.pages import Page, load, prose
@@ -32,3 +34,84 @@ def test_bold_heads_over_columns_of_check_boxes_are_no_headings(tmp_path):
     headings = [b.text for b in blocks if b.kind == "heading"]
     assert not any("State funded" in t or "CSOs" in t for t in headings), headings
     assert "29. Does the state fund legal aid for refugees?" in headings
+
+
+# -- a statement's title and column heads in the top band ---------------------------------------
+
+STATEMENTS = ("Consolidated Statement of Income", "Consolidated Statement of Cash Flows")
+
+
+def statement_page(doc: pymupdf.Document, title: str, heads: str, seed: int) -> None:
+    """A 10-K statement page: a bold title block at body size in the top band, the column heads
+    in smaller type right over a ruled grid of figures, a note under it."""
+    page = doc.new_page(width=612, height=792)
+    for k, line in enumerate(("Acme Company and Subsidiaries", title, "Years ended December 31")):
+        page.insert_text((57, 60 + 9 * k), line, fontsize=7.8, fontname="hebo")
+    page.insert_text((57, 97), heads, fontsize=6.6, fontname="hebo")
+    for x, year in ((370, "2018"), (436, "2017"), (502, "2016")):
+        page.insert_text((x, 97), year, fontsize=6.6, fontname="hebo")
+    top, pitch = 100, 12
+    labels = ("Net sales", "Cost of sales", "Research expenses", "Operating income", "Net income")
+    for r, label in enumerate(labels):
+        y = top + r * pitch
+        page.draw_line((55, y), (545, y), width=0.5)
+        page.insert_text((57, y + 9), label, fontsize=7.8)
+        for c, x in enumerate((370, 436, 502)):
+            page.insert_text((x, y + 9), f"{(seed + 3) * (r + 2) * (c + 5) * 7:,}", fontsize=7.8)
+    bottom = top + len(labels) * pitch
+    page.draw_line((55, bottom), (545, bottom), width=0.5)
+    for x in (55, 360, 430, 496, 545):
+        page.draw_line((x, top), (x, bottom), width=0.5)
+    y = bottom + 30
+    for line in textwrap.wrap(prose(120, seed), 110):
+        page.insert_text((57, y), line, fontsize=7.8)
+        y += 9.5
+    page.insert_text((300, 760), str(50 + seed), fontsize=7.8)
+
+
+def test_statement_title_block_and_column_heads(tmp_path):
+    # Statement pages of a filing: each opens on its title block ("... Statement of Cash Flows /
+    # Years ended December 31", bold at the body's size, high in the top band) and its column
+    # heads ("(Millions) 2018 2017 2016", the same on every statement page) right over the grid.
+    # The title heads the page's statement; the heads are the grid's first row.
+    doc = pymupdf.open()
+    for seed in range(6):
+        statement_page(
+            doc, STATEMENTS[seed % 2] + ("" if seed < 2 else f" by Segment {'ABCDEF'[seed]}"), "(Millions)", seed
+        )
+    _, blocks = load(doc, tmp_path)
+    headings = [b.text for b in blocks if b.kind == "heading"]
+    assert len(headings) == 6 and all("Consolidated Statement of" in t for t in headings), headings
+    tables = [b for b in blocks if b.kind == "table"]
+    assert len(tables) == 6
+    assert all(t.rows[0][1:] == ("2018", "2017", "2016") and t.header_rows >= 1 for t in tables), tables[0].rows[:2]
+    assert not any(b.text.startswith("(Millions)") for b in blocks if b.kind != "table")
+
+
+def test_statement_title_atop_the_next_page_of_the_same_statement(tmp_path):
+    # A statement that goes on over the page repeats its title: on two pages in a row, it is
+    # still the title over each page's part, while a line atop every page stays a running header.
+    doc = pymupdf.open()
+    for seed in range(7):
+        title = "Consolidated Balance Sheet" if seed in (2, 3) else f"Consolidated Statement of Item {'ABCDEFG'[seed]}"
+        statement_page(doc, title, "(Millions)", seed)
+    _, blocks = load(doc, tmp_path)
+    sheets = [b for b in blocks if b.kind == "heading" and "Balance Sheet" in b.text]
+    assert [b.page for b in sheets] == [3, 4]
+
+
+def test_a_title_ending_in_a_date_is_no_contents_entry(tmp_path):
+    # "Years ended December 31" ends the title block in a day of the month, not a page number.
+    doc = pymupdf.open()
+    page = Page(doc)
+    page.para(prose(80, 0))
+    page.heading("Acme Company and Subsidiaries")
+    page.para("Consolidated Statement of Cash Flows", font="hebo", gap=0)
+    page.para("Years ended December 31", font="hebo")
+    page.para(prose(80, 1))
+    page.heading("Results of operations 12")
+    page.para(prose(80, 2))
+    _, blocks = load(doc, tmp_path)
+    headings = [b.text for b in blocks if b.kind == "heading"]
+    assert headings[0].startswith("Acme Company and Subsidiaries") and headings[0].endswith("December 31"), headings
+    assert "Results of operations 12" not in headings  # a contents entry: words and a page number

@@ -35,6 +35,8 @@ _LEAD_NUMBER = re.compile(
 )
 _CONTENTS_ENTRY = re.compile(r"\S+\s+\S+\s+\d{1,3}$")
 """Words, then a page number (up to three digits: a year is four) to end the line."""
+_DAY_ENDS = re.compile(r"(?i)\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}$")
+"""A day after its month ends the line: a date ("Years ended December 31" under a statement's title)."""
 _NOT_A_TITLE = re.compile(r"@|https?://|www\.|\bet al\b|^\d+:")  # addresses, links, algorithm lines
 # A filing's signature block: "By: /s/ ...", "Date: ...", and a signer's name with an initial or a
 # suffix followed by the office held ("Robert J. Decker, Jr. Senior Vice President and Controller").
@@ -118,7 +120,7 @@ def heading_like(unit: Unit, body: float) -> bool:
         return False  # an author or affiliation line, an address
     if _SIGNATURE.search(text) and not _NUMBERED.match(text):
         return False  # who signed, and when: a signature block, not a section
-    if CAPTION.match(text) or _CONTENTS_ENTRY.search(text):
+    if CAPTION.match(text) or (_CONTENTS_ENTRY.search(text) and not _DAY_ENDS.search(text)):
         return False  # a caption names a figure; "2 Workout monitoring 14" is a contents entry
     if unit.kind == "list_item" and not (section_depth(text) or _NUMBERED.match(text)):
         return False
@@ -130,7 +132,10 @@ def heading_like(unit: Unit, body: float) -> bool:
         return not stamp_like(text)
     # Bigger alone is not enough (author lines run a point above the body): bold or much bigger.
     strong = bigger and (bold or size >= 1.2 * body)
-    if not (strong or (bold and words <= 14) or _body_size_heading(unit)):
+    # A title block in bold: a statement's "3M Company and Subsidiaries / Consolidated Statement of
+    # Cash Flows / Years ended December 31", each line short.
+    block = bold and all(len(line.text.split()) <= 8 for line in unit.lines)
+    if not (strong or (bold and words <= 14) or block or _body_size_heading(unit)):
         return False
     return not stamp_like(text)  # a bold "FILED" or date stamp is set like a heading but heads nothing
 

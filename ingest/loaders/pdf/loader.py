@@ -67,7 +67,8 @@ from .margins import PageLines, recurring, split_margins
 from .overprint import single_printed
 from .paragraphs import TERMINAL, Unit, box_of, continues, list_marker, page_units
 from .rejoin import rejoin
-from .tables import cell_texts, find_grids, header_rows
+from .table_heads import heads_into_tables
+from .tables import Grid, cell_texts, find_grids, header_rows
 from .text_tables import text_tables
 
 pymupdf.TOOLS.mupdf_display_errors(False)
@@ -92,7 +93,7 @@ def load(data: bytes, document: Document) -> Loaded:
     elif not document.title:
         document = replace(document, title=document.name)
     body = _body_size(pages, in_tables)  # band lines that rejoin the body below do not change it
-    units = [(placed, _units(placed, tables)) for placed, tables in rejoin(pages, body)]
+    units = [(placed, _units(placed, tables)) for placed, tables in map(_heads, rejoin(pages, body))]
     blocks = tuple(_blocks(units, toc, document.title, body))
     return Loaded(document=document, blocks=blocks, warnings=tuple(warnings))
 
@@ -168,6 +169,10 @@ def _read_pages(
     return pages, in_tables, warnings
 
 
+def _heads(page: tuple[PageLines, list[Unit]]) -> tuple[PageLines, list[Unit]]:
+    return heads_into_tables(*page)
+
+
 def _units(placed: PageLines, tables: list[Unit]) -> list[Unit]:
     aligned, lines = text_tables(placed.body, placed.number)
     tables = tables + aligned
@@ -221,8 +226,30 @@ def _tables(
         rows = [r for r in rows if any(r)]
         if len(rows) < 2 or max(len(r) for r in rows) < 2:
             continue  # a framed paragraph, not a table: its lines stay text
-        units.append(Unit("table", [], number, rows=tuple(rows), header_rows=header_rows(rows), bbox=grid.bbox))
+        units.append(
+            Unit(
+                "table",
+                [],
+                number,
+                rows=tuple(rows),
+                header_rows=header_rows(rows),
+                bbox=grid.bbox,
+                meta={"columns": _columns(grid)},
+            )
+        )
     return units
+
+
+def _columns(grid: Grid) -> tuple[tuple[float, float], ...]:
+    """Each column's left and right edge: its cells' usual left edge and their narrowest right one
+    (a cell spanning the slots after it reaches further)."""
+    width = max(len(row) for row in grid.rows)
+    out = []
+    for k in range(width):
+        boxes = [box for row in grid.rows if k < len(row) for box in (row[k],) if box is not None]
+        lefts = sorted(b[0] for b in boxes)
+        out.append((lefts[len(lefts) // 2], min(b[2] for b in boxes)) if boxes else (0.0, 0.0))
+    return tuple(out)
 
 
 def _geometry(vectors: list[dict]) -> list[tuple[float, float, float, float]]:
