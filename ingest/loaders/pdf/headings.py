@@ -291,8 +291,22 @@ def _heads_columns(a: Line, b: Line, rows: list[Line], tops: list[float], own: s
     left, right = under(a), under(b)
     if any(len(o.text) > 30 for o in left + right):
         return False
-    paired = {id(p) for p in left for q in right if side_by_side(p, q, 0.5)}
-    return len(paired) >= 2
+    pairs = [(p, q) for p in left for q in right if side_by_side(p, q, 0.8)]
+    # Two rows or more, each column's cells set one under the other (same edge or middle): a
+    # grid, not a chart's labels staggered over its bars.
+    return any(
+        p2.bbox[1] >= p1.bbox[3] and _aligned(p1, p2) and _aligned(q1, q2)
+        for k, (p1, q1) in enumerate(pairs)
+        for p2, q2 in pairs[k + 1 :]
+    )
+
+
+def _aligned(a: Line, b: Line) -> bool:
+    return (
+        abs(a.bbox[0] - b.bbox[0]) <= 2
+        or abs(a.bbox[2] - b.bbox[2]) <= 2
+        or abs(a.bbox[0] + a.bbox[2] - b.bbox[0] - b.bbox[2]) <= 4
+    )
 
 
 def _columns_apart(a: Line, b: Line, rows: list[Line], tops: list[float]) -> bool:
