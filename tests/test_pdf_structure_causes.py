@@ -115,3 +115,78 @@ def test_a_title_ending_in_a_date_is_no_contents_entry(tmp_path):
     headings = [b.text for b in blocks if b.kind == "heading"]
     assert headings[0].startswith("Acme Company and Subsidiaries") and headings[0].endswith("December 31"), headings
     assert "Results of operations 12" not in headings  # a contents entry: words and a page number
+
+
+# -- figure text -------------------------------------------------------------------------------
+
+
+def panels(page: pymupdf.Page, x0: float, y0: float, size: float = 80, n: int = 3) -> None:
+    """A paper's grid of n x n small plots: framed panels side by side with grid lines, a curve
+    of markers in each, a panel label inside and tick labels outside the frames."""
+    for i in range(n):
+        for j in range(n):
+            left, top = x0 + j * size, y0 + i * size
+            page.draw_rect(pymupdf.Rect(left, top, left + size, top + size), width=0.5)
+            for k in (1, 2, 3):
+                page.draw_line((left, top + k * size / 4), (left + size, top + k * size / 4), width=0.2)
+                page.draw_line((left + k * size / 4, top), (left + k * size / 4, top + size), width=0.2)
+            points = [(left + 8 + 12 * k, top + size - 10 - 9 * k + 4 * ((k + i + j) % 3)) for k in range(6)]
+            page.draw_polyline(points, width=0.8)
+            for x, y in points:
+                page.draw_circle((x, y), 2, fill=(0.4, 0.2, 0.6))
+            page.insert_text((left + 3, top + 9), f"[{i * n + j + 1}]", fontsize=5.6)
+            if j == 0:
+                for k in (1, 2, 3):
+                    page.insert_text((left - 10, top + k * size / 4 + 2), str(90 - 10 * k), fontsize=5.6)
+    for j in range(n):
+        page.insert_text((x0 + j * size + size / 2 - 6, y0 + n * size + 8), "10-4", fontsize=5.6)
+
+
+def test_a_grid_of_plots_is_a_figure_not_a_table_nor_paragraphs(tmp_path):
+    # A page of a paper: text, a grid of nine small plots (their frames make a grid of rules, as a
+    # table's would), a caption under it. The tick labels are figure text; the caption is body.
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    y = 80.0
+    for line in textwrap.wrap(prose(120, 0), 95):
+        page.insert_text((72, y), line, fontsize=10)
+        y += 12.5
+    panels(page, 180, 260)
+    caption = "Figure 12: Test accuracy as a function of strong student compute across nine tasks."
+    page.insert_text((72, 530), caption, fontsize=10)
+    y = 560.0
+    for line in textwrap.wrap(prose(100, 4), 95):
+        page.insert_text((72, y), line, fontsize=10)
+        y += 12.5
+    _, blocks = load(doc, tmp_path)
+    body = [b for b in blocks if b.kind in ("paragraph", "table", "list_item", "heading")]
+    assert not [b.text for b in body if not any(c.isalpha() for c in b.text.replace("10-4", ""))]
+    assert not any(b.kind == "table" for b in blocks)
+    assert caption in [b.text for b in body]
+
+
+def test_an_axis_of_two_plots_side_by_side_is_figure_text(tmp_path):
+    # Two line plots side by side, each with five x-axis labels: MuPDF reads both axes as one
+    # line of ten numbers, longer than a label. It is still the figures' text, not a paragraph.
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    y = 80.0
+    for line in textwrap.wrap(prose(120, 0), 95):
+        page.insert_text((72, y), line, fontsize=10)
+        y += 12.5
+    for left in (150, 290):
+        points = [(left + 3 + 25 * k, 400 - 14 * k + 6 * (k % 2)) for k in range(6)]
+        for a, b in zip(points, points[1:]):
+            page.draw_line(a, b, width=0.8)  # a plotting library draws a curve segment by segment
+        page.draw_line((left, 330), (left, 410), width=0.5)
+        for x, yy in points:
+            page.draw_circle((x, yy), 2, fill=(0.2, 0.5, 0.3))
+        page.draw_line((left, 410), (left + 130, 410), width=0.5)
+        for k in range(5):
+            page.draw_line((left + 10 + 28 * k, 410), (left + 10 + 28 * k, 413), width=0.5)
+    # Set as one run of text, as MuPDF reads the two axes' labels.
+    page.insert_text((154, 420), "     ".join(["500", "1000", "1500", "2000", "2500"] * 2), fontsize=6)
+    page.insert_text((72, 450), "Figure 3: Accuracy against training steps for the two models.", fontsize=10)
+    _, blocks = load(doc, tmp_path)
+    assert not [b.text for b in blocks if b.kind != "figure" and "1500" in b.text]
+    assert any(b.text.startswith("Figure 3:") and b.kind == "paragraph" for b in blocks)
