@@ -243,6 +243,7 @@ def mark_units(units: list[Unit], tables: list[Unit], lines: tuple[Line, ...]) -
     (its title, a legend in bold), and those sharing their row with other text (a row label or a
     column head of a table drawn without rules: "Total", "At December 31, 2021")."""
     regions = [t.meta["region"] for t in tables if t.kind == "figure"]
+    grids = [t.bbox for t in tables if t.kind == "table" and t.bbox is not None]
     rows = sorted(lines, key=lambda ln: ln.bbox[1])
     tops = [ln.bbox[1] for ln in rows]
     for unit in units:
@@ -267,18 +268,23 @@ def mark_units(units: list[Unit], tables: list[Unit], lines: tuple[Line, ...]) -
             if (
                 len(cells) >= 2
                 or any(any(c.isdigit() for c in o.text) for o in cells)
-                or (len(cells) == 1 and _heads_columns(line, cells[0], rows, tops, own))
+                or (len(cells) == 1 and _heads_columns(line, cells[0], rows, tops, own, grids))
             ):
                 unit.meta["shares_row"] = True
     return units
 
 
-def _heads_columns(a: Line, b: Line, rows: list[Line], tops: list[float], own: set[int]) -> bool:
+def _heads_columns(
+    a: Line, b: Line, rows: list[Line], tops: list[float], own: set[int], grids: list[tuple[float, float, float, float]]
+) -> bool:
     """a and b head two columns of short cells: right under them, within a few line heights, two
     or more rows each hold a short item under a and another under b (a grid of check boxes under
-    "State funded" and "CSOs"). Two headings side by side head prose, which is not short."""
+    "State funded" and "CSOs"). Two headings side by side head prose, which is not short, and
+    two tables' titles side by side stand over the tables."""
     floor = max(a.bbox[3], b.bbox[3])
     reach = floor + 8 * max(a.height, b.height)
+    if any(floor - 1 <= g[1] <= floor + 3 * a.height and g[0] < a.bbox[2] and a.bbox[0] < g[2] for g in grids):
+        return False
     below = [
         o
         for o in rows[bisect.bisect_left(tops, floor - 1) : bisect.bisect_right(tops, reach)]
