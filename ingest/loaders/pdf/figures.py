@@ -11,6 +11,7 @@ than the page's text.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from ...page_furniture import CAPTION
@@ -20,6 +21,7 @@ from .lines import Line, inside
 Box = tuple[float, float, float, float]
 
 
+_NUMBER = re.compile(r"[-\u2212+]?[$\u20ac\u00a3]?\d[\d.,]*[%kKmMbB]?")
 _MIN_PATHS = 8
 """Paths that make a drawing a figure: a frame or an underline is one or two."""
 _NEAR = 4.0
@@ -93,8 +95,11 @@ def _region_of(line: Line, regions: Sequence[Box]) -> int | None:
     text = line.text
     if (line.mono and text.isascii()) or CAPTION.match(text):
         return None  # code in a framed listing (CJK fonts are fixed-width too); a caption names the figure
-    if len(text) > 40 or len(text.split()) > 6 or (len(text.split()) > 2 and text.endswith((".", ":"))):
-        return None  # a caption or a sentence: body, wherever it sits
+    words = text.split()
+    if (len(text) > 40 or len(words) > 6 or (len(words) > 2 and text.endswith((".", ":")))) and not all(
+        _NUMBER.fullmatch(w) for w in words
+    ):
+        return None  # a caption or a sentence: body, wherever it sits (an axis's numbers run long)
     lx0, ly0, lx1, ly1 = line.bbox
     near = max(_MARGIN, 2 * line.size)
     for i, (x0, y0, x1, y1) in enumerate(regions):

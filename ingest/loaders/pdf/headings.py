@@ -35,6 +35,8 @@ _LEAD_NUMBER = re.compile(
 )
 _CONTENTS_ENTRY = re.compile(r"\S+\s+\S+\s+\d{1,3}$")
 """Words, then a page number (up to three digits: a year is four) to end the line."""
+_DAY_ENDS = re.compile(r"(?i)\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}$")
+"""A day after its month ends the line: a date ("Years ended December 31" under a statement's title)."""
 _NOT_A_TITLE = re.compile(r"@|https?://|www\.|\bet al\b|^\d+:")  # addresses, links, algorithm lines
 # A filing's signature block: "By: /s/ ...", "Date: ...", and a signer's name with an initial or a
 # suffix followed by the office held ("Robert J. Decker, Jr. Senior Vice President and Controller").
@@ -118,7 +120,7 @@ def heading_like(unit: Unit, body: float) -> bool:
         return False  # an author or affiliation line, an address
     if _SIGNATURE.search(text) and not _NUMBERED.match(text):
         return False  # who signed, and when: a signature block, not a section
-    if CAPTION.match(text) or _CONTENTS_ENTRY.search(text):
+    if CAPTION.match(text) or (_CONTENTS_ENTRY.search(text) and not _DAY_ENDS.search(text)):
         return False  # a caption names a figure; "2 Workout monitoring 14" is a contents entry
     if unit.kind == "list_item" and not (section_depth(text) or _NUMBERED.match(text)):
         return False
@@ -130,7 +132,10 @@ def heading_like(unit: Unit, body: float) -> bool:
         return not stamp_like(text)
     # Bigger alone is not enough (author lines run a point above the body): bold or much bigger.
     strong = bigger and (bold or size >= 1.2 * body)
-    if not (strong or (bold and words <= 14) or _body_size_heading(unit)):
+    # A title block in bold: a statement's "3M Company and Subsidiaries / Consolidated Statement of
+    # Cash Flows / Years ended December 31", each line short.
+    block = bold and all(len(line.text.split()) <= 8 for line in unit.lines)
+    if not (strong or (bold and words <= 14) or block or _body_size_heading(unit)):
         return False
     return not stamp_like(text)  # a bold "FILED" or date stamp is set like a heading but heads nothing
 
@@ -238,6 +243,7 @@ def mark_units(units: list[Unit], tables: list[Unit], lines: tuple[Line, ...]) -
     (its title, a legend in bold), and those sharing their row with other text (a row label or a
     column head of a table drawn without rules: "Total", "At December 31, 2021")."""
     regions = [t.meta["region"] for t in tables if t.kind == "figure"]
+    grids = [t.bbox for t in tables if t.kind == "table" and t.bbox is not None]
     rows = sorted(lines, key=lambda ln: ln.bbox[1])
     tops = [ln.bbox[1] for ln in rows]
     for unit in units:
@@ -259,9 +265,54 @@ def mark_units(units: list[Unit], tables: list[Unit], lines: tuple[Line, ...]) -
                 and side_by_side(line, o, 0.5)
                 and not _columns_apart(line, o, rows, tops)
             ]
-            if len(cells) >= 2 or any(any(c.isdigit() for c in o.text) for o in cells):
+            if (
+                len(cells) >= 2
+                or any(any(c.isdigit() for c in o.text) for o in cells)
+                or (len(cells) == 1 and _heads_columns(line, cells[0], rows, tops, own, grids))
+            ):
                 unit.meta["shares_row"] = True
     return units
+
+
+def _heads_columns(
+    a: Line, b: Line, rows: list[Line], tops: list[float], own: set[int], grids: list[tuple[float, float, float, float]]
+) -> bool:
+    """a and b head two columns of short cells: right under them, within a few line heights, two
+    or more rows each hold a short item under a and another under b (a grid of check boxes under
+    "State funded" and "CSOs"). Two headings side by side head prose, which is not short, and
+    two tables' titles side by side stand over the tables."""
+    floor = max(a.bbox[3], b.bbox[3])
+    reach = floor + 8 * max(a.height, b.height)
+    if any(floor - 1 <= g[1] <= floor + 3 * a.height and g[0] < a.bbox[2] and a.bbox[0] < g[2] for g in grids):
+        return False
+    below = [
+        o
+        for o in rows[bisect.bisect_left(tops, floor - 1) : bisect.bisect_right(tops, reach)]
+        if id(o) not in own and o is not b
+    ]
+
+    def under(head: Line) -> list[Line]:
+        return [o for o in below if head.bbox[0] <= (o.bbox[0] + o.bbox[2]) / 2 <= head.bbox[2]]
+
+    left, right = under(a), under(b)
+    if any(len(o.text) > 30 for o in left + right):
+        return False
+    pairs = [(p, q) for p in left for q in right if side_by_side(p, q, 0.8)]
+    # Two rows or more, each column's cells set one under the other (same edge or middle): a
+    # grid, not a chart's labels staggered over its bars.
+    return any(
+        p2.bbox[1] >= p1.bbox[3] and _aligned(p1, p2) and _aligned(q1, q2)
+        for k, (p1, q1) in enumerate(pairs)
+        for p2, q2 in pairs[k + 1 :]
+    )
+
+
+def _aligned(a: Line, b: Line) -> bool:
+    return (
+        abs(a.bbox[0] - b.bbox[0]) <= 2
+        or abs(a.bbox[2] - b.bbox[2]) <= 2
+        or abs(a.bbox[0] + a.bbox[2] - b.bbox[0] - b.bbox[2]) <= 4
+    )
 
 
 def _columns_apart(a: Line, b: Line, rows: list[Line], tops: list[float]) -> bool:

@@ -51,7 +51,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 import pymupdf
@@ -67,7 +67,8 @@ from .margins import PageLines, recurring, split_margins
 from .overprint import single_printed
 from .paragraphs import TERMINAL, Unit, box_of, continues, list_marker, page_units
 from .rejoin import rejoin
-from .tables import cell_texts, find_grids, header_rows
+from .table_heads import heads_into_tables
+from .tables import Box, Grid, cell_texts, find_grids, header_rows
 from .text_tables import text_tables
 
 pymupdf.TOOLS.mupdf_display_errors(False)
@@ -92,7 +93,7 @@ def load(data: bytes, document: Document) -> Loaded:
     elif not document.title:
         document = replace(document, title=document.name)
     body = _body_size(pages, in_tables)  # band lines that rejoin the body below do not change it
-    units = [(placed, _units(placed, tables)) for placed, tables in rejoin(pages, body)]
+    units = [(placed, _units(placed, tables)) for placed, tables in map(_heads, rejoin(pages, body))]
     blocks = tuple(_blocks(units, toc, document.title, body))
     return Loaded(document=document, blocks=blocks, warnings=tuple(warnings))
 
@@ -131,12 +132,12 @@ def _read_pages(
         glyphs = restore_glyph_order(page, textpage, text)
         text = single_printed(page, textpage, text)
         vectors = [b for b in blocks if b["type"] == 3]
-        tables = _tables(page, textpage, text, vectors, number, glyphs)
+        tables, plots = _tables(page, textpage, text, vectors, number, glyphs)
         lines = mend_drop_caps(extract(text, [t.bbox for t in tables if t.bbox is not None], in_tables))
         if len(vectors) >= 8 and lines:
             regions = figure_regions(
                 [v["bbox"] for v in vectors],
-                (),
+                plots + _charts(_stacked(vectors), lines),
                 page.rect.width,
                 page.rect.height,
                 [t.bbox for t in tables if t.bbox is not None],
@@ -168,6 +169,10 @@ def _read_pages(
     return pages, in_tables, warnings
 
 
+def _heads(page: tuple[PageLines, list[Unit]]) -> tuple[PageLines, list[Unit]]:
+    return heads_into_tables(*page)
+
+
 def _units(placed: PageLines, tables: list[Unit]) -> list[Unit]:
     aligned, lines = text_tables(placed.body, placed.number)
     tables = tables + aligned
@@ -186,10 +191,11 @@ def _tables(
     vectors: list[dict],
     number: int,
     glyphs: GlyphOrder | None,
-) -> list[Unit]:
-    """Tables framed by the page's rules, their cells filled with the page's words."""
+) -> tuple[list[Unit], list[Box]]:
+    """Tables framed by the page's rules, their cells filled with the page's words; and the boxes
+    of grids that are plots' frames."""
     if len(vectors) < 2:
-        return []  # one rectangle frames, it does not divide
+        return [], []  # one rectangle frames, it does not divide
     boxes = _geometry(vectors)
     rects = [box for box, v in zip(boxes, vectors) if v["isrect"]]
     # Curved or slanted shapes count only where they could frame cells (a rounded box): a chart's
@@ -211,7 +217,14 @@ def _tables(
 
     grids = [g for g in find_grids(rects, shapes, has_text) if len(g.rows) > 1]
     if not grids:
-        return []
+        return [], []
+    # A plot's frames and grid lines make a grid too, but its cells hold drawn marks (curves,
+    # markers), where a table's hold text: such a grid is a figure's, found as one later.
+    marks = [b for b, v in zip(boxes, vectors) if _mark(b, v["isrect"])]
+    plots = [g.bbox for g in grids if _plot(g, marks, has_text)]
+    grids = [g for g in grids if g.bbox not in plots]
+    if not grids:
+        return [], plots
     words = page.get_text("words", textpage=textpage)
     if glyphs is not None:
         words = glyphs.words(words)
@@ -221,8 +234,86 @@ def _tables(
         rows = [r for r in rows if any(r)]
         if len(rows) < 2 or max(len(r) for r in rows) < 2:
             continue  # a framed paragraph, not a table: its lines stay text
-        units.append(Unit("table", [], number, rows=tuple(rows), header_rows=header_rows(rows), bbox=grid.bbox))
-    return units
+        units.append(
+            Unit(
+                "table",
+                [],
+                number,
+                rows=tuple(rows),
+                header_rows=header_rows(rows),
+                bbox=grid.bbox,
+                meta={"columns": _columns(grid)},
+            )
+        )
+    return units, plots
+
+
+def _stacked(vectors: list[dict]) -> list[Box]:
+    """Boxes that many strokes share: a chart whose lines MuPDF reports with the plot's clip as
+    their box (a frame is drawn once, a table's rules each have a box of their own)."""
+    counts = Counter(
+        (round(x0), round(y0), round(x1), round(y1)) for v in vectors if v["stroked"] for x0, y0, x1, y1 in (v["bbox"],)
+    )
+    return [
+        (float(x0), float(y0), float(x1), float(y1))
+        for (x0, y0, x1, y1), n in counts.items()
+        if n >= _MIN_MARKS and x1 - x0 >= 30 and y1 - y0 >= 30
+    ]
+
+
+_FIGURE = re.compile(r"[-\u2212+]?[$\u20ac\u00a3]?\d[\d.,]*[%kKmMbB]?")
+
+
+def _charts(boxes: list[Box], lines: list[Line]) -> list[Box]:
+    """The boxes whose text is mostly figures (a chart's axes and values), not a diagram's words."""
+    out = []
+    for x0, y0, x1, y1 in boxes:
+        inside = [
+            ln.text.split()
+            for ln in lines
+            if x0 <= (ln.bbox[0] + ln.bbox[2]) / 2 <= x1 and y0 <= (ln.bbox[1] + ln.bbox[3]) / 2 <= y1
+        ]
+        numbers = sum(1 for words in inside if words and all(_FIGURE.fullmatch(w) for w in words))
+        if len(inside) >= 3 and 2 * numbers >= len(inside):
+            out.append((x0, y0, x1, y1))
+    return out
+
+
+_MIN_MARKS = 8
+"""Drawn marks in a grid that make it a plot's frame rather than a table (a frame holds none)."""
+
+
+def _mark(box: Box, rect: bool) -> bool:
+    """A curve, a slanted stroke or a marker: a path neither a rule nor a cell's rectangle."""
+    w, h = box[2] - box[0], box[3] - box[1]
+    return (not rect and min(w, h) > 3) or (rect and max(w, h) <= 6)
+
+
+def _marks_in(grid: Grid, marks: list[Box]) -> int:
+    x0, y0, x1, y1 = grid.bbox
+    return sum(1 for b in marks if x0 <= b[0] and b[2] <= x1 and y0 <= b[1] and b[3] <= y1)
+
+
+def _plot(grid: Grid, marks: list[Box], has_text: Callable[[Box], bool]) -> bool:
+    """A plot's frames: text (a panel's label) in few of its cells, and drawn marks (curves,
+    markers; a table's corner pieces count too, so it takes several for each cell with text)."""
+    if len(marks) < _MIN_MARKS:
+        return False
+    cells = [cell for row in grid.rows for cell in row if cell is not None]
+    texts = sum(1 for cell in cells if has_text(cell))
+    return len(cells) >= 12 and texts < 0.15 * len(cells) and _marks_in(grid, marks) >= max(_MIN_MARKS, 3 * texts)
+
+
+def _columns(grid: Grid) -> tuple[tuple[float, float], ...]:
+    """Each column's left and right edge: its cells' usual left edge and their narrowest right one
+    (a cell spanning the slots after it reaches further)."""
+    width = max(len(row) for row in grid.rows)
+    out = []
+    for k in range(width):
+        boxes = [box for row in grid.rows if k < len(row) for box in (row[k],) if box is not None]
+        lefts = sorted(b[0] for b in boxes)
+        out.append((lefts[len(lefts) // 2], min(b[2] for b in boxes)) if boxes else (0.0, 0.0))
+    return tuple(out)
 
 
 def _geometry(vectors: list[dict]) -> list[tuple[float, float, float, float]]:

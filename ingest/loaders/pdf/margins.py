@@ -34,7 +34,7 @@ _HEAD_WORD = re.compile(
     r"|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|millions?|thousands?"
     r"|billions?|except|per|share|amounts?|data|dollars|usd|eur|unaudited|[$%]|\$?m"
 )
-_YEAR = re.compile(r"(?:19|20)\d\d")
+YEAR = re.compile(r"(?:19|20)\d\d")
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,28 +139,39 @@ def _column_heads(lines: list[Line], top: set[int], flow: list[int]) -> set[int]
     """
     heads: set[int] = set()
     for i in top:
-        if i in heads or not _YEAR.search(lines[i].text):
+        if i in heads:
             continue
         row = [j for j in top if j == i or side_by_side(lines[i], lines[j], 0.6)]
-        if not all(_head_words(lines[j].text) for j in row):
+        if not all(head_words(lines[j].text) for j in row):
             continue
         bottom = max(lines[j].bbox[3] for j in row)
         pitch = max(lines[j].height for j in row)
         below = [lines[j] for j in flow if j not in row and bottom - 1 <= lines[j].bbox[1] <= bottom + 6 * pitch]
         if not below or min(b.bbox[1] for b in below) - bottom > 1.5 * pitch:
             continue
-        years = [lines[j] for j in row if _YEAR.search(lines[j].text)]
-        if all(_over_figures(y, below) for y in years):
+        years = [lines[j] for j in row if YEAR.search(lines[j].text)]
+        below_band = [lines[j] for j in flow if j not in top and bottom - 1 <= lines[j].bbox[1]]
+        if years and all(_over_figures(y, below) for y in years):
             heads.update(row)
+        elif not years and all(_over_year(lines[j], below_band, bottom + 1.5 * pitch) for j in row):
+            heads.update(row)  # "December 31," over each year of the row right under the band
     if heads:  # the rows under the heads are the table's, however high they start
         under = min(lines[j].bbox[1] for j in heads)
         heads.update(j for j in top if lines[j].bbox[1] >= under)
     return heads
 
 
-def _head_words(text: str) -> bool:
+def head_words(text: str) -> bool:
     words = [w for w in re.split(r"[\s(),.:;\-\u2013\u2014/]+", text) if w]
     return bool(words) and all(_HEAD_WORD.fullmatch(w) for w in words)
+
+
+def _over_year(head: Line, below: list[Line], reach: float) -> bool:
+    """A line of the next row, within reach, holds a year and sits under the head across."""
+    return any(
+        b.bbox[1] <= reach and b.bbox[0] < head.bbox[2] and head.bbox[0] < b.bbox[2] and YEAR.search(b.text)
+        for b in below
+    )
 
 
 def _over_figures(head: Line, below: list[Line]) -> bool:

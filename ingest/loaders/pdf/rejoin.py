@@ -32,6 +32,7 @@ def rejoin(pages: list[tuple[PageLines, list[Unit]]], body: float) -> list[tuple
     """
     seen: Counter[str] = Counter()
     smallest: dict[str, float] = {}  # the size a recurring band line is set in on its pages
+    where: dict[str, list[int]] = {}  # the pages a band line is on
     for placed, _ in pages:
         keys: dict[str, float] = {}
         for band, lines in placed.margin:
@@ -41,6 +42,7 @@ def rejoin(pages: list[tuple[PageLines, list[Unit]]], body: float) -> list[tuple
         for key, size in keys.items():
             seen[key] += 1
             smallest[key] = min(smallest.get(key, size), size)
+            where.setdefault(key, []).append(placed.number)
     out = []
     for placed, tables in pages:
         keep, back, heads = [], [], []
@@ -51,9 +53,18 @@ def rejoin(pages: list[tuple[PageLines, list[Unit]]], body: float) -> list[tuple
             # A chapter's title set large atop its first page, its running header small on the
             # pages after: the title appears once in its type.
             once = band in ("top", "bottom") and (seen[key] == 1 or lines[0].size >= 1.3 * smallest[key])
-            if once and heading_like(Unit("paragraph", list(lines), 0), body):
+            # A statement's title atop its page and atop the next, where the statement goes on: a
+            # running header recurs on more pages than two (or, in a short document, on two).
+            again = (
+                band == "top"
+                and seen[key] == 2
+                and len(pages) >= 6
+                and _next_pages(where[key])
+                and len(key.split()) >= 3  # a title, not a column's head ("Total")
+            )
+            if (once or again) and heading_like(Unit("paragraph", list(lines), 0), body):
                 headed.add(id(group))
-            if once and band == "top" and id(group) in headed:
+            if (once or again) and band == "top" and id(group) in headed:
                 heads.append(group)
             elif once and (
                 _body_like(lines, body)
@@ -77,6 +88,10 @@ def rejoin(pages: list[tuple[PageLines, list[Unit]]], body: float) -> list[tuple
             placed = replace(placed, body=placed.body + lines, margin=rest)
         out.append((placed, tables))
     return out
+
+
+def _next_pages(numbers: list[int]) -> bool:
+    return len(numbers) == 2 and numbers[1] == numbers[0] + 1
 
 
 def _body_like(lines: tuple[Line, ...], body: float) -> bool:
