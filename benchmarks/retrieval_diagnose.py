@@ -12,7 +12,8 @@ Per dataset and run it prints:
 - syntax: for chunks holding a table, the share of all tokens in them, and of those the share
   spent on pipe syntax (delimiter lines; empty cells; separators) and on a header repeated from
   the previous piece; the share of read tokens that are the heading path (embed_text - text),
-  and of overlap;
+  and of overlap; the table lines' tokens in other table texts (no outer pipes, "label: v1 | v2",
+  cells joined by spaces);
 - budget: at the 1,000-token budget, where the read tokens go (table, table piece repeating its
   header, prose, chunks under 64 tokens), the mean evidence share each kind of chunk brings
   (FinanceBench) and how often it lies on an evidence page;
@@ -115,6 +116,39 @@ def syntax(docs: dict[str, list[dict]], count) -> str:
         f"table chunks hold {table / total:.3f} of tokens; of those, pipe syntax {syn / max(1, table):.3f}, "
         f"repeated header {rep / max(1, table):.3f} (of all tokens: {syn / total:.3f}, {rep / total:.3f}); "
         f"heading path {path / read:.3f} of read tokens; overlap {overlap / total:.3f}"
+    )
+
+
+def rerender(line: str, form: str) -> str:
+    """One line of a pipe table in another table text: `bare` (GFM without outer pipes, `-|-`
+    delimiter; an empty first cell keeps its pipe), `label` ("label: v1 | v2", empty cells
+    dropped) or `spaces` (the cells' text joined by spaces, as Unstructured's Table.text)."""
+    if DELIMITER.fullmatch(line):
+        return "" if form in ("label", "spaces") else "-|-"
+    cells = [c.strip() for c in line.strip()[1:-1].split("|")]
+    if form == "bare":
+        return ("|" if not cells[0] else "") + "|".join(f" {c} " if c else "" for c in cells).strip()
+    if form == "label":
+        rest = " | ".join(c for c in cells[1:] if c)
+        return f"{cells[0]}: {rest}" if cells[0] else rest
+    return " ".join(c for c in cells if c)
+
+
+def table_forms(docs: dict[str, list[dict]], count) -> str:
+    """Tokens of the chunks' table lines in each other table text, as a share of the pipe table's."""
+    total, pipe, forms = 0, 0, {"bare": 0, "label": 0, "spaces": 0}
+    for rows in docs.values():
+        for c in rows:
+            total += count(c["text"])
+            lines = [line for line in c["text"].split("\n") if line.startswith("|")]
+            if "table" not in c.get("kinds", ()) or not lines:
+                continue
+            pipe += count("\n".join(lines))
+            for form in forms:
+                forms[form] += count("\n".join(x for x in (rerender(line, form) for line in lines) if x))
+    return f"table lines {pipe / max(1, total):.3f} of tokens; " + "; ".join(
+        f"{form} {n / max(1, pipe):.3f} of them (saves {(pipe - n) / max(1, total):.3f} of all)"
+        for form, n in forms.items()
     )
 
 
@@ -360,6 +394,7 @@ def main(argv: list[str] | None = None) -> None:
             docs = read_chunks(folder)
             print(f"{ds} {run} sizes: {sizes(docs, count)}")
             print(f"{ds} {run} syntax: {syntax(docs, count)}")
+            print(f"{ds} {run} table text: {table_forms(docs, count)}")
             print(f"{ds} {run} budget: {budget(RE, docs, questions)}")
             if any("table" in c.get("kinds", ()) for rows in docs.values() for c in rows):
                 print(f"{ds} {run} tables: {table_heads(docs)}")

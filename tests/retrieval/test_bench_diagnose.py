@@ -69,3 +69,12 @@ def test_the_tokens_ranked_above_a_chunk_are_what_the_budget_spends_before_it(rd
     assert rd.best_in_budget({"a": (1.0, 3, 1000), "b": (0.5, 1, 600), "c": (0.2, 0, 0)}) == (
         "the best chunk is read within the budget for 2 of 3 questions"
     )
+
+
+def test_a_table_line_in_the_other_table_texts(rd):
+    assert rd.rerender("| Net income | $5,363 || $4,869 |", "bare") == "Net income | $5,363 || $4,869"
+    assert rd.rerender("|| 2022 | 2021 |", "bare") == "|| 2022 | 2021"  # the empty first cell keeps its pipe
+    assert rd.rerender("|---|---|---|", "bare") == "-|-"
+    assert rd.rerender("| Net income | $5,363 || $4,869 |", "label") == "Net income: $5,363 | $4,869"
+    assert rd.rerender("| Net income | $5,363 || $4,869 |", "spaces") == "Net income $5,363 $4,869"
+    assert rd.rerender("|---|---|", "spaces") == ""
