@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/retrieval_real.py            # first: chunks and per-question scores
     .venv/bin/python benchmarks/retrieval_diagnose.py        # then this, over the same folders
+    .venv/bin/python benchmarks/retrieval_diagnose.py --datasets financebench --show financebench_id_01254
 
 Reads the chunk folders and `per_question.jsonl` that retrieval_real.py leaves in `--work`, and
 rag_eval.py's own word and shingle functions (so "evidence" means what the benchmark means).
@@ -11,7 +12,8 @@ Per dataset and run it prints:
 - syntax: for chunks holding a table, the share of all tokens in them, and of those the share
   spent on pipe syntax (delimiter lines; empty cells; separators) and on a header repeated from
   the previous piece; the share of read tokens that are the heading path (embed_text - text),
-  and of overlap;
+  and of overlap; the table lines' tokens in other table texts (no outer pipes, "label: v1 | v2",
+  cells joined by spaces);
 - budget: at the 1,000-token budget, where the read tokens go (table, table piece repeating its
   header, prose, chunks under 64 tokens), the mean evidence share each kind of chunk brings
   (FinanceBench) and how often it lies on an evidence page;
@@ -20,7 +22,11 @@ Per dataset and run it prints:
   statement in its heading path or text, and whether it is a table block;
 - evidence (FinanceBench): budget recall on questions whose evidence is tabular (over a quarter of
   its words are numbers) and on the rest; for rows of a statement in the evidence (a label line
-  followed by a figure line), the share whose label and first figure share one chunk.
+  followed by a figure line), the share whose label and first figure share one chunk; how often
+  the single chunk holding most of a question's evidence is read within the budget.
+
+`--show QID` prints, for one question and each run, the chunks the budget reads in rank order
+(tokens, pages, evidence share) and the chunk holding most of the evidence with its rank.
 """
 
 from __future__ import annotations
@@ -113,6 +119,39 @@ def syntax(docs: dict[str, list[dict]], count) -> str:
     )
 
 
+def rerender(line: str, form: str) -> str:
+    """One line of a pipe table in another table text: `bare` (GFM without outer pipes, `-|-`
+    delimiter; an empty first cell keeps its pipe), `label` ("label: v1 | v2", empty cells
+    dropped) or `spaces` (the cells' text joined by spaces, as Unstructured's Table.text)."""
+    if DELIMITER.fullmatch(line):
+        return "" if form in ("label", "spaces") else "-|-"
+    cells = [c.strip() for c in line.strip()[1:-1].split("|")]
+    if form == "bare":
+        return ("|" if not cells[0] else "") + "|".join(f" {c} " if c else "" for c in cells).strip()
+    if form == "label":
+        rest = " | ".join(c for c in cells[1:] if c)
+        return f"{cells[0]}: {rest}" if cells[0] else rest
+    return " ".join(c for c in cells if c)
+
+
+def table_forms(docs: dict[str, list[dict]], count) -> str:
+    """Tokens of the chunks' table lines in each other table text, as a share of the pipe table's."""
+    total, pipe, forms = 0, 0, {"bare": 0, "label": 0, "spaces": 0}
+    for rows in docs.values():
+        for c in rows:
+            total += count(c["text"])
+            lines = [line for line in c["text"].split("\n") if line.startswith("|")]
+            if "table" not in c.get("kinds", ()) or not lines:
+                continue
+            pipe += count("\n".join(lines))
+            for form in forms:
+                forms[form] += count("\n".join(x for x in (rerender(line, form) for line in lines) if x))
+    return f"table lines {pipe / max(1, total):.3f} of tokens; " + "; ".join(
+        f"{form} {n / max(1, pipe):.3f} of them (saves {(pipe - n) / max(1, total):.3f} of all)"
+        for form, n in forms.items()
+    )
+
+
 def category(chunk: dict, prev: str | None, n: int) -> str:
     if "table" in chunk.get("kinds", ()):
         return "table piece repeating its header" if repeated_header(prev, chunk["text"]) else "table"
@@ -151,6 +190,73 @@ def budget(RE, docs: dict[str, list[dict]], questions: list[dict], limit: int = 
         f"{a[3] / a[1]:.3f} on an evidence page)"
         for k, a in sorted(agg.items())
     )
+
+
+def tokens_before(ranking: list[int], counts: list[int], target: int) -> int:
+    """Tokens the budget spends on chunks ranked above `target` (rag_eval's budget cut reads it
+    when this is under the budget)."""
+    spent = 0
+    for i in ranking:
+        if i == target:
+            return spent
+        spent += counts[i]
+    return spent
+
+
+def best_chunks(RE, docs: dict[str, list[dict]], questions: list[dict]) -> dict[str, tuple[float, int, int]]:
+    """Per FinanceBench question: the evidence share of the single chunk holding most of it, its
+    BM25 rank and the tokens ranked above it."""
+    enc = RE.cl100k()
+    out, indexes = {}, {}
+    for q in questions:
+        if not q["evidence"]:
+            continue
+        rows = docs.get(q["doc"], [])
+        if q["doc"] not in indexes:
+            reads = [c.get("embed_text") or c["text"] for c in rows]
+            grams = [RE.grams(RE.words(r), 3) for r in reads]
+            indexes[q["doc"]] = (RE._Index(reads), grams, [len(enc.encode_ordinary(r)) for r in reads])
+        index, grams, counts = indexes[q["doc"]]
+        if not counts:
+            continue
+        ev = [RE.words(e["text"]) for e in q["evidence"]]
+        total = max(1, sum(map(len, ev)))
+        shares = [sum(RE.covered(e, [g], 3) for e in ev) / total for g in grams]
+        best = max(range(len(shares)), key=shares.__getitem__)
+        ranking = index.rank(RE._bm25_tokens([q["question"]])[0])
+        out[q["qid"]] = (shares[best], ranking.index(best), tokens_before(ranking, counts, best))
+    return out
+
+
+def best_in_budget(best: dict[str, tuple[float, int, int]], limit: int = 1000) -> str:
+    inside = sum(before < limit for _, _, before in best.values())
+    return f"the best chunk is read within the budget for {inside} of {len(best)} questions"
+
+
+def show(RE, folder: Path, q: dict, limit: int = 1000) -> str:
+    """One question against one chunk folder: what the budget reads, in rank order, with each
+    chunk's tokens, pages and evidence share, then the chunk holding most of the evidence."""
+    enc = RE.cl100k()
+    rows = read_chunks(folder).get(q["doc"], [])
+    reads = [c.get("embed_text") or c["text"] for c in rows]
+    ev = [RE.words(e["text"]) for e in q["evidence"]]
+    total = max(1, sum(map(len, ev)))
+    shares = [sum(RE.covered(e, [RE.grams(RE.words(r), 3)], 3) for e in ev) / total if ev else 0.0 for r in reads]
+    ranking = RE._Index(reads).rank(RE._bm25_tokens([q["question"]])[0])
+    out, left = [], limit
+    for rank, i in enumerate(ranking):
+        if left <= 0:
+            break
+        n = len(enc.encode_ordinary(reads[i]))
+        left -= n
+        out.append(
+            f"--- rank {rank}, chunk {i}: {n} tokens, pages {rows[i].get('page_start')}-"
+            f"{rows[i].get('page_end')}, evidence {shares[i]:.2f}\n{reads[i]}"
+        )
+    if shares:
+        best = max(range(len(shares)), key=shares.__getitem__)
+        out.append(f"--- best chunk {best}: rank {ranking.index(best)}, evidence {shares[best]:.2f}\n{reads[best]}")
+    return "\n".join(out)
 
 
 def on_page(chunk: dict, pages: list[int]) -> bool:
@@ -262,8 +368,18 @@ def main(argv: list[str] | None = None) -> None:
         default="ingest-256,semchunk-256,lc-recursive-256,chonkie-256",
         help="chunk folders under WORK/DATASET",
     )
+    ap.add_argument("--show", metavar="QID", help="print what each run reads for this question, and its best chunk")
     a = ap.parse_args(argv)
     RE = load_rag_eval(a.ragbench)
+    if a.show:
+        for ds in a.datasets.split(","):
+            for q in RE.read_jsonl(a.ragbench / ds / "questions.jsonl"):
+                if q["qid"] == a.show:
+                    print(f"{q['question']}\nanswer: {q['answer']}\npages: {q['pages']}")
+                    for run in a.runs.split(","):
+                        if (a.work / ds / run).is_dir():
+                            print(f"\n===== {run}\n{show(RE, a.work / ds / run, q)}")
+        return
     enc = RE.cl100k()
 
     def count(s):
@@ -278,11 +394,13 @@ def main(argv: list[str] | None = None) -> None:
             docs = read_chunks(folder)
             print(f"{ds} {run} sizes: {sizes(docs, count)}")
             print(f"{ds} {run} syntax: {syntax(docs, count)}")
+            print(f"{ds} {run} table text: {table_forms(docs, count)}")
             print(f"{ds} {run} budget: {budget(RE, docs, questions)}")
             if any("table" in c.get("kinds", ()) for rows in docs.values() for c in rows):
                 print(f"{ds} {run} tables: {table_heads(docs)}")
             if ds == "financebench":
                 print(f"{ds} {run} rows: {rows_together(RE, docs, questions)}")
+                print(f"{ds} {run} best chunk: {best_in_budget(best_chunks(RE, docs, questions))}")
                 if any(c.get("heading_path") for rows in docs.values() for c in rows):
                     print(f"{ds} {run} statements: {statement_named(RE, docs, questions)}")
         per_q = a.work / ds / "per_question.jsonl"

@@ -14,6 +14,11 @@
   cl100k tokens, as rag_eval chunks PyMuPDF's text: ingest's extraction, a plain splitter's cuts.
 - cleaners MODE DATA DST: ingest's chunks at 256 with no cleaners (`none`) or with the empty_cells
   cleaner run on PDFs too (`empty_cells`; by default it runs on spreadsheets only).
+- heading-once SRC DST: a heading standing alone (a chunk whose text is its path's last heading)
+  indexed and read as its path only, not path then the same title again.
+- siblings SRC DST [--limit N]: each chunk joined to the one before while both sit under the same
+  parent heading and their embed_text stays within N cl100k tokens: small sections packed
+  together, breaking the one-path-per-chunk rule on purpose to see what it is worth.
 """
 
 from __future__ import annotations
@@ -60,6 +65,46 @@ def repath(mode: str, src: Path, dst: Path) -> None:
                 keep = [] if mode == "text" else path[-1:] if mode == "last" else path[1:]
             c["embed_text"] = " > ".join(keep) + "\n\n" + c["text"] if keep else c["text"]
         (dst / f.name).write_text("".join(json.dumps(c) + "\n" for c in rows))
+
+
+def _rows(f: Path) -> list[dict]:
+    return [json.loads(line) for line in f.read_text().splitlines() if line.strip()]
+
+
+def _write(dst: Path, name: str, rows: list[dict]) -> None:
+    dst.mkdir(parents=True, exist_ok=True)
+    (dst / name).write_text("".join(json.dumps(c) + "\n" for c in rows))
+
+
+def heading_once(src: Path, dst: Path) -> None:
+    for f in sorted(src.glob("*.jsonl")):
+        rows = _rows(f)
+        for c in rows:
+            path = c.get("heading_path") or []
+            if c.get("kinds") == ["heading"] and path and path[-1] == c["text"] and len(path) > 1:
+                c["embed_text"] = " > ".join(path[1:])
+        _write(dst, f.name, rows)
+
+
+def siblings(src: Path, dst: Path, limit: int = 256, count=None) -> None:
+    if count is None:
+        from ingest.chunker.tokens import get_tokenizer
+
+        count = get_tokenizer("cl100k_base").count
+    for f in sorted(src.glob("*.jsonl")):
+        out: list[dict] = []
+        for c in _rows(f):
+            read = c.get("embed_text") or c["text"]
+            if out:
+                p = out[-1]
+                path, before = c.get("heading_path") or [], p.get("heading_path") or []
+                joined = (p.get("embed_text") or p["text"]) + "\n\n" + read
+                if path != before and path[:-1] == before[:-1] and count(joined) <= limit:
+                    p["embed_text"], p["text"] = joined, p["text"] + "\n\n" + c["text"]
+                    p["page_end"] = c.get("page_end") or p.get("page_end")
+                    continue
+            out.append(dict(c))
+        _write(dst, f.name, out)
 
 
 def semchunk_on_ingest(data: Path, dst: Path, size: int = 256) -> None:
@@ -119,8 +164,19 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("mode", choices=["none", "empty_cells"])
     p.add_argument("data", type=Path)
     p.add_argument("dst", type=Path)
+    p = sub.add_parser("heading-once")
+    p.add_argument("src", type=Path)
+    p.add_argument("dst", type=Path)
+    p = sub.add_parser("siblings")
+    p.add_argument("src", type=Path)
+    p.add_argument("dst", type=Path)
+    p.add_argument("--limit", type=int, default=256)
     a = ap.parse_args(argv)
-    if a.cmd == "path":
+    if a.cmd == "heading-once":
+        heading_once(a.src, a.dst)
+    elif a.cmd == "siblings":
+        siblings(a.src, a.dst, a.limit)
+    elif a.cmd == "path":
         repath(a.mode, a.src, a.dst)
     elif a.cmd == "semchunk":
         semchunk_on_ingest(a.data, a.dst)

@@ -114,8 +114,18 @@ def test_table_words_stay_out_of_the_text(corpus):
         (("Net income", "$ 5,363 $", "4,869"), 0),
         (("Margin", "10.2%", ""), 0),
         (("Loss", "(1,577)", ""), 0),
+        (("", "Weighted-average remaining contractual term in years", "Aggregate intrinsic value"), 1),
+        # A paragraph the grid caught above its rows: repeated as a header, it filled every piece.
+        (
+            (
+                "",
+                "In March 2022, June 2022, September 2022, and December 2022, we paid dividends of $0.0025 per share, totaling $4 million for 2022.",
+                "",
+            ),
+            0,
+        ),
     ],
 )
-def test_first_row_is_the_header_unless_it_holds_an_amount(first, header):
+def test_first_row_is_the_header_unless_it_holds_an_amount_or_prose(first, header):
     assert header_rows([first, ("Other", "1", "2")]) == header
     assert header_rows([first]) == 0  # one row heads nothing

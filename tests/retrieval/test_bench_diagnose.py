@@ -60,3 +60,21 @@ def test_table_heads_count_a_figure_in_the_header_row_once_per_table(rd):
     assert rd.table_heads({"d": [{"text": column_head, "kinds": ["table"]}]}).startswith(
         "tables 1: header row holds a figure 0.000"
     )
+
+
+def test_the_tokens_ranked_above_a_chunk_are_what_the_budget_spends_before_it(rd):
+    counts = [300, 200, 600, 100]
+    assert rd.tokens_before([2, 0, 3, 1], counts, 1) == 1000  # read only if the budget were larger
+    assert rd.tokens_before([2, 0, 3, 1], counts, 2) == 0
+    assert rd.best_in_budget({"a": (1.0, 3, 1000), "b": (0.5, 1, 600), "c": (0.2, 0, 0)}) == (
+        "the best chunk is read within the budget for 2 of 3 questions"
+    )
+
+
+def test_a_table_line_in_the_other_table_texts(rd):
+    assert rd.rerender("| Net income | $5,363 || $4,869 |", "bare") == "Net income | $5,363 || $4,869"
+    assert rd.rerender("|| 2022 | 2021 |", "bare") == "|| 2022 | 2021"  # the empty first cell keeps its pipe
+    assert rd.rerender("|---|---|---|", "bare") == "-|-"
+    assert rd.rerender("| Net income | $5,363 || $4,869 |", "label") == "Net income: $5,363 | $4,869"
+    assert rd.rerender("| Net income | $5,363 || $4,869 |", "spaces") == "Net income $5,363 $4,869"
+    assert rd.rerender("|---|---|", "spaces") == ""

@@ -81,14 +81,19 @@ _AMOUNT = re.compile(rf"[-(+]?\s*{_CURRENCY}?\s*\(?\d[\d,.]*\)?\s*%?\)?(?:\s*{_C
 _YEAR = re.compile(r"\(?(?:19|20)\d\d\)?")
 
 
+_HEAD_CHARS = 100
+"""Longest cell a row of column heads holds; a longer one is prose (a paragraph the grid caught)."""
+
+
 def header_rows(rows: Sequence[Sequence[str]]) -> int:
     """How many leading rows are column heads: the first row, unless it holds an amount that is no
-    year ("Net sales | 1,234 | 5,678" is a data row; "| 2023 | 2022" heads its columns). A data row
-    taken for the header would repeat in every piece of the table and stand apart from its rows."""
+    year ("Net sales | 1,234 | 5,678" is a data row; "| 2023 | 2022" heads its columns) or a cell
+    of prose. A data row taken for the header would repeat in every piece of the table and stand
+    apart from its rows."""
     if len(rows) < 2:
         return 0
     cells = [" ".join(c.split()) for c in rows[0] if c and c.strip()]
-    if any(_AMOUNT.fullmatch(c) and not _YEAR.fullmatch(c) for c in cells):
+    if any(_AMOUNT.fullmatch(c) and not _YEAR.fullmatch(c) or len(c) > _HEAD_CHARS for c in cells):
         return 0
     return 1
 
