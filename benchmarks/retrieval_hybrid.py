@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 from retrieval_real import paired, read_per_question
 
-from ingest.embedders import load
+from ingest.embedders import load, text_hash
 from ingest.hybrid import DEPTH, RRF_K, fuse
 
 logging.getLogger("bm25s").setLevel(logging.WARNING)  # rag_eval builds an index per question
@@ -90,20 +90,75 @@ def judged(rag, q: dict, ranked: list[dict], budget: int, n: int, enc) -> dict:
     return row
 
 
-def evaluate(rag, data: Path, folder: Path, embedder, budget: int = 1000, n: int = 3) -> dict[str, dict[str, dict]]:
-    """{mode: {qid: row}} for every question of `data` on the chunks in `folder`."""
+def cache_file(cache: Path, embedder, doc: str) -> Path:
+    return cache / embedder.name.replace("/", "_").replace(":", "_") / f"{doc}.npz"
+
+
+def doc_vectors(embedder, texts: list[str], cache: Path | None, doc: str, embed: bool = True) -> np.ndarray | None:
+    """The texts' vectors, from `cache` (by text hash, as the SQLite sink keeps them) where it has
+    them; the rest embedded and added. None when `embed` is off and the cache lacks some."""
+    if not texts:
+        return np.zeros((0, embedder.dimensions), np.float32)
+    hashes = [text_hash(t) for t in texts]
+    known: dict[str, np.ndarray] = {}
+    path = cache_file(cache, embedder, doc) if cache else None
+    if path and path.is_file():
+        with np.load(path) as f:
+            known = dict(zip(f["hashes"].tolist(), f["matrix"]))
+    todo = {h: t for h, t in zip(hashes, texts) if h not in known}
+    if todo and not embed:
+        return None
+    if todo:
+        known.update(zip(todo, embedder.embed(list(todo.values()))))
+        if path:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(".tmp.npz")
+            np.savez(tmp, hashes=np.array(list(known)), matrix=np.stack(list(known.values())))
+            tmp.replace(path)
+    return np.stack([known[h] for h in hashes]).astype(np.float32, copy=False)
+
+
+def embed_docs(rag, data: Path, folder: Path, embedder, cache: Path, shard: int, shards: int) -> None:
+    """Fill the vector cache for this shard of the documents, those with the most questions per
+    chunk first (so a run cut short still covers the most questions)."""
+    questions = rag.read_jsonl(data / "questions.jsonl")
+    asked: dict[str, int] = {}
+    for q in questions:
+        asked[q["doc"]] = asked.get(q["doc"], 0) + 1
+    chunks = {doc: [c["read"] for c in rag._load_chunks(folder, doc, "embed")] for doc in asked}
+    order = sorted(asked, key=lambda d: (-asked[d] / max(1, len(chunks[d])), d))
+    for i, doc in enumerate(order):
+        if i % shards == shard:
+            doc_vectors(embedder, chunks[doc], cache, doc)
+            print(f"  embedded {doc} ({len(chunks[doc])} chunks, {asked[doc]} questions)", file=sys.stderr, flush=True)
+
+
+def evaluate(
+    rag,
+    data: Path,
+    folder: Path,
+    embedder,
+    budget: int = 1000,
+    n: int = 3,
+    cache: Path | None = None,
+    cached_only: bool = False,
+) -> dict[str, dict[str, dict]]:
+    """{mode: {qid: row}} for every question of `data` on the chunks in `folder` (with
+    `cached_only`, only those whose document's vectors are all in `cache`)."""
     enc = rag.cl100k()
     questions = rag.read_jsonl(data / "questions.jsonl")
     out: dict[str, dict[str, dict]] = {m: {} for m in MODES}
-    by_doc: dict[str, tuple[list[dict], np.ndarray]] = {}
+    by_doc: dict[str, tuple[list[dict], np.ndarray | None]] = {}
     for q in questions:
         if q["doc"] not in by_doc:
             chunks = rag._load_chunks(folder, q["doc"], "embed")
             for c in chunks:
                 c["ids"], c["words"] = enc.encode_ordinary(c["read"]), rag.words(c["read"])
-            vectors = embedder.embed([c["read"] for c in chunks]) if chunks else np.zeros((0, embedder.dimensions))
+            vectors = doc_vectors(embedder, [c["read"] for c in chunks], cache, q["doc"], embed=not cached_only)
             by_doc[q["doc"]] = (chunks, vectors)
         chunks, vectors = by_doc[q["doc"]]
+        if vectors is None:
+            continue
         for mode, order in rankings(rag, chunks, q["question"], vectors, embedder).items():
             out[mode][q["qid"]] = judged(rag, q, [chunks[i] for i in order], budget, n, enc)
     return out
@@ -159,6 +214,9 @@ def main(argv: list[str] | None = None) -> None:
         help='the embedder config as JSON, e.g. \'{"name": "sentence_transformers", "path": "models/minilm"}\'',
     )
     ap.add_argument("--json", type=Path, default=None)
+    ap.add_argument("--cache", type=Path, default=ROOT / "out" / "ragbench" / "vectors", help="vectors by text hash")
+    ap.add_argument("--embed-only", default=None, metavar="I/N", help="only fill the cache, for shard I of N")
+    ap.add_argument("--cached-only", action="store_true", help="score only questions whose vectors are cached")
     a = ap.parse_args(argv)
     tool = a.ragbench / "tools" / "rag_eval.py"
     rag = rag_eval_module(tool)
@@ -184,7 +242,11 @@ def main(argv: list[str] | None = None) -> None:
                 check=True,
                 capture_output=True,
             )
-        results = evaluate(rag, data, folder, embedder)
+        if a.embed_only:
+            shard, shards = (int(x) for x in a.embed_only.split("/"))
+            embed_docs(rag, data, folder, embedder, a.cache / ds, shard, shards)
+            continue
+        results = evaluate(rag, data, folder, embedder, cache=a.cache / ds, cached_only=a.cached_only)
         same, total = agrees_with_rag_eval(rag, data, folder, results["bm25"])
         print(table(ds, results))
         print(f"\n(bm25 here equals rag_eval score on {same}/{total} questions; embedder {embedder.name})\n")
