@@ -2,7 +2,13 @@
 
     .venv/bin/python benchmarks/retrieval_hybrid.py                  # chunks ingest afresh (256 tokens)
     .venv/bin/python benchmarks/retrieval_hybrid.py --reuse-chunks   # the last chunks under --work
-    .venv/bin/python benchmarks/retrieval_hybrid.py --reuse-chunks --embedder '{"name": "sentence_transformers", "path": "DIR"}'
+    .venv/bin/python benchmarks/retrieval_hybrid.py --reuse-chunks --embedder '{"name": "wordllama"}'
+    # the default embedder (minilm) is slow on 22,000 FinanceBench chunks: fill the vector cache in
+    # shards, one process a core, then score (--cached-only: the questions whose vectors are all there)
+    taskset -c 0 .venv/bin/python benchmarks/retrieval_hybrid.py --reuse-chunks --embed-only 0/2 &
+    taskset -c 1 .venv/bin/python benchmarks/retrieval_hybrid.py --reuse-chunks --embed-only 1/2
+    .venv/bin/python benchmarks/retrieval_hybrid.py --reuse-chunks --cached-only --json out/minilm.json
+    .venv/bin/python benchmarks/retrieval_hybrid.py --reuse-chunks --embedder '{"name": "wordllama"}' --questions-of out/minilm.json
 
 Scored with the shared tool's own code (`../shared/ragbench/tools/rag_eval.py`, imported, never
 copied): its chunk loading (embed_text: what is indexed is what is read), its BM25 (`_Index`,
@@ -11,7 +17,8 @@ bm25s Lucene k1=1.5 b=0.75, per document), its 1,000-token budget cut, its evide
 
 - bm25: rag_eval's ranking itself. As a check that nothing else differs, the script also runs
   `rag_eval.score` on the same chunks and says whether every question's figures agree.
-- vector: cosine of the question's and each chunk's wordllama vectors (`ingest.embedders.load`).
+- vector: cosine of the question's and each chunk's vectors (`ingest.embedders.load` of --embedder,
+  the default embedder unless told), cached under --cache by text hash, as the SQLite index keeps them.
 - hybrid: `ingest.hybrid.fuse` (reciprocal rank fusion, k=60) of the top 100 of each, as
   `ingest search --mode hybrid` does; past them, the BM25 order.
 
@@ -142,11 +149,12 @@ def evaluate(
     n: int = 3,
     cache: Path | None = None,
     cached_only: bool = False,
+    only: set[str] | None = None,
 ) -> dict[str, dict[str, dict]]:
     """{mode: {qid: row}} for every question of `data` on the chunks in `folder` (with
-    `cached_only`, only those whose document's vectors are all in `cache`)."""
+    `cached_only`, only those whose document's vectors are all in `cache`; with `only`, those qids)."""
     enc = rag.cl100k()
-    questions = rag.read_jsonl(data / "questions.jsonl")
+    questions = [q for q in rag.read_jsonl(data / "questions.jsonl") if only is None or q["qid"] in only]
     out: dict[str, dict[str, dict]] = {m: {} for m in MODES}
     by_doc: dict[str, tuple[list[dict], np.ndarray | None]] = {}
     for q in questions:
@@ -210,13 +218,14 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--reuse-chunks", action="store_true")
     ap.add_argument(
         "--embedder",
-        default='{"name": "wordllama"}',
-        help='the embedder config as JSON, e.g. \'{"name": "sentence_transformers", "path": "models/minilm"}\'',
+        default='{"name": "minilm", "threads": 1}',
+        help='the embedder config as JSON, e.g. \'{"name": "wordllama"}\'',
     )
     ap.add_argument("--json", type=Path, default=None)
     ap.add_argument("--cache", type=Path, default=ROOT / "out" / "ragbench" / "vectors", help="vectors by text hash")
     ap.add_argument("--embed-only", default=None, metavar="I/N", help="only fill the cache, for shard I of N")
     ap.add_argument("--cached-only", action="store_true", help="score only questions whose vectors are cached")
+    ap.add_argument("--questions-of", type=Path, default=None, help="score only the questions of an earlier --json")
     a = ap.parse_args(argv)
     tool = a.ragbench / "tools" / "rag_eval.py"
     rag = rag_eval_module(tool)
@@ -246,7 +255,10 @@ def main(argv: list[str] | None = None) -> None:
             shard, shards = (int(x) for x in a.embed_only.split("/"))
             embed_docs(rag, data, folder, embedder, a.cache / ds, shard, shards)
             continue
-        results = evaluate(rag, data, folder, embedder, cache=a.cache / ds, cached_only=a.cached_only)
+        only = None
+        if a.questions_of:
+            only = {row["qid"] for row in json.loads(a.questions_of.read_text()).get(ds, {}).get("bm25", [])}
+        results = evaluate(rag, data, folder, embedder, cache=a.cache / ds, cached_only=a.cached_only, only=only)
         same, total = agrees_with_rag_eval(rag, data, folder, results["bm25"])
         print(table(ds, results))
         print(f"\n(bm25 here equals rag_eval score on {same}/{total} questions; embedder {embedder.name})\n")
