@@ -14,7 +14,7 @@ Same chunks, BM25, budget cut and figures as `retrieval_hybrid.py` (rag_eval's o
   document's chunks (a static embedder pools every token, so "what", "the", "in" pull the query
   vector toward every chunk alike);
 - weighted RRF: each chunk scores 1/(60 + bm25 rank) + w/(60 + vector rank) over the two top 100s,
-  w in 0.1, 0.25, 0.5, 1 (1 is `ingest search --mode hybrid`), then the BM25 order.
+  w in 0.1, 0.25, 0.5, 1, 2, 4 (1 is `ingest search --mode hybrid`), then the BM25 order.
 Per ranking, the paired difference from BM25 (+- 1.96 SE) on the even-numbered questions (the
 half a weight would be chosen on), on the odd-numbered ones (the check), and on all.
 """
@@ -33,7 +33,7 @@ from retrieval_real import paired
 from ingest.embedders import load
 
 logging.getLogger("bm25s").setLevel(logging.WARNING)
-WEIGHTS = (0.1, 0.25, 0.5, 1.0)
+WEIGHTS = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0)
 
 
 def weighted_rrf(lists: list[list[int]], weights: list[float], k: int = 60) -> list[int]:
