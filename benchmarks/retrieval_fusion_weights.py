@@ -1,8 +1,12 @@
-"""Why hybrid (BM25 + wordllama) is not above BM25 on ../shared/ragbench: the fusion weight and the
+"""Hybrid (BM25 + an embedder) against BM25 on ../shared/ragbench: the fusion weight and the
 query's common words, chosen on one half of the questions and checked on the other.
 
     .venv/bin/python benchmarks/retrieval_hybrid.py              # chunks ingest at 256 tokens into out/ragbench
-    .venv/bin/python benchmarks/retrieval_fusion_weights.py      # then this, on the same chunks
+    .venv/bin/python benchmarks/retrieval_fusion_weights.py      # then this, on the same chunks (the default embedder)
+    .venv/bin/python benchmarks/retrieval_fusion_weights.py --embedder '{"name": "wordllama"}' --cached-only
+
+Vectors come from retrieval_hybrid.py's cache (--cache, by text hash) where it has them;
+--cached-only scores only the questions whose document's vectors are all there.
 
 Same chunks, BM25, budget cut and figures as `retrieval_hybrid.py` (rag_eval's own code). Rankings:
 - vector: cosine of the question's and each chunk's (embed_text) vectors;
@@ -10,7 +14,7 @@ Same chunks, BM25, budget cut and figures as `retrieval_hybrid.py` (rag_eval's o
   document's chunks (a static embedder pools every token, so "what", "the", "in" pull the query
   vector toward every chunk alike);
 - weighted RRF: each chunk scores 1/(60 + bm25 rank) + w/(60 + vector rank) over the two top 100s,
-  w in 0.1, 0.25, 0.5, 1 (1 is `ingest search --mode hybrid`), then the BM25 order.
+  w in 0.1, 0.25, 0.5, 1, 2, 4 (1 is `ingest search --mode hybrid`), then the BM25 order.
 Per ranking, the paired difference from BM25 (+- 1.96 SE) on the even-numbered questions (the
 half a weight would be chosen on), on the odd-numbered ones (the check), and on all.
 """
@@ -18,17 +22,18 @@ half a weight would be chosen on), on the odd-numbered ones (the check), and on 
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 from pathlib import Path
 
 import numpy as np
-from retrieval_hybrid import METRICS, RAGBENCH, ROOT, judged, rag_eval_module
+from retrieval_hybrid import METRICS, RAGBENCH, ROOT, doc_vectors, judged, rag_eval_module
 from retrieval_real import paired
 
 from ingest.embedders import load
 
 logging.getLogger("bm25s").setLevel(logging.WARNING)
-WEIGHTS = (0.1, 0.25, 0.5, 1.0)
+WEIGHTS = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0)
 
 
 def weighted_rrf(lists: list[list[int]], weights: list[float], k: int = 60) -> list[int]:
@@ -68,9 +73,13 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--work", type=Path, default=ROOT / "out" / "ragbench")
     ap.add_argument("--datasets", default="financebench,mmlb")
+    ap.add_argument("--embedder", default='{"name": "minilm"}', help="the embedder config as JSON")
+    ap.add_argument("--cache", type=Path, default=ROOT / "out" / "ragbench" / "vectors")
+    ap.add_argument("--cached-only", action="store_true")
     a = ap.parse_args(argv)
     rag = rag_eval_module(RAGBENCH / "tools" / "rag_eval.py")
-    embedder, enc = load({"name": "wordllama"}), rag.cl100k()
+    embedder, enc = load(json.loads(a.embedder)), rag.cl100k()
+    print(f"embedder {embedder.name}")
     for ds in a.datasets.split(","):
         folder = a.work / ds / "ingest-256"
         by_doc: dict[str, tuple[list[dict], np.ndarray]] = {}
@@ -80,9 +89,10 @@ def main(argv: list[str] | None = None) -> None:
                 chunks = rag._load_chunks(folder, q["doc"], "embed")
                 for c in chunks:
                     c["ids"], c["words"] = enc.encode_ordinary(c["read"]), rag.words(c["read"])
-                by_doc[q["doc"]] = (chunks, embedder.embed([c["read"] for c in chunks]) if chunks else None)
+                vectors = doc_vectors(embedder, [c["read"] for c in chunks], a.cache / ds, q["doc"], not a.cached_only)
+                by_doc[q["doc"]] = (chunks, vectors if chunks else None)
             chunks, vectors = by_doc[q["doc"]]
-            if not chunks:
+            if not chunks or vectors is None:
                 continue
             for name, order in rankings(rag, chunks, vectors, q["question"], embedder).items():
                 rows.setdefault(name, {})[q["qid"]] = (n, judged(rag, q, [chunks[i] for i in order], 1000, 3, enc))

@@ -2,7 +2,13 @@
 
     .venv/bin/python benchmarks/retrieval_hybrid.py                  # chunks ingest afresh (256 tokens)
     .venv/bin/python benchmarks/retrieval_hybrid.py --reuse-chunks   # the last chunks under --work
-    .venv/bin/python benchmarks/retrieval_hybrid.py --reuse-chunks --embedder '{"name": "sentence_transformers", "path": "DIR"}'
+    .venv/bin/python benchmarks/retrieval_hybrid.py --reuse-chunks --embedder '{"name": "wordllama"}'
+    # the default embedder (minilm) is slow on 22,000 FinanceBench chunks: fill the vector cache in
+    # shards, one process a core, then score (--cached-only: the questions whose vectors are all there)
+    taskset -c 0 .venv/bin/python benchmarks/retrieval_hybrid.py --reuse-chunks --embed-only 0/2 &
+    taskset -c 1 .venv/bin/python benchmarks/retrieval_hybrid.py --reuse-chunks --embed-only 1/2
+    .venv/bin/python benchmarks/retrieval_hybrid.py --reuse-chunks --cached-only --json out/minilm.json
+    .venv/bin/python benchmarks/retrieval_hybrid.py --reuse-chunks --embedder '{"name": "wordllama"}' --questions-of out/minilm.json
 
 Scored with the shared tool's own code (`../shared/ragbench/tools/rag_eval.py`, imported, never
 copied): its chunk loading (embed_text: what is indexed is what is read), its BM25 (`_Index`,
@@ -11,7 +17,8 @@ bm25s Lucene k1=1.5 b=0.75, per document), its 1,000-token budget cut, its evide
 
 - bm25: rag_eval's ranking itself. As a check that nothing else differs, the script also runs
   `rag_eval.score` on the same chunks and says whether every question's figures agree.
-- vector: cosine of the question's and each chunk's wordllama vectors (`ingest.embedders.load`).
+- vector: cosine of the question's and each chunk's vectors (`ingest.embedders.load` of --embedder,
+  the default embedder unless told), cached under --cache by text hash, as the SQLite index keeps them.
 - hybrid: `ingest.hybrid.fuse` (reciprocal rank fusion, k=60) of the top 100 of each, as
   `ingest search --mode hybrid` does; past them, the BM25 order.
 
@@ -33,7 +40,7 @@ from pathlib import Path
 import numpy as np
 from retrieval_real import paired, read_per_question
 
-from ingest.embedders import load
+from ingest.embedders import load, text_hash
 from ingest.hybrid import DEPTH, RRF_K, fuse
 
 logging.getLogger("bm25s").setLevel(logging.WARNING)  # rag_eval builds an index per question
@@ -90,20 +97,76 @@ def judged(rag, q: dict, ranked: list[dict], budget: int, n: int, enc) -> dict:
     return row
 
 
-def evaluate(rag, data: Path, folder: Path, embedder, budget: int = 1000, n: int = 3) -> dict[str, dict[str, dict]]:
-    """{mode: {qid: row}} for every question of `data` on the chunks in `folder`."""
-    enc = rag.cl100k()
+def cache_file(cache: Path, embedder, doc: str) -> Path:
+    return cache / embedder.name.replace("/", "_").replace(":", "_") / f"{doc}.npz"
+
+
+def doc_vectors(embedder, texts: list[str], cache: Path | None, doc: str, embed: bool = True) -> np.ndarray | None:
+    """The texts' vectors, from `cache` (by text hash, as the SQLite sink keeps them) where it has
+    them; the rest embedded and added. None when `embed` is off and the cache lacks some."""
+    if not texts:
+        return np.zeros((0, embedder.dimensions), np.float32)
+    hashes = [text_hash(t) for t in texts]
+    known: dict[str, np.ndarray] = {}
+    path = cache_file(cache, embedder, doc) if cache else None
+    if path and path.is_file():
+        with np.load(path) as f:
+            known = dict(zip(f["hashes"].tolist(), f["matrix"]))
+    todo = {h: t for h, t in zip(hashes, texts) if h not in known}
+    if todo and not embed:
+        return None
+    if todo:
+        known.update(zip(todo, embedder.embed(list(todo.values()))))
+        if path:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(".tmp.npz")
+            np.savez(tmp, hashes=np.array(list(known)), matrix=np.stack(list(known.values())))
+            tmp.replace(path)
+    return np.stack([known[h] for h in hashes]).astype(np.float32, copy=False)
+
+
+def embed_docs(rag, data: Path, folder: Path, embedder, cache: Path, shard: int, shards: int) -> None:
+    """Fill the vector cache for this shard of the documents, those with the most questions per
+    chunk first (so a run cut short still covers the most questions)."""
     questions = rag.read_jsonl(data / "questions.jsonl")
+    asked: dict[str, int] = {}
+    for q in questions:
+        asked[q["doc"]] = asked.get(q["doc"], 0) + 1
+    chunks = {doc: [c["read"] for c in rag._load_chunks(folder, doc, "embed")] for doc in asked}
+    order = sorted(asked, key=lambda d: (-asked[d] / max(1, len(chunks[d])), d))
+    for i, doc in enumerate(order):
+        if i % shards == shard:
+            doc_vectors(embedder, chunks[doc], cache, doc)
+            print(f"  embedded {doc} ({len(chunks[doc])} chunks, {asked[doc]} questions)", file=sys.stderr, flush=True)
+
+
+def evaluate(
+    rag,
+    data: Path,
+    folder: Path,
+    embedder,
+    budget: int = 1000,
+    n: int = 3,
+    cache: Path | None = None,
+    cached_only: bool = False,
+    only: set[str] | None = None,
+) -> dict[str, dict[str, dict]]:
+    """{mode: {qid: row}} for every question of `data` on the chunks in `folder` (with
+    `cached_only`, only those whose document's vectors are all in `cache`; with `only`, those qids)."""
+    enc = rag.cl100k()
+    questions = [q for q in rag.read_jsonl(data / "questions.jsonl") if only is None or q["qid"] in only]
     out: dict[str, dict[str, dict]] = {m: {} for m in MODES}
-    by_doc: dict[str, tuple[list[dict], np.ndarray]] = {}
+    by_doc: dict[str, tuple[list[dict], np.ndarray | None]] = {}
     for q in questions:
         if q["doc"] not in by_doc:
             chunks = rag._load_chunks(folder, q["doc"], "embed")
             for c in chunks:
                 c["ids"], c["words"] = enc.encode_ordinary(c["read"]), rag.words(c["read"])
-            vectors = embedder.embed([c["read"] for c in chunks]) if chunks else np.zeros((0, embedder.dimensions))
+            vectors = doc_vectors(embedder, [c["read"] for c in chunks], cache, q["doc"], embed=not cached_only)
             by_doc[q["doc"]] = (chunks, vectors)
         chunks, vectors = by_doc[q["doc"]]
+        if vectors is None:
+            continue
         for mode, order in rankings(rag, chunks, q["question"], vectors, embedder).items():
             out[mode][q["qid"]] = judged(rag, q, [chunks[i] for i in order], budget, n, enc)
     return out
@@ -155,10 +218,14 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--reuse-chunks", action="store_true")
     ap.add_argument(
         "--embedder",
-        default='{"name": "wordllama"}',
-        help='the embedder config as JSON, e.g. \'{"name": "sentence_transformers", "path": "models/minilm"}\'',
+        default='{"name": "minilm", "threads": 1}',
+        help='the embedder config as JSON, e.g. \'{"name": "wordllama"}\'',
     )
     ap.add_argument("--json", type=Path, default=None)
+    ap.add_argument("--cache", type=Path, default=ROOT / "out" / "ragbench" / "vectors", help="vectors by text hash")
+    ap.add_argument("--embed-only", default=None, metavar="I/N", help="only fill the cache, for shard I of N")
+    ap.add_argument("--cached-only", action="store_true", help="score only questions whose vectors are cached")
+    ap.add_argument("--questions-of", type=Path, default=None, help="score only the questions of an earlier --json")
     a = ap.parse_args(argv)
     tool = a.ragbench / "tools" / "rag_eval.py"
     rag = rag_eval_module(tool)
@@ -184,7 +251,14 @@ def main(argv: list[str] | None = None) -> None:
                 check=True,
                 capture_output=True,
             )
-        results = evaluate(rag, data, folder, embedder)
+        if a.embed_only:
+            shard, shards = (int(x) for x in a.embed_only.split("/"))
+            embed_docs(rag, data, folder, embedder, a.cache / ds, shard, shards)
+            continue
+        only = None
+        if a.questions_of:
+            only = {row["qid"] for row in json.loads(a.questions_of.read_text()).get(ds, {}).get("bm25", [])}
+        results = evaluate(rag, data, folder, embedder, cache=a.cache / ds, cached_only=a.cached_only, only=only)
         same, total = agrees_with_rag_eval(rag, data, folder, results["bm25"])
         print(table(ds, results))
         print(f"\n(bm25 here equals rag_eval score on {same}/{total} questions; embedder {embedder.name})\n")

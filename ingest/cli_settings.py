@@ -81,6 +81,6 @@ def config_or_folder(path: Path, index: Path | None):
         "sink": {"sqlite": str(index)},
         "state": str(state),
         "chunker": {"max_tokens": 512, "min_tokens": 64, "overlap_tokens": 48, "tokenizer": "cl100k_base"},
-        "embedder": {"name": "wordllama"},
+        "embedder": {"name": "minilm"},
     }
     return parse_config(raw, origin=str(path))

@@ -105,7 +105,7 @@ class Config(StrictOptions):
     loaders: list[str] = Field(default_factory=list)
     """Plugin loaders (entry points or module:attr), each taking over the MIME types it declares."""
     embedder: EmbedderConfig | None = None
-    """`{name: wordllama, ...options}`: chunks get vectors, for vector and hybrid search. None: none."""
+    """`{name: minilm, ...options}`: chunks get vectors, for vector and hybrid search. None: none."""
 
 
 def load_config(path: str | Path) -> tuple[Config, tuple[Step, ...], ChunkOptions]:

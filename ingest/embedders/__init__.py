@@ -6,7 +6,7 @@ L2-normalised (so a dot product is the cosine), `dimensions` columns. `name` ide
 and its settings: a vector is only reused (cached by the chunk's content hash) or compared with
 a query vector made under the same name.
 
-A job names its embedder as `embedder: {name: wordllama, ...its options}`. `load(config)` resolves
+A job names its embedder as `embedder: {name: minilm, ...its options}`. `load(config)` resolves
 the name (a built-in, an `ingest.embedders` entry point, or `module:attr`) to an `EmbedderType`,
 checks the options against its model and opens it.
 """
@@ -59,8 +59,8 @@ class EmbedderConfig(StrictOptions):
 
     # Every key but `name` is the named embedder's option, checked by its own model (`options_of`).
     model_config = ConfigDict(extra="allow", frozen=True)
-    name: str = "wordllama"
-    """A built-in (wordllama, sentence_transformers, openai), an entry point, or module:attr."""
+    name: str = "minilm"
+    """A built-in (minilm, wordllama, sentence_transformers, openai), an entry point, or module:attr."""
 
     def spec(self) -> dict[str, Any]:
         """The config as plain data: what an index records to open the same embedder for queries."""
@@ -68,6 +68,7 @@ class EmbedderConfig(StrictOptions):
 
 
 BUILTIN = (  # name, the module:attr of its EmbedderType
+    ("minilm", "ingest.embedders.minilm:minilm"),
     ("wordllama", "ingest.embedders.wordllama:wordllama"),
     ("sentence_transformers", "ingest.embedders.sentence_transformer:sentence_transformers"),
     ("openai", "ingest.embedders.openai_http:openai"),
@@ -124,7 +125,7 @@ def options_of(config: EmbedderConfig | Mapping[str, Any], base: Path | None = N
 
 
 def load(config: EmbedderConfig | Mapping[str, Any], base: Path | None = None) -> Embedder:
-    """Open the embedder a config names (`{name: wordllama}` and its options), model loaded."""
+    """Open the embedder a config names (`{name: minilm}` and its options), model loaded."""
     kind, options = options_of(config, base)
     embedder = kind.open(options)
     # Looked up with dir(), not isinstance(): that would read `dimensions`, which an API embedder

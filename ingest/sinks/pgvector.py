@@ -519,7 +519,7 @@ def _client() -> Any:
 
 def open_sink(options: PgvectorOptions) -> PgvectorSink:
     """What `sink: {pgvector: {...}}` opens: the sink with the embedder its options name (the job's
-    `embedder:`, given to the options by `plugin_stages.with_job_embedder`), wordllama if none."""
+    `embedder:`, given to the options by `plugin_stages.with_job_embedder`), the default (minilm) if none."""
     from ..embedders import EmbedderConfig, load
 
     return PgvectorSink(options, load(options.embedder or EmbedderConfig()))

@@ -28,7 +28,7 @@ class PgvectorOptions(StrictOptions):
     """The PostgreSQL schema the tables live in (created if missing)."""
     embedder: EmbedderConfig | None = None
     """The embedder whose vectors are stored, as the job's `embedder:` (which it defaults to; with
-    neither, wordllama). A table keeps the embedder it was made with: another needs another table."""
+    neither, minilm). A table keeps the embedder it was made with: another needs another table."""
     text_search: str = "english"
     """The PostgreSQL text search configuration of the full-text column (stemming, stop words)."""
     hnsw_m: int = Field(16, ge=2, le=100)

