@@ -1,0 +1,226 @@
+"""FTS5's bm25 computed in numpy from FTS5's own postings, kept in memory between queries.
+
+FTS5 ranks by calling bm25() on every chunk that holds a query term, some microseconds a chunk,
+so a 30-word question costs the same thousands of calls on every search. A term's share of a
+chunk's score depends on the index alone (its idf, its weighted count in the chunk, the chunk's
+length), not on the rest of the query: read once, from an `fts5vocab` instance table (the
+index's own tokens, porter-stemmed as FTS5 cut them), it is kept per term as (chunk, share)
+arrays, and a query adds up the shares of its phrases. The arithmetic is fts5_aux.c's, in its
+order, in doubles, so the scores are FTS5's bit for bit and the ranking the same: every term
+counts, the common ones too; nothing is skipped or approximated.
+
+The postings stay valid while the index does not change: any commit to it (the sink replacing or
+deleting a document) changes `PRAGMA data_version`, and everything read is dropped and read again
+as queries need it. Memory: 12 bytes a (term, chunk) pair read, plus 24 bytes a chunk.
+"""
+
+from __future__ import annotations
+
+import math
+import sqlite3
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .fts_terms import CLAMPED_IDF, K1, TermCounts
+
+if TYPE_CHECKING:
+    import numpy as np
+
+B = 0.75
+"""FTS5's bm25 b (fts5_aux.c)."""
+MAX_POSTINGS = 40_000_000
+"""(term, chunk) pairs kept at most (~480 MB); the terms least recently asked go first."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Rows:
+    seqs: np.ndarray
+    """The FTS5 rowids (chunks.seq), ascending: a chunk's place here indexes the arrays below."""
+    norm: np.ndarray
+    """k1 * (1 - b + b * D / avgdl) of each row: bm25's length part, as fts5_aux.c computes it."""
+    order: np.ndarray
+    """Each row's place in (doc_id, chunk_index) order: how FTS5's ranking breaks ties."""
+    total: int
+    """FTS5's row count (its averages record), the N of idf."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Postings:
+    rows: np.ndarray
+    """int32 places (in `_Rows.seqs`) of the chunks holding the phrase, ascending."""
+    shares: np.ndarray
+    """float64: what the phrase adds to each of those chunks' bm25 score."""
+
+
+class WarmBm25(TermCounts):
+    """`TermCounts` that also keeps, for the open index, every asked term's postings and each
+    chunk's length, and ranks a query in memory exactly as FTS5's bm25(chunks_fts, weight, 1.0)."""
+
+    def __init__(self, conn: sqlite3.Connection, heading_weight: float, max_postings: int = MAX_POSTINGS) -> None:
+        super().__init__(conn)
+        self.heading_weight = heading_weight
+        self.max_postings = max_postings
+        self._rows_info: _Rows | None = None
+        self._postings: OrderedDict[tuple[str, ...], _Postings] = OrderedDict()
+        self._held = 0
+        conn.execute(
+            "CREATE VIRTUAL TABLE IF NOT EXISTS temp.ingest_instances USING fts5vocab(main, chunks_fts, 'instance')"
+        )
+
+    def memory_bytes(self) -> int:
+        """Bytes of numpy arrays held now (postings and per-chunk arrays)."""
+        rows = self._rows_info
+        held = sum(p.rows.nbytes + p.shares.nbytes for p in self._postings.values())
+        return held + (0 if rows is None else rows.seqs.nbytes + rows.norm.nbytes + rows.order.nbytes)
+
+    def top(self, phrases: list[str], limit: int, allowed: np.ndarray | None = None) -> list[tuple[int, float]]:
+        """(chunks.seq, bm25 score) of the `limit` best chunks holding any of `phrases`, best
+        first, ties by document and chunk index; with `allowed` (chunks.seq values), only those."""
+        import numpy as np
+
+        self._check()
+        rows = self._lengths()
+        if not len(rows.seqs) or limit < 1:
+            return []
+        found = [self._phrase(self._tokens_of(p), rows) for p in dict.fromkeys(phrases)]
+        found = [p for p in found if len(p.rows)]
+        if not found:
+            return []
+        # bincount adds each chunk's shares in the order given: the phrases' order, as bm25 does.
+        scores = np.bincount(
+            np.concatenate([p.rows for p in found]),
+            weights=np.concatenate([p.shares for p in found]),
+            minlength=len(rows.seqs),
+        )
+        if allowed is not None:
+            scores[~np.isin(rows.seqs, allowed, assume_unique=True)] = 0.0
+        held = np.flatnonzero(scores > 0)  # every share is positive: a chunk holding a phrase scores > 0
+        if len(held) > limit:
+            kth = np.partition(scores[held], len(held) - limit)[len(held) - limit]
+            held = held[scores[held] >= kth]  # the ties at the cut are all kept, then ordered
+        best = held[np.lexsort((rows.order[held], -scores[held]))][:limit]
+        return [(int(rows.seqs[i]), float(scores[i])) for i in best]
+
+    def _check(self) -> None:
+        version = self._version
+        super()._check()
+        if self._version != version:
+            self._rows_info = None
+            self._postings.clear()
+            self._held = 0
+
+    def _tokens_of(self, phrase: str) -> tuple[str, ...]:
+        if phrase not in self._tokens:
+            self._tokenize([phrase])
+        return self._tokens[phrase]
+
+    def _lengths(self) -> _Rows:
+        import numpy as np
+
+        if self._rows_info is None:
+            conn = self.conn
+            sizes = conn.execute("SELECT id, sz FROM chunks_fts_docsize ORDER BY id").fetchall()
+            seqs = np.fromiter((r[0] for r in sizes), dtype=np.int64, count=len(sizes))
+            lengths = np.fromiter((_varints_sum(r[1]) for r in sizes), dtype=np.float64, count=len(sizes))
+            averages = conn.execute("SELECT block FROM chunks_fts_data WHERE id = 1").fetchone()
+            total, tokens = _averages(averages[0] if averages else b"")
+            avgdl = tokens / total if total else 1.0
+            # fts5_aux.c: k1 * (1 - b + b * D / avgdl), in that order.
+            norm = K1 * ((1 - B) + (B * lengths) / avgdl)
+            ordered = np.fromiter(
+                (r[0] for r in conn.execute("SELECT seq FROM chunks ORDER BY doc_id, chunk_index")), dtype=np.int64
+            )
+            order = np.zeros(len(seqs), dtype=np.int64)
+            places = np.searchsorted(seqs, ordered)
+            known = (places < len(seqs)) & (seqs[np.minimum(places, len(seqs) - 1)] == ordered)
+            order[places[known]] = np.arange(len(ordered))[known]
+            self._rows_info = _Rows(seqs, norm, order, total)
+        return self._rows_info
+
+    def _phrase(self, tokens: tuple[str, ...], rows: _Rows) -> _Postings:
+        """A phrase's postings: read on first use, then kept (most recently used last)."""
+        import numpy as np
+
+        found = self._postings.get(tokens)
+        if found is not None:
+            self._postings.move_to_end(tokens)
+            return found
+        if not tokens:  # nothing the tokenizer keeps: FTS5 matches no row
+            docs, freqs = np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64)
+        elif len(tokens) == 1:
+            docs, freqs = self._counted(tokens[0])
+        else:
+            docs, freqs = self._phrase_counted(tokens)
+        places = np.searchsorted(rows.seqs, docs).astype(np.int32)
+        hits = len(docs)  # the rows holding the phrase: FTS5's nHit
+        idf = math.log((rows.total - hits + 0.5) / (hits + 0.5))
+        idf = idf if idf > 0 else CLAMPED_IDF
+        # fts5_aux.c: idf * ((f * (k1 + 1)) / (f + k1 * (1 - b + b * D / avgdl)))
+        shares = idf * ((freqs * (K1 + 1.0)) / (freqs + rows.norm[places]))
+        found = _Postings(places, shares)
+        self._postings[tokens] = found
+        self._held += len(places)
+        while self._held > self.max_postings and len(self._postings) > 1:
+            _, old = self._postings.popitem(last=False)
+            self._held -= len(old.rows)
+        return found
+
+    def _counted(self, token: str) -> tuple[np.ndarray, np.ndarray]:
+        """(rowid, weighted count) of each row holding `token`: heading instances weigh
+        `heading_weight`, body ones 1, as bm25's column weights do."""
+        import numpy as np
+
+        docs, heads, counts = self.conn.execute(
+            "SELECT group_concat(doc), group_concat(heading), group_concat(n) FROM ("
+            " SELECT doc, sum(col = 'heading') AS heading, count(*) AS n FROM temp.ingest_instances"
+            " WHERE term = ? GROUP BY doc ORDER BY doc)",
+            (token,),
+        ).fetchone()
+        if not docs:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64)
+        heading = np.fromstring(heads, dtype=np.float64, sep=",")
+        body = np.fromstring(counts, dtype=np.float64, sep=",") - heading
+        return np.fromstring(docs, dtype=np.int64, sep=","), heading * self.heading_weight + body
+
+    def _phrase_counted(self, tokens: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+        """(rowid, weighted count) of each row holding the tokens one after another in a column."""
+        import numpy as np
+
+        starts: set[tuple[int, str, int]] | None = None
+        for i, token in enumerate(tokens):
+            at = {
+                (doc, col, offset - i)
+                for doc, col, offset in self.conn.execute(
+                    "SELECT doc, col, offset FROM temp.ingest_instances WHERE term = ?", (token,)
+                )
+            }
+            starts = at if starts is None else starts & at
+            if not starts:
+                return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64)
+        freq: dict[int, float] = {}
+        for doc, col, _ in starts or ():
+            freq[doc] = freq.get(doc, 0.0) + (self.heading_weight if col == "heading" else 1.0)
+        docs = np.array(sorted(freq), dtype=np.int64)
+        return docs, np.array([freq[d] for d in docs.tolist()], dtype=np.float64)
+
+
+def _varints_sum(data: bytes) -> int:
+    """The sum of the varints in `data` (FTS5's docsize record: one token count per column)."""
+    total, value = 0, 0
+    for byte in data:
+        value = (value << 7) | (byte & 0x7F)
+        if byte < 0x80:
+            total, value = total + value, 0
+    return total
+
+
+def _averages(data: bytes) -> tuple[int, int]:
+    """FTS5's averages record: (rows, tokens in all columns)."""
+    values, value = [], 0
+    for byte in data:
+        value = (value << 7) | (byte & 0x7F)
+        if byte < 0x80:
+            values.append(value)
+            value = 0
+    return (values[0], sum(values[1:])) if values else (0, 0)
