@@ -68,6 +68,11 @@ class WarmBm25(TermCounts):
             "CREATE VIRTUAL TABLE IF NOT EXISTS temp.ingest_instances USING fts5vocab(main, chunks_fts, 'instance')"
         )
 
+    @property
+    def held(self) -> int:
+        """(term, chunk) pairs held now."""
+        return self._held
+
     def memory_bytes(self) -> int:
         """Bytes of numpy arrays held now (postings and per-chunk arrays)."""
         rows = self._rows_info

@@ -141,7 +141,11 @@ class VectorIndex:
         except sqlite3.Error as exc:
             raise SearchError(f"cannot read the index's vectors ({exc})", self.index) from exc
         seqs = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-        vectors = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), -1)
+        vectors = (
+            np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), -1)
+            if rows
+            else np.zeros((0, self.embedder.dimensions), dtype=np.float32)  # reshape(0, -1) is an error
+        )
         if len(rows) and vectors.shape[1] != self.embedder.dimensions:
             raise SearchError(
                 f"the stored vectors have {vectors.shape[1]} dimensions, the embedder "
