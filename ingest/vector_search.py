@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .blocks import Chunk
+from .bm25_memory import WarmBm25
 from .embedders import Embedder, load
 from .errors import IngestError
-from .bm25_memory import WarmBm25
 from .search import HEADING_WEIGHT, SearchError, allowed_seqs
 from .search_filters import Filters
 from .sinks.sqlite import CHUNK_SELECT, chunk_from_row, connect_index
