@@ -125,17 +125,24 @@ class WarmBm25(TermCounts):
 
         if self._rows_info is None:
             conn = self.conn
-            sizes = conn.execute("SELECT id, sz FROM chunks_fts_docsize ORDER BY id").fetchall()
-            seqs = np.fromiter((r[0] for r in sizes), dtype=np.int64, count=len(sizes))
-            lengths = np.fromiter((_varints_sum(r[1]) for r in sizes), dtype=np.float64, count=len(sizes))
+            # One row of text each, parsed by numpy: 10^6 Python rows would cost seconds.
+            ids, sizes = conn.execute(
+                "SELECT group_concat(id), group_concat(hex(sz), '') FROM chunks_fts_docsize"  # a rowid table: by id
+            ).fetchone()
+            seqs = _ints(ids)
+            counts = _varints(bytes.fromhex(sizes or ""))
+            if np.any(seqs[1:] <= seqs[:-1]):
+                raise sqlite3.DatabaseError("chunks_fts_docsize did not come in rowid order")
+            lengths = counts.reshape(len(seqs), -1).sum(axis=1) if len(seqs) else counts
             averages = conn.execute("SELECT block FROM chunks_fts_data WHERE id = 1").fetchone()
             total, tokens = _averages(averages[0] if averages else b"")
             avgdl = tokens / total if total else 1.0
             # fts5_aux.c: k1 * (1 - b + b * D / avgdl), in that order.
             norm = K1 * ((1 - B) + (B * lengths) / avgdl)
-            ordered = np.fromiter(
-                (r[0] for r in conn.execute("SELECT seq FROM chunks ORDER BY doc_id, chunk_index")), dtype=np.int64
-            )
+            (ordered,) = conn.execute(
+                "SELECT group_concat(seq) FROM (SELECT seq FROM chunks ORDER BY doc_id, chunk_index)"
+            ).fetchone()
+            ordered = _ints(ordered)
             order = np.zeros(len(seqs), dtype=np.int64)
             places = np.searchsorted(seqs, ordered)
             known = (places < len(seqs)) & (seqs[np.minimum(places, len(seqs) - 1)] == ordered)
@@ -176,17 +183,22 @@ class WarmBm25(TermCounts):
         `heading_weight`, body ones 1, as bm25's column weights do."""
         import numpy as np
 
-        docs, heads, counts = self.conn.execute(
-            "SELECT group_concat(doc), group_concat(heading), group_concat(n) FROM ("
-            " SELECT doc, sum(col = 'heading') AS heading, count(*) AS n FROM temp.ingest_instances"
-            " WHERE term = ? GROUP BY doc ORDER BY doc)",
+        # One text of every instance's row (a heading's as -1 - row): a GROUP BY would sort them all.
+        (found,) = self.conn.execute(
+            "SELECT group_concat(CASE WHEN col = 'heading' THEN -1 - doc ELSE doc END) FROM temp.ingest_instances "
+            "WHERE term = ?",
             (token,),
         ).fetchone()
-        if not docs:
-            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64)
-        heading = np.fromstring(heads, dtype=np.float64, sep=",")
-        body = np.fromstring(counts, dtype=np.float64, sep=",") - heading
-        return np.fromstring(docs, dtype=np.int64, sep=","), heading * self.heading_weight + body
+        signed = _ints(found)
+        if not len(signed):
+            return signed, np.zeros(0, dtype=np.float64)
+        docs = np.where(signed < 0, -1 - signed, signed)
+        if np.any(docs[1:] < docs[:-1]):  # fts5vocab gives them by row; should that change
+            by_row = np.argsort(docs, kind="stable")
+            docs, signed = docs[by_row], signed[by_row]
+        starts = np.flatnonzero(np.r_[True, docs[1:] != docs[:-1]])
+        weights = np.where(signed < 0, self.heading_weight, 1.0)
+        return docs[starts], np.add.reduceat(weights, starts)
 
     def _phrase_counted(self, tokens: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
         """(rowid, weighted count) of each row holding the tokens one after another in a column."""
@@ -210,14 +222,25 @@ class WarmBm25(TermCounts):
         return docs, np.array([freq[d] for d in docs.tolist()], dtype=np.float64)
 
 
-def _varints_sum(data: bytes) -> int:
-    """The sum of the varints in `data` (FTS5's docsize record: one token count per column)."""
-    total, value = 0, 0
-    for byte in data:
-        value = (value << 7) | (byte & 0x7F)
-        if byte < 0x80:
-            total, value = total + value, 0
-    return total
+def _ints(text: str | None) -> np.ndarray:
+    """The integers of a comma-separated list (SQLite's group_concat)."""
+    import numpy as np
+
+    return np.fromstring(text, dtype=np.int64, sep=",") if text else np.zeros(0, dtype=np.int64)
+
+
+def _varints(data: bytes) -> np.ndarray:
+    """The values of a run of varints (big-endian groups of 7 bits, the high bit set on all but
+    the last byte), as float64: FTS5's docsize records, back to back. Token counts stay far below
+    2^53, so the sums are exact."""
+    import numpy as np
+
+    raw = np.frombuffer(data, dtype=np.uint8)
+    last = raw < 0x80
+    which = np.cumsum(last) - last  # each byte's varint
+    ends = np.flatnonzero(last)
+    places = ends[which] - np.arange(len(raw))  # groups of 7 bits after this byte in its varint
+    return np.bincount(which, weights=(raw & 0x7F) * np.power(128.0, places), minlength=len(ends))
 
 
 def _averages(data: bytes) -> tuple[int, int]:
