@@ -251,7 +251,7 @@ def _varints(data: bytes) -> np.ndarray:
 
     raw = np.frombuffer(data, dtype=np.uint8)
     last = raw < 0x80
-    which = np.cumsum(last) - last  # each byte's varint
+    which: np.ndarray = np.cumsum(last) - last.astype(np.int64)  # each byte's varint
     ends = np.flatnonzero(last)
     places = ends[which] - np.arange(len(raw))  # groups of 7 bits after this byte in its varint
     return np.bincount(which, weights=(raw & 0x7F) * np.power(128.0, places), minlength=len(ends))
