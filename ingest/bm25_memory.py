@@ -49,12 +49,23 @@ class _Rows:
     """FTS5's row count (its averages record), the N of idf."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class _Postings:
     rows: np.ndarray
     """int32 places (in `_Rows.seqs`) of the chunks holding the phrase, ascending."""
     shares: np.ndarray
     """float64: what the phrase adds to each of those chunks' bm25 score."""
+    ceiling: float
+    """The most it adds to any chunk: (k1 + 1) * idf."""
+
+    def shares_of(self, places: np.ndarray) -> np.ndarray:
+        """Its share of each chunk at `places` (sorted), 0.0 where it is not held."""
+        import numpy as np
+
+        if not len(self.rows):
+            return np.zeros(len(places))
+        at = np.minimum(np.searchsorted(self.rows, places), len(self.rows) - 1)
+        return np.where(self.rows[at] == places, self.shares[at], 0.0)
 
 
 class WarmBm25(TermCounts):
@@ -106,20 +117,58 @@ class WarmBm25(TermCounts):
         found = [p for p in found if len(p.rows)]
         if not found:
             return []
+        mask = None if allowed is None else np.isin(rows.seqs, allowed, assume_unique=True)
+        common = [p for p in found if p.ceiling == (K1 + 1.0) * CLAMPED_IDF]
+        if common and len(common) < len(found):
+            pruned = self._among_rarer(found, common, rows, limit, mask)
+            if pruned is not None:
+                return pruned
         # bincount adds each chunk's shares in the order given: the phrases' order, as bm25 does.
         scores = np.bincount(
             np.concatenate([p.rows for p in found]),
             weights=np.concatenate([p.shares for p in found]),
             minlength=len(rows.seqs),
         )
-        if allowed is not None:
-            scores[~np.isin(rows.seqs, allowed, assume_unique=True)] = 0.0
+        if mask is not None:
+            scores[~mask] = 0.0
         held = np.flatnonzero(scores > 0)  # every share is positive: a chunk holding a phrase scores > 0
         if len(held) > limit:
             kth = np.partition(scores[held], len(held) - limit)[len(held) - limit]
             held = held[scores[held] >= kth]  # the ties at the cut are all kept, then ordered
         best = held[np.lexsort((rows.order[held], -scores[held]))][:limit]
         return [(int(rows.seqs[i]), float(scores[i])) for i in best]
+
+    def _among_rarer(
+        self, found: list[_Postings], common: list[_Postings], rows: _Rows, limit: int, mask: np.ndarray | None
+    ) -> list[tuple[int, float]] | None:
+        """The top `limit` without adding up the common phrases' long postings for every chunk
+        (MaxScore, in memory): ranked on the rarer phrases alone, the `limit`-th score less all
+        the common phrases' ceilings is a floor no chunk below it can climb over, so only the
+        chunks above it are scored on every phrase, in the phrases' order (the same sums, to the
+        bit). None when too few chunks hold a rarer phrase to set a floor above 0."""
+        import numpy as np
+
+        rarer = [p for p in found if all(p is not c for c in common)]
+        partial = np.bincount(
+            np.concatenate([p.rows for p in rarer]),
+            weights=np.concatenate([p.shares for p in rarer]),
+            minlength=len(rows.seqs),
+        )
+        if mask is not None:
+            partial[~mask] = 0.0
+        held = np.flatnonzero(partial > 0)
+        if len(held) < limit:
+            return None
+        kth = np.partition(partial[held], len(held) - limit)[len(held) - limit]
+        floor = kth - sum(p.ceiling for p in common) - 1e-9 * kth  # with room for rounding
+        if floor <= 0:
+            return None
+        near = held[partial[held] >= floor]
+        scores = np.zeros(len(near))
+        for p in found:
+            scores += p.shares_of(near)  # x + 0.0 is x: absent phrases change nothing, as in bm25
+        best = np.lexsort((rows.order[near], -scores))[:limit]
+        return [(int(rows.seqs[near[i]]), float(scores[i])) for i in best]
 
     def _check(self) -> None:
         version = self._version
@@ -184,7 +233,7 @@ class WarmBm25(TermCounts):
         idf = idf if idf > 0 else CLAMPED_IDF
         # fts5_aux.c: idf * ((f * (k1 + 1)) / (f + k1 * (1 - b + b * D / avgdl)))
         shares = idf * ((freqs * (K1 + 1.0)) / (freqs + rows.norm[places]))
-        found = _Postings(places, shares)
+        found = _Postings(places, shares, (K1 + 1.0) * idf)
         self._postings[tokens] = found
         self._held += len(places)
         while self._held > self.max_postings and len(self._postings) > 1:

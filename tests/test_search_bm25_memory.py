@@ -245,3 +245,24 @@ class _NoVectors:
         import numpy as np
 
         return np.ones((len(texts), 4), dtype=np.float32) / 2
+
+
+def test_long_questions_are_scored_on_every_word_only_near_the_top(index: Path, articles, monkeypatch) -> None:
+    """MaxScore in memory: with common words in the query, only the chunks near the top by the
+    rarer words are scored on all of them, and the ranking is still the whole query's."""
+    answered: list[int] = []
+    among = WarmBm25._among_rarer
+
+    def spy(self, *args):
+        found = among(self, *args)
+        answered.append(-1 if found is None else len(found))
+        return found
+
+    monkeypatch.setattr(WarmBm25, "_among_rarer", spy)
+    conn = connect_index(index, create=False)
+    warm = WarmBm25(conn, HEADING_WEIGHT, cold_queries=0)
+    for query in questions(articles)[::2]:  # the long sentences: "the", "of" and "and" among their words
+        for limit in (5, 100):
+            assert warm_ranking(conn, warm, query, limit) == whole_query(conn, query, limit)
+    conn.close()
+    assert sum(n > 0 for n in answered) >= 10
