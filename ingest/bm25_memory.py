@@ -10,8 +10,9 @@ order, in doubles, so the scores are FTS5's bit for bit and the ranking the same
 counts, the common ones too; nothing is skipped or approximated.
 
 Reading costs more than FTS5 scoring once (a word in every chunk: some 0.2 s per 10^5 chunks),
-so the first `cold_queries` queries are left to FTS5 ranking the whole query (the same ranking):
-a one-off `ingest search` reads nothing, and an index kept open ranks in memory from then on.
+so the first `cold_queries` queries are left to FTS5 as a one-off search asks it (common words
+left out, MaxScore: the same ranking but for the order of chunks within 2e-5 of each other): a
+one-off `ingest search` reads nothing, and an index kept open ranks in memory from then on.
 
 The postings stay valid while the index does not change: any commit to it (the sink replacing or
 deleting a document) changes `PRAGMA data_version`, and everything read is dropped and read again

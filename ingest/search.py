@@ -104,14 +104,12 @@ def ranked_bm25(
     commonest terms whose `Term.ceiling`s add up to less cannot lift a chunk that holds none of
     the others that far. With `filters`, the whole query is asked: FTS5 scores only the chunks
     they let through. `counts`: row counts kept between queries on the same connection; a
-    `WarmBm25` (what a `VectorIndex` keeps) ranks in memory instead: FTS5's ranking of the whole
-    query, scores and all."""
+    `WarmBm25` (what a `VectorIndex` keeps) ranks in memory instead, from its second query on:
+    FTS5's ranking of the whole query, scores and all."""
     phrases = query_phrases(query)
     if not phrases:
         return []
-    if isinstance(counts, WarmBm25):
-        if not counts.ready():  # FTS5's ranking of the whole query: the ranking `top` gives, to the bit
-            return _as_hits(_ranked_rows(conn, " OR ".join(phrases), limit, readers, filters, None))
+    if isinstance(counts, WarmBm25) and counts.ready():
         allowed = None if readers is None and not filters else allowed_seqs(conn, readers, filters)
         return _by_seq(conn, counts.top(phrases, limit, allowed))
     if filters:  # few chunks left to score: little to save, and a second pass to lose
