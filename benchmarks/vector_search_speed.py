@@ -16,12 +16,15 @@ Per query, ms p50 / p95, everything a search does (the query embedded, ranked, t
 - sqlite-vec (apsw, a `vec0` table of the same vectors, exact KNN), alone and fused with the
   same FTS5 bm25 ranking in the same way: the extension users would load where SQLite can;
 - FAISS `IndexFlatIP` (exact, in memory), alone;
-- the bm25 half alone, and FTS5 ranking the whole query as ingest did before it left out common
-  terms and ranked by MaxScore (`bm25_pruning.py` checks the lists agree).
+- the bm25 half alone: ingest's in memory (`WarmBm25`, the open `VectorIndex`'s), FTS5 ranking
+  the query with common terms left out and MaxScore (the bm25 half before, and what a one-off
+  `ingest search` does), and FTS5 ranking the whole query (`--no-whole-query` leaves it out: at
+  10^6 it takes seconds a question); the run counts the top 100 lists identical to the whole
+  query's.
 Ratios are against ingest's own figure for the same mode, measured in the same run, in turns
 (one query of each in rotation, so a busy neighbour slows all alike); `--repeat N` times each
-query N times so and keeps its best. BLAS, OpenMP and FAISS are
-held to one thread.
+query N times so and keeps its best; "first" is each query's first run (the terms it meets for
+the first time read from the index then). BLAS, OpenMP and FAISS are held to one thread.
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ from bm25_pruning import reference as whole_query  # noqa: E402
 from ingest import chunk, load_file  # noqa: E402
 from ingest.blocks import Chunk, Citation, Document  # noqa: E402
 from ingest.embedders import ChunkVectors, load, text_hash  # noqa: E402
+from ingest.fts_terms import TermCounts  # noqa: E402
 from ingest.hybrid import DEPTH, fuse, search_mode  # noqa: E402
 from ingest.search import ranked_bm25  # noqa: E402
 from ingest.sinks.sqlite import SqliteSink  # noqa: E402
@@ -151,9 +155,11 @@ def sqlite_vec_db(path: Path, index: Path) -> None:
 class SqliteVecPeer:
     """sqlite-vec's exact KNN over the same vectors; bm25 from ingest's FTS5 index, fused alike."""
 
-    def __init__(self, path: Path, index: Path, embedder) -> None:
+    def __init__(self, path: Path, index: Path, embedder, counts: TermCounts) -> None:
         import apsw
         import sqlite_vec
+
+        self.counts = counts
 
         self.conn = apsw.Connection(str(path), flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
         self.conn.enable_load_extension(True)
@@ -179,7 +185,7 @@ class SqliteVecPeer:
                 "SELECT rowid FROM vec WHERE embedding MATCH ? AND k = ? ORDER BY distance", (q, DEPTH)
             )
         ]
-        words = [c.id for c, _ in ranked_bm25(sqlite_conn, query, DEPTH)]
+        words = [c.id for c, _ in ranked_bm25(sqlite_conn, query, DEPTH, counts=self.counts)]
         ids = {
             r[0]: r[1]
             for r in self.conn.execute(
@@ -222,23 +228,40 @@ class FaissPeer:
         ).fetchall()
 
 
-def timed(runs: dict[str, callable], texts: list[str], repeat: int = 1) -> dict[str, list[float]]:
+def timed(
+    runs: dict[str, callable], texts: list[str], repeat: int = 1
+) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
     """Each query through every run in turn, `repeat` times; per query, the best ms of a run
-    (on a shared machine the least disturbed one is the closest to what the work costs)."""
+    (on a shared machine the least disturbed one is the closest to what the work costs), and
+    the ms of its first run."""
     ms: dict[str, list[float]] = {name: [] for name in runs}
+    first: dict[str, list[float]] = {name: [] for name in runs}
     for text in texts[:10]:  # warm: first reads, caches
         for fn in runs.values():
             fn(text)
     for text in texts:
         best = dict.fromkeys(runs, float("inf"))
-        for _ in range(repeat):
+        for turn in range(repeat):
             for name, fn in runs.items():
                 began = time.perf_counter()
                 fn(text)
-                best[name] = min(best[name], (time.perf_counter() - began) * 1000)
+                spent = (time.perf_counter() - began) * 1000
+                best[name] = min(best[name], spent)
+                if turn == 0:
+                    first[name].append(spent)
         for name, value in best.items():
             ms[name].append(value)
-    return ms
+    return ms, first
+
+
+def identical(vectors: VectorIndex, texts: list[str]) -> int:
+    """How many of the in-memory bm25 top 100 lists are the whole query's, chunk for chunk and
+    score for score."""
+    same = 0
+    for text in texts:
+        ours = [(c.id, s) for c, s in ranked_bm25(vectors.conn, text, DEPTH, counts=vectors.terms)]
+        same += ours == whole_query(vectors.conn, text, DEPTH)
+    return same
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -253,6 +276,7 @@ def main(argv: list[str] | None = None) -> None:
         help="questions: the ragbench questions whole; keywords: their first four words that are not stop words",
     )
     ap.add_argument("--repeat", type=int, default=1, help="time each query this many times, keep the best")
+    ap.add_argument("--no-whole-query", action="store_true", help="leave out FTS5 ranking the whole query")
     ap.add_argument("--json", type=Path, default=None)
     a = ap.parse_args(argv)
     a.work.mkdir(parents=True, exist_ok=True)
@@ -274,6 +298,11 @@ def main(argv: list[str] | None = None) -> None:
         began = time.perf_counter()
         vectors._current()
         load_s = time.perf_counter() - began
+        began = time.perf_counter()
+        vectors.terms.top(['"x"'], 1)  # the chunk lengths, read once per index version
+        lengths_s = time.perf_counter() - began
+        pruned = TermCounts(vectors.conn)
+        bm25 = "ingest bm25 top 100 (hybrid's first half, in memory)"
         runs = {
             "ingest vector": lambda q, index=index, vectors=vectors: search_mode(
                 index, q, "vector", k=K, window=0, vectors=vectors
@@ -281,14 +310,15 @@ def main(argv: list[str] | None = None) -> None:
             "ingest hybrid": lambda q, index=index, vectors=vectors: search_mode(
                 index, q, "hybrid", k=K, window=0, vectors=vectors
             ),
-            "ingest bm25 top 100 (hybrid's first half)": lambda q, vectors=vectors: ranked_bm25(
-                vectors.conn, q, DEPTH, counts=vectors.terms
+            bm25: lambda q, vectors=vectors: ranked_bm25(vectors.conn, q, DEPTH, counts=vectors.terms),
+            "FTS5 bm25 top 100, common terms left out + MaxScore (the bm25 half before)": lambda q, vectors=vectors, pruned=pruned: (
+                ranked_bm25(vectors.conn, q, DEPTH, counts=pruned)
             ),
-            "FTS5 bm25 top 100 of the whole query (before #12's pruning)": lambda q, vectors=vectors: whole_query(
-                vectors.conn, q, DEPTH
-            ),
+            "FTS5 bm25 top 100 of the whole query": lambda q, vectors=vectors: whole_query(vectors.conn, q, DEPTH),
             "query embedding only": lambda q: embedder.embed([q]),
         }
+        if a.no_whole_query:
+            del runs["FTS5 bm25 top 100 of the whole query"]
         peers = [p for p in a.peers.split(",") if p]
         if "sqlite-vec" in peers:
             vec_db = a.work / f"sqlite-vec-{size}.db"
@@ -296,32 +326,45 @@ def main(argv: list[str] | None = None) -> None:
                 print(f"  loading {size} vectors into sqlite-vec ...", file=sys.stderr, flush=True)
                 sqlite_vec_db(vec_db.with_suffix(".tmp"), index)
                 vec_db.with_suffix(".tmp").rename(vec_db)
-            peer = SqliteVecPeer(vec_db, index, embedder)
+            peer = SqliteVecPeer(vec_db, index, embedder, pruned)
             runs["sqlite-vec vector"] = lambda q, peer=peer: peer.vector(q, K)
             runs["sqlite-vec hybrid"] = lambda q, peer=peer, vectors=vectors: peer.hybrid(q, K, vectors.conn)
         if "faiss" in peers:
             flat = FaissPeer(vectors, embedder)
             runs["faiss flat vector"] = lambda q, flat=flat: flat.vector(q, K)
-        report[size] = {"load_s": load_s}
+        report[size] = {"load_s": load_s, "lengths_s": lengths_s}
         sets = {"questions": texts, "keywords": [keywords(t) for t in texts]}
         for kind, asked in ((k, sets[k]) for k in a.query_sets.split(",")):
             print(f"  timing {len(asked)} {kind} at {size} chunks ...", file=sys.stderr, flush=True)
-            ms = timed(runs, asked, a.repeat)
-            rows = {name: (float(np.percentile(v, 50)), float(np.percentile(v, 95))) for name, v in ms.items()}
+            loads = os.getloadavg()[0]
+            ms, first = timed(runs, asked, a.repeat)
+            rows = {
+                name: (float(np.percentile(v, 50)), float(np.percentile(v, 95)), float(np.percentile(first[name], 50)))
+                for name, v in ms.items()
+            }
             print(
                 f"\n{size:,} chunks ({vectors._current().vectors.nbytes / 2**20:.0f} MiB of vectors, loaded in "
-                f"{load_s:.2f} s; index {index.stat().st_size / 2**20:.0f} MiB), {len(asked)} {kind} "
-                f"(e.g. {asked[1]!r}), k={K}, one core, best of {a.repeat}, load average {os.getloadavg()[0]:.1f}"
+                f"{load_s:.2f} s; chunk lengths for bm25 in {lengths_s:.2f} s; index "
+                f"{index.stat().st_size / 2**20:.0f} MiB), {len(asked)} {kind} (e.g. {asked[1]!r}), k={K}, one core, "
+                f"best of {a.repeat}, load average {loads:.1f}-{os.getloadavg()[0]:.1f}"
             )
-            print("| search | p50 ms | p95 ms | p50 / ingest's |\n| --- | --- | --- | --- |")
-            for name, (p50, p95) in rows.items():
+            print("| search | p50 ms | p95 ms | first run p50 ms | p50 / ingest's |\n| --- | --- | --- | --- | --- |")
+            for name, (p50, p95, cold) in rows.items():
                 mode = name.rsplit(" ", 1)[-1]
-                ours = rows.get(
-                    "ingest bm25 top 100 (hybrid's first half)" if name.startswith("FTS5") else f"ingest {mode}"
-                )
+                ours = rows.get(bm25 if name.startswith("FTS5") else f"ingest {mode}")
                 ratio = f"{p50 / ours[0]:.2f}x" if ours and not name.startswith(("ingest", "query")) else ""
-                print(f"| {name} | {p50:.1f} | {p95:.1f} | {ratio} |")
-            report[size][kind] = {n: {"p50": r[0], "p95": r[1]} for n, r in rows.items()}
+                print(f"| {name} | {p50:.1f} | {p95:.1f} | {cold:.1f} | {ratio} |")
+            held = vectors.terms
+            print(
+                f"in-memory bm25: {held.held:,} (term, chunk) pairs held, {held.memory_bytes() / 2**20:.0f} MiB "
+                "with the per-chunk arrays"
+            )
+            report[size][kind] = {n: {"p50": r[0], "p95": r[1], "first_p50": r[2]} for n, r in rows.items()}
+            report[size][kind]["memory_bytes"] = held.memory_bytes()
+            if not a.no_whole_query:
+                same = identical(vectors, asked)
+                print(f"in-memory bm25 top 100 identical to the whole query's (chunks and scores): {same}/{len(asked)}")
+                report[size][kind]["identical"] = same
         vectors.close()
     if a.json:
         a.json.write_text(json.dumps(report, indent=1) + "\n")

@@ -10,13 +10,18 @@ import sqlite3
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path, PurePath
+from typing import TYPE_CHECKING
 
 from .blocks import Chunk
+from .bm25_memory import WarmBm25
 from .errors import SinkError
 from .fts_terms import CLAMPED_IDF, Term, TermCounts
 from .search_filters import Filters
-from .sinks.sqlite import CHUNK_COLUMNS, HEADING_SEPARATOR, chunk_from_row, connect_index, read_chunks
+from .sinks.sqlite import CHUNK_COLUMNS, CHUNK_SELECT, HEADING_SEPARATOR, chunk_from_row, connect_index, read_chunks
 from .sqlite_files import transaction
+
+if TYPE_CHECKING:
+    import numpy as np
 
 HEADING_WEIGHT = 4.0
 """bm25 weight of the heading path column against 1.0 for the body: a query term in a section's
@@ -98,10 +103,15 @@ def ranked_bm25(
     first ranking on the rarest terms alone gives a score the `limit`-th chunk must reach, and the
     commonest terms whose `Term.ceiling`s add up to less cannot lift a chunk that holds none of
     the others that far. With `filters`, the whole query is asked: FTS5 scores only the chunks
-    they let through. `counts`: row counts kept between queries on the same connection."""
+    they let through. `counts`: row counts kept between queries on the same connection; a
+    `WarmBm25` (what a `VectorIndex` keeps) ranks in memory instead, from its second query on:
+    FTS5's ranking of the whole query, scores and all."""
     phrases = query_phrases(query)
     if not phrases:
         return []
+    if isinstance(counts, WarmBm25) and counts.ready():
+        allowed = None if readers is None and not filters else allowed_seqs(conn, readers, filters)
+        return _by_seq(conn, counts.top(phrases, limit, allowed))
     if filters:  # few chunks left to score: little to save, and a second pass to lose
         return _as_hits(_ranked_rows(conn, " OR ".join(phrases), limit, readers, filters, None))
     counts = counts or TermCounts(conn)
@@ -126,6 +136,28 @@ def ranked_bm25(
 
 def _as_hits(rows: list[tuple]) -> list[tuple[Chunk, float]]:
     return [(chunk_from_row(row), -row[-1]) for row in rows]
+
+
+def _by_seq(conn: sqlite3.Connection, ranked: list[tuple[int, float]]) -> list[tuple[Chunk, float]]:
+    """The chunks of ranked (chunks.seq, score) pairs, in that order (those still in the index)."""
+    rows = conn.execute(
+        CHUNK_SELECT.replace("SELECT ", "SELECT c.seq, ", 1) + " WHERE c.seq IN (SELECT value FROM json_each(?))",
+        (json.dumps([seq for seq, _ in ranked]),),
+    )
+    found = {row[0]: chunk_from_row(row[1:]) for row in rows}
+    return [(found[seq], score) for seq, score in ranked if seq in found]
+
+
+def allowed_seqs(conn: sqlite3.Connection, readers: tuple[str, ...] | None, filters: Filters | None) -> np.ndarray:
+    """chunks.seq of the chunks the readers may open and the filters let through."""
+    import numpy as np
+
+    where, params = (filters or Filters()).where(first=2)
+    rows = conn.execute(
+        f"SELECT c.seq FROM chunks AS c WHERE {readers_clause('?1')} AND {where} ORDER BY c.seq",
+        (None if readers is None else json.dumps(list(readers)), *params),
+    )
+    return np.fromiter((r[0] for r in rows), dtype=np.int64)
 
 
 def _first_essential(rarer: list[Term], limit: int) -> list[Term]:

@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .blocks import Chunk
+from .bm25_memory import WarmBm25
 from .embedders import Embedder, load
 from .errors import IngestError
-from .fts_terms import TermCounts
-from .search import SearchError, readers_clause
+from .search import HEADING_WEIGHT, SearchError, allowed_seqs
 from .search_filters import Filters
 from .sinks.sqlite import CHUNK_SELECT, chunk_from_row, connect_index
 
@@ -47,7 +47,7 @@ class VectorIndex:
         self._embedder = embedder
         self._matrix: _Matrix | None = None
         self._version: int | None = None
-        self._terms: TermCounts | None = None
+        self._terms: WarmBm25 | None = None
 
     def close(self) -> None:
         self.conn.close()
@@ -59,10 +59,10 @@ class VectorIndex:
         self.close()
 
     @property
-    def terms(self) -> TermCounts:
-        """Row counts of query terms for the bm25 half of hybrid search, kept while this is open."""
+    def terms(self) -> WarmBm25:
+        """The bm25 half of hybrid search, its terms' postings kept in memory while this is open."""
         if self._terms is None:
-            self._terms = TermCounts(self.conn)
+            self._terms = WarmBm25(self.conn, HEADING_WEIGHT)
         return self._terms
 
     @property
@@ -141,7 +141,11 @@ class VectorIndex:
         except sqlite3.Error as exc:
             raise SearchError(f"cannot read the index's vectors ({exc})", self.index) from exc
         seqs = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-        vectors = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), -1)
+        vectors = (
+            np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), -1)
+            if rows
+            else np.zeros((0, self.embedder.dimensions), dtype=np.float32)  # reshape(0, -1) is an error
+        )
         if len(rows) and vectors.shape[1] != self.embedder.dimensions:
             raise SearchError(
                 f"the stored vectors have {vectors.shape[1]} dimensions, the embedder "
@@ -175,11 +179,4 @@ class VectorIndex:
 
     def _allowed(self, readers: tuple[str, ...] | None, filters: Filters | None) -> np.ndarray:
         """chunks.seq of the chunks the readers may open and the filters let through."""
-        import numpy as np
-
-        where, params = (filters or Filters()).where(first=2)
-        rows = self.conn.execute(
-            f"SELECT c.seq FROM chunks AS c WHERE {readers_clause('?1')} AND {where}",
-            (None if readers is None else json.dumps(list(readers)), *params),
-        )
-        return np.fromiter((r[0] for r in rows), dtype=np.int64)
+        return allowed_seqs(self.conn, readers, filters)
