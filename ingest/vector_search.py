@@ -171,7 +171,7 @@ class VectorIndex:
             row = spec = None
         if not row or not spec:
             raise SearchError(
-                "the index holds no vectors; add `embedder: {name: wordllama}` to the job's config "
+                "the index holds no vectors; add `embedder: {name: minilm}` to the job's config "
                 "and run `ingest run` again, or search with --mode bm25",
                 self.index,
             )

@@ -140,7 +140,7 @@ def test_removing_the_embedder_writes_every_document_again_without_vectors(job):
     summary, _ = _sync(config)
     assert summary.changed == 2
     assert all(r[4] is None for r in _rows(index))
-    with pytest.raises(SearchError, match="holds no vectors; add `embedder: {name: wordllama}`"):
+    with pytest.raises(SearchError, match="holds no vectors; add `embedder: {name: minilm}`"):
         search_mode(index, "laptops", "vector")
 
 
