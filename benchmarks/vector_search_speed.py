@@ -5,9 +5,10 @@
 
 The chunks are synthetic but made of real text: sentences of ingest's own chunks of the Markdown
 files in ../shared/corpus, three to six to a chunk, in documents of 1,000 chunks. A chunk's
-vector is the normalised sum of its sentences' wordllama vectors (wordllama pools token vectors,
-so this is close to embedding the chunk), which spares embedding 10^6 texts; a query is embedded
-for real. The index is written through `SqliteSink.write` (chunks, FTS5, vectors in one
+vector is the normalised sum of its sentences' vectors from `--embedder` (default minilm, the
+default embedder; wordllama pools token vectors, so there this is close to embedding the chunk,
+and for minilm it gives vectors of the right shape and spread), which spares embedding 10^6
+texts; a query is embedded for real, so the query's embedding cost is the embedder's own. The index is written through `SqliteSink.write` (chunks, FTS5, vectors in one
 transaction per document) and kept under `--work` for the next run.
 
 Per query, ms p50 / p95, everything a search does (the query embedded, ranked, the chunks read):
@@ -58,7 +59,6 @@ ROOT = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("INGEST_SHARED", ROOT.parent / "shared"))
 PER_DOC = 1000
 K = 10
-SPEC = {"name": "wordllama"}
 
 
 def sentence_pool(limit: int) -> list[str]:
@@ -97,7 +97,7 @@ def build(index: Path, size: int, sentences: list[str], vectors: np.ndarray, nam
     rng = random.Random(size)
     started = time.perf_counter()
     with SqliteSink(index) as sink:
-        sink.record_embedder(name, SPEC)
+        sink.record_embedder(name, {"name": name})
         for d in range(size // PER_DOC):
             doc = Document(
                 id=f"doc{d:05d}",
@@ -270,6 +270,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--queries", type=int, default=200)
     ap.add_argument("--work", type=Path, default=ROOT / "out" / "vector_bench")
     ap.add_argument("--peers", default="sqlite-vec,faiss")
+    ap.add_argument("--embedder", default="minilm", help="built-in embedder name (minilm, wordllama)")
     ap.add_argument(
         "--query-sets",
         default="questions,keywords",
@@ -280,12 +281,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--json", type=Path, default=None)
     a = ap.parse_args(argv)
     a.work.mkdir(parents=True, exist_ok=True)
-    embedder = load(SPEC)
+    embedder = load({"name": a.embedder})
     texts = queries(a.queries)
     pool = None
     report = {}
     for size in [int(s) for s in a.sizes.split(",")]:
-        index = a.work / f"index-{size}.sqlite"
+        index = a.work / f"index-{a.embedder}-{size}.sqlite"
         if not index.exists():
             if pool is None:
                 print("  embedding the sentence pool ...", file=sys.stderr, flush=True)
@@ -321,7 +322,7 @@ def main(argv: list[str] | None = None) -> None:
             del runs["FTS5 bm25 top 100 of the whole query"]
         peers = [p for p in a.peers.split(",") if p]
         if "sqlite-vec" in peers:
-            vec_db = a.work / f"sqlite-vec-{size}.db"
+            vec_db = a.work / f"sqlite-vec-{a.embedder}-{size}.db"
             if not vec_db.exists():
                 print(f"  loading {size} vectors into sqlite-vec ...", file=sys.stderr, flush=True)
                 sqlite_vec_db(vec_db.with_suffix(".tmp"), index)
