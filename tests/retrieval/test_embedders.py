@@ -37,6 +37,12 @@ def _config(tmp_path: Path, embedder: str) -> Path:
         ("{name: openai, base_url: 'ftp://x'}", "embedder.base_url", "not an http:// or https:// URL"),
         ("{name: openai, batch_size: 0}", "embedder.batch_size", "greater than or equal to 1"),
         ("{name: 'no_such_module:thing'}", "no_such_module:thing", "cannot import"),
+        ("{name: minilm, max_tokens: 4}", "embedder.max_tokens", "greater than or equal to 8"),
+        ("{name: minilm, max_tokens: 1000}", "embedder.max_tokens", "less than or equal to 512"),
+        ("{name: minilm, batch_size: 0}", "embedder.batch_size", "greater than or equal to 1"),
+        ("{name: minilm, threads: -1}", "embedder.threads", "greater than or equal to 0"),
+        ("{name: minilm, dimensions: 128}", "embedder.dimensions", "unknown option 'dimensions'"),
+        ("{name: minlm}", "embedder.name", "unknown embedder 'minlm' (there are: minilm, wordllama"),
     ],
 )
 def test_bad_embedder_settings_name_the_key_and_the_file(tmp_path, embedder, key, words):

@@ -12,10 +12,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ingest.config import load_config
 from ingest.embedders import EmbedderConfig, load, text_hash
 from ingest.embedders import minilm as minilm_module
-from ingest.errors import ConfigError, EmbedderError
+from ingest.errors import EmbedderError
 from tests.local_job import sync
 from tests.retrieval import counting_embedder
 
@@ -95,31 +94,6 @@ def test_a_long_text_is_read_up_to_max_tokens(minilm):
     assert longer.name == "minilm:all-MiniLM-L6-v2-int8:512"
     a, b = longer.embed([one, two])
     assert not np.allclose(a, b, atol=1e-4)
-
-
-def _config(tmp_path: Path, embedder: str) -> Path:
-    path = tmp_path / "job.yaml"
-    path.write_text(f"source: {{local: {{path: {tmp_path}}}}}\nembedder: {embedder}\n")
-    return path
-
-
-@pytest.mark.parametrize(
-    "embedder, key, words",
-    [
-        ("{name: minilm, max_tokens: 4}", "embedder.max_tokens", "greater than or equal to 8"),
-        ("{name: minilm, max_tokens: 1000}", "embedder.max_tokens", "less than or equal to 512"),
-        ("{name: minilm, batch_size: 0}", "embedder.batch_size", "greater than or equal to 1"),
-        ("{name: minilm, threads: -1}", "embedder.threads", "greater than or equal to 0"),
-        ("{name: minilm, dimensions: 128}", "embedder.dimensions", "unknown option 'dimensions'"),
-        ("{name: minlm}", "embedder.name", "unknown embedder 'minlm' (there are: minilm, wordllama"),
-    ],
-)
-def test_bad_minilm_settings_name_the_key_and_the_file(tmp_path, embedder, key, words):
-    path = _config(tmp_path, embedder)
-    with pytest.raises(ConfigError) as caught:
-        load_config(path)
-    message = str(caught.value)
-    assert str(path) in message and key in message and words in message
 
 
 def test_weights_that_are_not_the_pinned_model_are_refused(tmp_path, monkeypatch):
