@@ -125,13 +125,7 @@ class WarmBm25(TermCounts):
             if pruned is not None:
                 return pruned
         # bincount adds each chunk's shares in the order given: the phrases' order, as bm25 does.
-        scores = np.bincount(
-            np.concatenate([p.rows for p in found]),
-            weights=np.concatenate([p.shares for p in found]),
-            minlength=len(rows.seqs),
-        )
-        if mask is not None:
-            scores[~mask] = 0.0
+        scores = _summed(found, len(rows.seqs), mask)
         held = np.flatnonzero(scores > 0)  # every share is positive: a chunk holding a phrase scores > 0
         if len(held) > limit:
             kth = np.partition(scores[held], len(held) - limit)[len(held) - limit]
@@ -150,13 +144,7 @@ class WarmBm25(TermCounts):
         import numpy as np
 
         rarer = [p for p in found if all(p is not c for c in common)]
-        partial = np.bincount(
-            np.concatenate([p.rows for p in rarer]),
-            weights=np.concatenate([p.shares for p in rarer]),
-            minlength=len(rows.seqs),
-        )
-        if mask is not None:
-            partial[~mask] = 0.0
+        partial = _summed(rarer, len(rows.seqs), mask)
         held = np.flatnonzero(partial > 0)
         if len(held) < limit:
             return None
@@ -316,3 +304,17 @@ def _averages(data: bytes) -> tuple[int, int]:
             values.append(value)
             value = 0
     return (values[0], sum(values[1:])) if values else (0, 0)
+
+
+def _summed(postings: list[_Postings], size: int, mask: np.ndarray | None) -> np.ndarray:
+    """Each chunk's bm25 over `postings`, 0 where `mask` is False."""
+    import numpy as np
+
+    scores = np.bincount(
+        np.concatenate([p.rows for p in postings]),
+        weights=np.concatenate([p.shares for p in postings]),
+        minlength=size,
+    )
+    if mask is not None:
+        scores[~mask] = 0.0
+    return scores
