@@ -68,7 +68,7 @@ from .overprint import single_printed
 from .paragraphs import TERMINAL, Unit, box_of, continues, list_marker, page_units
 from .rejoin import rejoin
 from .table_heads import heads_into_tables
-from .tables import Box, Grid, cell_texts, find_grids, header_rows
+from .tables import Box, Grid, cell_texts, find_grids, header_rows, right_to_left_rows, shading_within
 from .text_tables import text_tables
 
 pymupdf.TOOLS.mupdf_display_errors(False)
@@ -132,6 +132,9 @@ def _read_pages(
         glyphs = restore_glyph_order(page, textpage, text)
         text = single_printed(page, textpage, text)
         vectors = [b for b in blocks if b["type"] == 3]
+        hidden = shading_within(vectors) if len(vectors) >= 2 else set()
+        if hidden:  # fills inside a fill of their colour: no edge, no mark, nothing drawn
+            vectors = [v for k, v in enumerate(vectors) if k not in hidden]
         tables, plots = _tables(page, textpage, text, vectors, number, glyphs)
         lines = mend_drop_caps(extract(text, [t.bbox for t in tables if t.bbox is not None], in_tables))
         if len(vectors) >= 8 and lines:
@@ -234,6 +237,10 @@ def _tables(
         rows = [r for r in rows if any(r)]
         if len(rows) < 2 or max(len(r) for r in rows) < 2:
             continue  # a framed paragraph, not a table: its lines stay text
+        columns = _columns(grid)
+        if right_to_left_rows(rows):  # read as its script is: the right-hand cell first
+            rows = [r[::-1] for r in rows]
+            columns = columns[::-1]
         units.append(
             Unit(
                 "table",
@@ -242,7 +249,7 @@ def _tables(
                 rows=tuple(rows),
                 header_rows=header_rows(rows),
                 bbox=grid.bbox,
-                meta={"columns": _columns(grid)},
+                meta={"columns": columns},
             )
         )
     return units, plots

@@ -131,6 +131,67 @@ def cell_texts(grid: Grid, words: Sequence[tuple]) -> list[tuple[str, ...]]:
     return out
 
 
+def right_to_left_rows(rows: Sequence[Sequence[str]]) -> bool:
+    """Most of the table's letters are of a right-to-left script: its rows read from the right."""
+    rtl = other = 0
+    for row in rows:
+        for cell in row:
+            if cell.isascii():
+                other += sum(map(str.isalpha, cell))
+                continue
+            found = len(_RTL.findall(cell))
+            rtl += found
+            other += sum(map(str.isalpha, cell)) - found
+    return rtl > other
+
+
+def shading_within(vectors: Sequence[dict]) -> set[int]:
+    """Indexes of filled rectangles that lie inside a larger fill of the same colour.
+
+    A word processor shades a cell and, again, each of its paragraphs' lines: the inner fills
+    draw no edge anyone can see, but their sides would cut the cell into rows (a label wrapped
+    over two lines became two rows, its second line under an empty value cell). A colour filled
+    hundreds of times is a chart's marks, never a cell's shading, and is not searched.
+    """
+    by_colour: dict[int, list[int]] = {}
+    for k, v in enumerate(vectors):
+        if v["isrect"] and not v["stroked"]:
+            by_colour.setdefault(v["color"], []).append(k)
+    boxes = [v["bbox"] for v in vectors]  # a fill's box is as drawn (a stroke's is widened)
+    hidden: set[int] = set()
+    for members in by_colour.values():
+        if len(members) < 2 or len(members) > _MAX_SHADES:
+            continue
+        members.sort(key=lambda k: (boxes[k][0] - boxes[k][2]) * (boxes[k][3] - boxes[k][1]))
+        for i, k in enumerate(members):
+            x0, y0, x1, y1 = boxes[k]
+            if min(x1 - x0, y1 - y0) <= THIN:
+                continue  # a rule is seen whatever lies under it
+            for outer in members[:i]:
+                a, b, c, d = boxes[outer]
+                if (a, b, c, d) == (x0, y0, x1, y1) or not (
+                    a <= x0 + 0.5 and b <= y0 + 0.5 and c >= x1 - 0.5 and d >= y1 - 0.5
+                ):
+                    continue
+                if outer < k and any(
+                    _overlap(boxes[j], boxes[k])
+                    for j in range(outer + 1, k)
+                    if vectors[j]["color"] != vectors[k]["color"]
+                ):
+                    continue  # something else painted between them: the inner fill shows against it
+                hidden.add(k)
+                break
+    return hidden
+
+
+def _overlap(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+_MAX_SHADES = 200
+"""Fills of one colour beyond which the colour is a chart's, not shading (and the search costly)."""
+
+
 def _left_to_right(words: list[tuple]) -> str:
     """Words in visual rows, each read left to right; pieces that touch are one word."""
     rows: list[list[tuple]] = []
