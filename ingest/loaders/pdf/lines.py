@@ -423,14 +423,37 @@ def _same_baseline(a: Line, b: Line) -> bool:
         return False
     overlap = min(a.bbox[3], b.bbox[3]) - max(a.bbox[1], b.bbox[1])
     gap = max(b.bbox[0] - a.bbox[2], a.bbox[0] - b.bbox[2])  # right-to-left text continues leftwards
-    if gap >= max(a.size, b.size) and len(a.text) >= 12 and len(b.text) >= 12:
-        return False  # two runs of text a gutter apart: lines of two columns, not a marker and its text
+    if gap >= 0.5 * max(a.size, b.size) and text_length(a.text) >= 12 and text_length(b.text) >= 12:
+        # Two runs of text a gutter apart: lines of two columns, not a marker and its text. Han,
+        # kana and Hangul are set solid (Korean's word spaces are a third of an em), so half an
+        # em between two such runs is a gutter already; elsewhere a gap under an em may be a
+        # justified line's space.
+        if gap >= max(a.size, b.size) or (_solid(a.text) and _solid(b.text)):
+            return False
     return overlap > 0.5 * min(a.height, b.height) and -2 < gap < 3 * max(a.size, b.size)
 
 
 def _spaced(line: Line, spans: list[dict]) -> list[tuple[int, int]]:
     out = [(id(line), 0)] if spans[0]["text"][:1].isspace() else []
     return out + [(id(line), 1)] if spans[-1]["text"][-1:].isspace() else out
+
+
+_WIDE = re.compile(
+    "[\u1100-\u11ff\u2e80-\u303f\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff01-\uff60]"
+)
+"""Full-width letters and punctuation (Han, kana, Hangul): each takes an em, as a word of two or
+three Latin letters does."""
+
+
+def _solid(text: str) -> bool:
+    """Set mostly in full-width characters (Korean keeps its spaces between words)."""
+    return not text.isascii() and 2 * len(_WIDE.findall(text)) >= len(text) - text.count(" ")
+
+
+def text_length(text: str) -> int:
+    """The text's length in Latin letters' worth: a full-width character counts two (a line of 20
+    Han characters carries as much as a line of 40 letters)."""
+    return len(text) if text.isascii() else len(text) + len(_WIDE.findall(text))
 
 
 def _merge(row: list[Line], spaced: set[tuple[int, int]] | None = None) -> Line:

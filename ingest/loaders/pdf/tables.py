@@ -146,46 +146,69 @@ def right_to_left_rows(rows: Sequence[Sequence[str]]) -> bool:
 
 
 def shading_within(vectors: Sequence[dict]) -> set[int]:
-    """Indexes of filled rectangles that lie inside a larger fill of the same colour.
+    """Indexes of filled rectangles that draw no edge: each lies inside a larger fill of its
+    colour, and no area of another colour meets it along a side inside that fill.
 
     A word processor shades a cell and, again, each of its paragraphs' lines: the inner fills
-    draw no edge anyone can see, but their sides would cut the cell into rows (a label wrapped
-    over two lines became two rows, its second line under an empty value cell). A colour filled
-    hundreds of times is a chart's marks, never a cell's shading, and is not searched.
+    show no edge anyone can see, but their sides would cut the cell into rows (a label wrapped
+    over two lines became two rows, its second line under an empty value cell). A white row
+    between shaded rows on a white page is inside the page's white too, but its sides meet the
+    shaded rows: they show, and the row stays. A colour filled hundreds of times is a chart's
+    marks, never a cell's shading, and is not searched.
     """
     by_colour: dict[int, list[int]] = {}
     for k, v in enumerate(vectors):
         if v["isrect"] and not v["stroked"]:
             by_colour.setdefault(v["color"], []).append(k)
+    if not any(1 < len(m) <= _MAX_SHADES for m in by_colour.values()):
+        return set()
     boxes = [v["bbox"] for v in vectors]  # a fill's box is as drawn (a stroke's is widened)
+    areas = [k for k, b in enumerate(boxes) if min(b[2] - b[0], b[3] - b[1]) > THIN]  # rules show anyway
     hidden: set[int] = set()
     for members in by_colour.values():
         if len(members) < 2 or len(members) > _MAX_SHADES:
             continue
         members.sort(key=lambda k: (boxes[k][0] - boxes[k][2]) * (boxes[k][3] - boxes[k][1]))
         for i, k in enumerate(members):
-            x0, y0, x1, y1 = boxes[k]
-            if min(x1 - x0, y1 - y0) <= THIN:
+            box = boxes[k]
+            if min(box[2] - box[0], box[3] - box[1]) <= THIN:
                 continue  # a rule is seen whatever lies under it
             for outer in members[:i]:
-                a, b, c, d = boxes[outer]
-                if (a, b, c, d) == (x0, y0, x1, y1) or not (
-                    a <= x0 + 0.5 and b <= y0 + 0.5 and c >= x1 - 0.5 and d >= y1 - 0.5
-                ):
+                around = boxes[outer]
+                if tuple(around) == tuple(box) or not _within(box, around):
                     continue
-                if outer < k and any(
-                    _overlap(boxes[j], boxes[k])
-                    for j in range(outer + 1, k)
-                    if vectors[j]["color"] != vectors[k]["color"]
-                ):
-                    continue  # something else painted between them: the inner fill shows against it
-                hidden.add(k)
+                colour = vectors[k]["color"]
+                others = [j for j in areas if vectors[j]["color"] != colour and j != k]
+                if not any(_meets(boxes[j], box, around) for j in others):
+                    hidden.add(k)
                 break
     return hidden
 
 
-def _overlap(a: Box, b: Box) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+def _within(box: Box, around: Box) -> bool:
+    return (
+        around[0] <= box[0] + 0.5
+        and around[1] <= box[1] + 0.5
+        and around[2] >= box[2] - 0.5
+        and around[3] >= box[3] - 0.5
+    )
+
+
+def _meets(other: Box, box: Box, around: Box) -> bool:
+    """`other` lies over `box`, or against one of its sides that is inside `around` (a side on
+    `around`'s own edge shows or not whatever is beyond it)."""
+    x0, y0, x1, y1 = box
+    a, b, c, d = other
+    if a < x1 and x0 < c and b < y1 and y0 < d:
+        return True
+    across = a < x1 and x0 < c  # beside the box's top or bottom side
+    down = b < y1 and y0 < d  # beside its left or right side
+    return (
+        (across and y0 > around[1] + 0.5 and abs(d - y0) <= 0.5)
+        or (across and y1 < around[3] - 0.5 and abs(b - y1) <= 0.5)
+        or (down and x0 > around[0] + 0.5 and abs(c - x0) <= 0.5)
+        or (down and x1 < around[2] - 0.5 and abs(a - x1) <= 0.5)
+    )
 
 
 _MAX_SHADES = 200
