@@ -135,6 +135,9 @@ def test_glyphs_painted_out_of_place_read_as_the_page_shows_them(corpus):
     assert "اميدنامه پذيرش در بازار اصلی - کالای داخلی" in texts
     table = [b for b in loaded.blocks if b.kind == "table"][-1]
     assert ("نحوة تعيين قيمت پايه پس از پذيرش کالا در بورس", "بر اساس قيمت های جهانی") in table.rows
+    # The Egyptian programme sets a comma after a word and MuPDF returns it before ("،وعليه").
+    text = " ".join(b.text for b in load_file(corpus / "docling/pdf/sources/right_to_left_02.pdf").blocks)
+    assert text.startswith("وعليه، فإن الحكومة") and "،وعليه" not in text
 
 
 def test_pieces_of_one_row_read_from_the_right(tmp_path):
@@ -150,3 +153,54 @@ def test_pieces_of_one_row_read_from_the_right(tmp_path):
     _, blocks = load(doc, tmp_path)
     text = "\n".join(b.text for b in blocks)
     assert text.index("الرقم الأول") < text.index("الرقم الثاني"), text
+
+
+A = "تعتبر البرمجة من الأدوات القوية التي يمكن أن تعزز الإنتاجية وتساعد في إيجاد حلول فعالة للمشكلات".split()
+B = "يمتلك كل منهما ميزات فريدة تجعلها مثالية لتحليل البيانات مما يسهل على المحللين إجراء تحليلات معقدة".split()
+
+
+def _ragged(words: list[str], width: float, n: int, size: float = 11) -> list[str]:
+    font = pymupdf.Font(fontfile=FONT)
+    out: list[str] = []
+    cur: list[str] = []
+    for w in words * 4:
+        if cur and font.text_length(" ".join([*cur, w]), fontsize=size) > width:
+            out.append(" ".join(cur))
+            cur = []
+        cur.append(w)
+    return out[:n]
+
+
+def test_two_right_to_left_columns_set_ragged_left_are_read_right_column_first(tmp_path):
+    # Each line starts at its column's right edge and ends where its words do: MuPDF, which
+    # groups lines from their left edges, makes a block of each row, one line of each column in
+    # it. The lines stacked from one right edge are one column's, and the right column is read
+    # first, each column one paragraph.
+    doc = pymupdf.open()
+    page = doc.new_page()
+    width = 225.0
+    right, left = _ragged(A, width, 8), _ragged(B, width, 8)
+    for k, (a, b) in enumerate(zip(right, left)):
+        _rtl(page, 540, 100 + 15 * k, a)
+        _rtl(page, 540 - width - 30, 100 + 15 * k, b)
+    _, blocks = load(doc, tmp_path)
+    assert [b.text for b in blocks] == [" ".join(right), " ".join(left)]
+
+
+def test_a_ragged_left_paragraph_is_one_paragraph_and_a_short_last_line_ends_it(tmp_path):
+    # Lines of one right-to-left paragraph end at different places on the left (ragged), which
+    # is no indent; the paragraph's short last line, closing a sentence, ends it.
+    doc = pymupdf.open()
+    page = doc.new_page()
+    first = _ragged(A, 300, 5)
+    first[-1] = " ".join(first[-1].split()[:2]) + "."
+    second = _ragged(B, 300, 4)
+    y = 100.0
+    for text in first:
+        _rtl(page, 540, y, text)
+        y += 15
+    for text in second:
+        _rtl(page, 540, y, text)
+        y += 15
+    _, blocks = load(doc, tmp_path)
+    assert [b.text for b in blocks] == [" ".join(first), " ".join(second)]

@@ -196,9 +196,9 @@ def _glyph_order(chars: list[dict]) -> str:
 
 def _visual_order(chars: list[dict]) -> list[dict]:
     """A span of right-to-left letters whose glyphs the PDF drew out of place (a final letter
-    painted before the word it ends, "ی کاال" for "کالای") in the order the page shows them,
-    right to left. Only spans of right-to-left letters, spaces and punctuation whose letters step
-    back rightwards are touched: digits and Latin runs read left to right, and MuPDF's order is
+    painted before the word it ends, "ی کاال" for "کالای"; a comma after a word put before it,
+    "،وعليه" for "وعليه،") in the order the page shows them, right to left. Only spans of
+    right-to-left letters, spaces and punctuation whose glyphs step back rightwards are touched: digits and Latin runs read left to right, and MuPDF's order is
     right wherever it follows the glyphs. A space laid over letters is not between them, and goes.
     """
     if len(chars) < 3 or any(c["c"].isascii() and c["c"].isalnum() for c in chars):
@@ -206,7 +206,7 @@ def _visual_order(chars: list[dict]) -> list[dict]:
     letters = [c for c in chars if c["c"].isalpha()]
     if not all(RIGHT_TO_LEFT.match(c["c"]) for c in letters):
         return chars
-    centres = [_centre(c) for c in letters if _wide(c)]
+    centres = [_centre(c) for c in chars if _wide(c) and not c["c"].isspace()]
     if all(b <= a + 0.5 for a, b in zip(centres, centres[1:])):
         return chars
     groups: list[list[dict]] = []  # a glyph with the zero-width marks MuPDF gives after it

@@ -132,10 +132,13 @@ def _read_pages(
         glyphs = restore_glyph_order(page, textpage, text)
         text = single_printed(page, textpage, text)
         vectors = [b for b in blocks if b["type"] == 3]
-        hidden = shading_within(vectors) if len(vectors) >= 2 else set()
-        if hidden:  # fills inside a fill of their colour: no edge, no mark, nothing drawn
+        # Fills inside a fill of their colour draw nothing: no figure's mark, and where they
+        # shade a cell's lines no cell's edge.
+        hidden, shading = shading_within(vectors) if len(vectors) >= 2 else (set(), set())
+        ruled = [v for k, v in enumerate(vectors) if k not in shading] if shading else vectors
+        tables, plots = _tables(page, textpage, text, ruled, number, glyphs)
+        if hidden:
             vectors = [v for k, v in enumerate(vectors) if k not in hidden]
-        tables, plots = _tables(page, textpage, text, vectors, number, glyphs)
         lines = mend_drop_caps(extract(text, [t.bbox for t in tables if t.bbox is not None], in_tables))
         if len(vectors) >= 8 and lines:
             regions = figure_regions(

@@ -145,13 +145,17 @@ def right_to_left_rows(rows: Sequence[Sequence[str]]) -> bool:
     return rtl > other
 
 
-def shading_within(vectors: Sequence[dict]) -> set[int]:
-    """Indexes of filled rectangles that draw no edge: each lies inside a larger fill of its
-    colour, and no area of another colour meets it along a side inside that fill.
+def shading_within(vectors: Sequence[dict]) -> tuple[set[int], set[int]]:
+    """Indexes of filled rectangles that draw nothing: each lies inside a larger fill of its
+    colour, and no area of another colour meets it along a side inside that fill (no mark of a
+    figure, then); and of those, the ones that are a line's shading in a cell (no cell edge).
 
-    A word processor shades a cell and, again, each of its paragraphs' lines: the inner fills
-    show no edge anyone can see, but their sides would cut the cell into rows (a label wrapped
-    over two lines became two rows, its second line under an empty value cell). A white row
+    A word processor shades a cell and, again, each of its paragraphs' lines, inset from the
+    cell's sides by its padding: the inner fills show no edge anyone can see, but their sides
+    would cut the cell into rows (a label wrapped over two lines became two rows, its second
+    line under an empty value cell). Only a fill inset from both sides of the one it lies in,
+    each by a cell's padding (under a tenth of its width), is such a line's: one reaching a side,
+    or set well inside, is a cell of a shaded band, the producer's own division, and stays. A white row
     between shaded rows on a white page is inside the page's white too, but its sides meet the
     shaded rows: they show, and the row stays. A colour filled hundreds of times is a chart's
     marks, never a cell's shading, and is not searched.
@@ -161,10 +165,11 @@ def shading_within(vectors: Sequence[dict]) -> set[int]:
         if v["isrect"] and not v["stroked"]:
             by_colour.setdefault(v["color"], []).append(k)
     if not any(1 < len(m) <= _MAX_SHADES for m in by_colour.values()):
-        return set()
+        return set(), set()
     boxes = [v["bbox"] for v in vectors]  # a fill's box is as drawn (a stroke's is widened)
     areas = [k for k, b in enumerate(boxes) if min(b[2] - b[0], b[3] - b[1]) > THIN]  # rules show anyway
     hidden: set[int] = set()
+    lines: set[int] = set()
     for members in by_colour.values():
         if len(members) < 2 or len(members) > _MAX_SHADES:
             continue
@@ -181,8 +186,11 @@ def shading_within(vectors: Sequence[dict]) -> set[int]:
                 others = [j for j in areas if vectors[j]["color"] != colour and j != k]
                 if not any(_meets(boxes[j], box, around) for j in others):
                     hidden.add(k)
+                    pad = 0.1 * (around[2] - around[0])
+                    if around[0] + 0.5 < box[0] < around[0] + pad and around[2] - pad < box[2] < around[2] - 0.5:
+                        lines.add(k)  # inset by a cell's padding each side: a line's shading
                 break
-    return hidden
+    return hidden, lines
 
 
 def _within(box: Box, around: Box) -> bool:
