@@ -227,7 +227,7 @@ def _tables(
     # A plot's frames and grid lines make a grid too, but its cells hold drawn marks (curves,
     # markers), where a table's hold text: such a grid is a figure's, found as one later.
     marks = [b for b, v in zip(boxes, vectors) if _mark(b, v["isrect"])]
-    plots = [g.bbox for g in grids if _plot(g, marks, has_text)]
+    plots = [g.bbox for g in grids if _plot(g, marks, has_text) or _bars(g, rects, has_text)]
     grids = [g for g in grids if g.bbox not in plots]
     if not grids:
         return [], plots
@@ -312,6 +312,39 @@ def _plot(grid: Grid, marks: list[Box], has_text: Callable[[Box], bool]) -> bool
     cells = [cell for row in grid.rows for cell in row if cell is not None]
     texts = sum(1 for cell in cells if has_text(cell))
     return len(cells) >= 12 and texts < 0.15 * len(cells) and _marks_in(grid, marks) >= max(_MIN_MARKS, 3 * texts)
+
+
+_MIN_BARS = 4
+"""Bars standing on one baseline that make a grid a bar chart's frame."""
+
+
+def _bars(grid: Grid, rects: list[Box], has_text: Callable[[Box], bool]) -> bool:
+    """A bar chart's frame and grid lines: inside it, rectangles that stand on one baseline (their
+    bottoms on it, or their tops for bars below zero) at three or more heights, none holding
+    text. A table's cells, spacer cells included, share their row's top and bottom, so a row
+    gives one height; the bars of a chart each give their own."""
+    x0, y0, x1, y1 = grid.bbox
+    boxes = [
+        b
+        for b in rects
+        if x0 - 1 <= b[0]
+        and b[2] <= x1 + 1
+        and y0 - 1 <= b[1]
+        and b[3] <= y1 + 1
+        and min(b[2] - b[0], b[3] - b[1]) > 3
+        and (b[2] - b[0]) < 0.5 * (x1 - x0)
+    ]
+    if len(boxes) < _MIN_BARS:
+        return False
+    edges = Counter(round(y) for b in boxes for y in (b[1], b[3]))
+    for y, n in edges.most_common(2):
+        if n < _MIN_BARS:
+            break
+        standing = [b for b in boxes if abs(b[3] - y) <= 1 or abs(b[1] - y) <= 1]
+        heights = {round(b[3] - b[1]) for b in standing}
+        if len(standing) >= _MIN_BARS and len(heights) >= 3 and not any(has_text(b) for b in standing):
+            return True
+    return False
 
 
 def _columns(grid: Grid) -> tuple[tuple[float, float], ...]:
