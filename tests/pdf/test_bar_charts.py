@@ -88,3 +88,26 @@ def test_a_table_with_spacer_cells_stays_a_table(tmp_path):
     _, blocks = load(_page_with(draw), tmp_path)
     tables = [b for b in blocks if b.kind == "table"]
     assert len(tables) == 1 and any("Net sales" in row for row in tables[0].rows)
+
+
+def test_white_fills_under_a_tables_head_are_no_bars(tmp_path):
+    # An exhibit index: its head row framed by rules, with white fills of different heights at
+    # its end (a producer's padding). White on the white page is no bar: the rows stay text.
+    def draw(page: pymupdf.Page) -> None:
+        page.draw_line((72, 280), (540, 280), width=0.6)
+        page.draw_line((72, 306), (540, 306), width=0.6)
+        page.draw_line((72, 293), (540, 293), width=0.6)  # a head of two rows
+        for x in (72, 200, 300, 400, 540):
+            page.draw_line((x, 280), (x, 306), width=0.6)
+        for k, h in enumerate((9.6, 9.0, 17.4, 16.8, 12.0)):
+            page.draw_rect(pymupdf.Rect(500 + 6 * k, 306 - h, 505 + 6 * k, 306), color=None, fill=(1, 1, 1), width=0)
+        for x, head in ((76, "Exhibit Number"), (204, "Description"), (304, "Form"), (404, "Filing Date")):
+            page.insert_text((x, 290), "Incorporated", fontsize=8)
+            page.insert_text((x, 303), head, fontsize=8)
+        for k in range(6):
+            page.insert_text((76, 320 + 12 * k), f"4.{k + 1}", fontsize=8)
+            page.insert_text((204, 320 + 12 * k), f"Indenture number {k + 1}", fontsize=8)
+
+    _, blocks = load(_page_with(draw), tmp_path)
+    kept = " ".join(b.text for b in blocks if b.kind != "figure")
+    assert "Exhibit Number" in kept and "Indenture number 1" in kept, [(b.kind, b.text[:40]) for b in blocks]

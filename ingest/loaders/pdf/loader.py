@@ -227,7 +227,9 @@ def _tables(
     # A plot's frames and grid lines make a grid too, but its cells hold drawn marks (curves,
     # markers), where a table's hold text: such a grid is a figure's, found as one later.
     marks = [b for b, v in zip(boxes, vectors) if _mark(b, v["isrect"])]
-    plots = [g.bbox for g in grids if _plot(g, marks, has_text) or _bars(g, rects, has_text)]
+    # A bar is seen: outlined, or filled in a colour other than the paper's white.
+    bars = [b for b, v in zip(boxes, vectors) if v["isrect"] and (v["stroked"] or v["color"] != _WHITE)]
+    plots = [g.bbox for g in grids if _plot(g, marks, has_text) or _bars(g, bars, has_text)]
     grids = [g for g in grids if g.bbox not in plots]
     if not grids:
         return [], plots
@@ -315,6 +317,7 @@ def _plot(grid: Grid, marks: list[Box], has_text: Callable[[Box], bool]) -> bool
 
 
 _MIN_BARS = 4
+_WHITE = 0xFFFFFF
 """Bars standing on one baseline that make a grid a bar chart's frame."""
 
 
