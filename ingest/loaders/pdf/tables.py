@@ -153,9 +153,11 @@ def shading_within(vectors: Sequence[dict]) -> tuple[set[int], set[int]]:
     A word processor shades a cell and, again, each of its paragraphs' lines, inset from the
     cell's sides by its padding: the inner fills show no edge anyone can see, but their sides
     would cut the cell into rows (a label wrapped over two lines became two rows, its second
-    line under an empty value cell). Only a fill inset from both sides of the one it lies in,
-    each by a cell's padding (under a tenth of its width), is such a line's: one reaching a side,
-    or set well inside, is a cell of a shaded band, the producer's own division, and stays. A white row
+    line under an empty value cell). Only fills inset from both sides of the one they lie in,
+    each by a cell's padding (under a tenth of its width), in a colour that shades two or more
+    lines of some cell, are such lines':
+    one reaching a side, or set well inside, is a cell of a shaded band, the producer's own
+    division, and stays. A white row
     between shaded rows on a white page is inside the page's white too, but its sides meet the
     shaded rows: they show, and the row stays. A colour filled hundreds of times is a chart's
     marks, never a cell's shading, and is not searched.
@@ -169,7 +171,7 @@ def shading_within(vectors: Sequence[dict]) -> tuple[set[int], set[int]]:
     boxes = [v["bbox"] for v in vectors]  # a fill's box is as drawn (a stroke's is widened)
     areas = [k for k, b in enumerate(boxes) if min(b[2] - b[0], b[3] - b[1]) > THIN]  # rules show anyway
     hidden: set[int] = set()
-    lines: set[int] = set()
+    stacked: dict[int, list[int]] = {}  # the fill a line's shading lies in -> those lines
     for members in by_colour.values():
         if len(members) < 2 or len(members) > _MAX_SHADES:
             continue
@@ -188,8 +190,13 @@ def shading_within(vectors: Sequence[dict]) -> tuple[set[int], set[int]]:
                     hidden.add(k)
                     pad = 0.1 * (around[2] - around[0])
                     if around[0] + 0.5 < box[0] < around[0] + pad and around[2] - pad < box[2] < around[2] - 0.5:
-                        lines.add(k)  # inset by a cell's padding each side: a line's shading
+                        stacked.setdefault(outer, []).append(k)  # inset by a cell's padding: a line's shading
                 break
+    # A colour that shades two or more lines in one cell shades lines: all its inset fills go.
+    # Where every cell holds one (a ruled list, each row shaded), they may be the cells' own
+    # fills, and their padding slivers are what the table finder sees too.
+    by_lines = {vectors[k]["color"] for group in stacked.values() if len(group) >= 2 for k in group}
+    lines = {k for group in stacked.values() for k in group if vectors[k]["color"] in by_lines}
     return hidden, lines
 
 
