@@ -1,7 +1,9 @@
 """Sentence boundaries for prose, conservative where a period is not a full stop.
 
-A boundary is a run of terminal punctuation (. ! ? and CJK 。！？), optionally followed by closing
-quotes or brackets, then whitespace, then something that can open a sentence. It is refused after
+A boundary is a run of terminal punctuation (. ! ? and Arabic ؟, Urdu ۔, Devanagari ।), optionally
+followed by closing quotes or brackets, then whitespace, then something that can open a sentence (a
+capital, a digit, or a letter of a script without case: Arabic, Hangul, Han...); or a run of CJK
+stops (。！？), with the quotes and brackets that close after them, whatever follows. It is refused after
 abbreviations (Dr., e.g., U.S.), single-letter initials, ellipses, and list numbering ("1." or
 "iv." at the start of a line). Decimals ("0.5 C") never qualify: no whitespace follows the point.
 """
@@ -22,11 +24,22 @@ ABBREVIATIONS = frozenset(
     """.split()
 )
 
+# Letters that can open a sentence after a space: capitals (Latin, Greek, Cyrillic), digits, and
+# the letters of scripts without case (Hebrew, Arabic, Indic, Thai, kana, Han, Hangul), where no
+# capital marks the start.
+_OPENS = (
+    "A-Z0-9\u00c0-\u00d6\u00d8-\u00de\u0386-\u03ab\u0400-\u042f"
+    "\u0590-\u08ff\u0900-\u0dff\u0e00-\u0eff\u1100-\u11ff"
+    "\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+)
 _BOUNDARY = re.compile(
-    r"""
-    (?: (?<=[^.])[.!?]+ | [。！？]+ )   # terminal punctuation; a lone "..." run is handled below
-    [\"'”’)\]]*                        # closing quotes or brackets stay with the sentence
-    (?= \s+ [\"'“‘(\[]? [A-Z0-9À-ÖØ-Þ] | \s*$ | (?<=[。！？]) )
+    rf"""
+    (?: (?<=[^.])[.!?\u061f\u06d4\u0964\u0965]+   # terminal punctuation (Arabic ? and Urdu, Devanagari stops
+                                               # too); a lone "..." run is handled below
+        [\"'”’)\]»]*                           # closing quotes or brackets stay with the sentence
+        (?= \s+ [\"'“‘(\[«]? [{_OPENS}] | \s*$ )
+      | [。！？｡]+ [\"'”’)\]」』）】〕〉》]*        # CJK stops end a sentence with or without a space,
+    )                                          # its closing quotes and brackets with it
     """,
     re.VERBOSE,
 )
@@ -62,8 +75,8 @@ def _is_full_stop(text: str, begin: int, at: int, punct: str) -> bool:
         return True
     if bare in ABBREVIATIONS or bare.replace(".", "") in ABBREVIATIONS:
         return False
-    if len(bare) == 1 and bare.isalpha() and not _after_number(text, begin, at - 1):
-        return False  # an initial ("J. Smith"), but not a unit ("39 C. Above")
+    if len(bare) == 1 and bare.isalpha() and bare != bare.upper() and not _after_number(text, begin, at - 1):
+        return False  # an initial ("J. Smith"), but not a unit ("39 C. Above") nor a caseless word ("다.")
     if "." in bare and all(len(part) <= 2 for part in bare.split(".")):
         return False  # "U.S.", "e.g", "Ph.D"
     line_start = max(text.rfind("\n", 0, at) + 1, begin)

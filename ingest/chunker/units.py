@@ -142,7 +142,8 @@ def _prose_pieces(text: str, tok: Tokenizer, limit: int) -> Iterator[Piece]:
 def _word_pieces(
     text: str, begin: int, end: int, seam: str, tok: Tokenizer, limit: int, count: int, strength: int
 ) -> Iterator[Piece]:
-    """Cut a sentence over budget into near-equal pieces at spaces, else at the token cap.
+    """Cut a sentence over budget into near-equal pieces at spaces (in CJK text, after a clause's
+    comma), else at the token cap.
 
     Aiming at count / ceil(count / limit) rather than at the limit avoids a tiny last piece.
     `strength` is that of the boundary before the first piece; the others are cuts inside.
@@ -155,6 +156,10 @@ def _word_pieces(
             space = max(text.rfind(" ", begin + 1, stop + 1), text.rfind("\n", begin + 1, stop + 1))
             if space > begin:
                 stop = space
+            else:  # CJK sets no spaces: cut after a clause's comma, enumeration mark or semicolon
+                mark = max(text.rfind(c, begin + 1, stop) for c in "，、；：")
+                if mark > begin:
+                    stop = mark + 1
         piece = text[begin:stop]
         yield begin, stop, piece, tok.count(piece), seam, strength
         strength = 0

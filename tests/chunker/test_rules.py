@@ -59,6 +59,18 @@ def test_long_sentence_falls_back_to_words_then_the_hard_cap():
     assert "".join(c.text for c in chunks if c.text.startswith("x")) == blob
 
 
+def test_a_long_cjk_sentence_is_cut_after_its_commas_not_inside_a_clause():
+    # Chinese sets no spaces: a sentence over budget is cut where a clause ends ("，"), as a
+    # Latin one is cut between words.
+    clauses = [f"第{i}项调查在北方地区的水井中进行" for i in range(40)]
+    sentence = "，".join(clauses) + "。"
+    loaded = md(f"# 调查\n\n{sentence}\n")
+    chunks = list(chunk(loaded, ChunkOptions(max_tokens=60, min_tokens=0, overlap_tokens=0)))
+    assert len(chunks) > 3 and all(c.token_count <= 60 for c in chunks)
+    assert all(c.text.endswith(("，", "。")) for c in chunks), [c.text[-5:] for c in chunks]
+    assert "".join(c.text for c in chunks) == sentence
+
+
 def test_a_chunk_never_spans_two_heading_paths():
     loaded = md("# A\n\nShort.\n\n## B\n\nAlso short.\n\n## C\n\nTiny.\n")
     chunks = list(chunk(loaded, ChunkOptions(max_tokens=500, min_tokens=100, overlap_tokens=0)))

@@ -27,6 +27,16 @@ def sentences(text: str) -> list[str]:
         ('He said "Stop." Then he left. (Really.) OK?', ['He said "Stop."', "Then he left.", "(Really.)", "OK?"]),
         ("Wrapped over\nlines. Second\nsentence.", ["Wrapped over\nlines.", "Second\nsentence."]),
         ("第一句。第二句。", ["第一句。", "第二句。"]),
+        # A CJK stop keeps the quote or bracket that closes after it.
+        ("「今天下雨。」他说。", ["「今天下雨。」", "他说。"]),
+        ("他说：“今天下雨。”然后走了。", ["他说：“今天下雨。”", "然后走了。"]),
+        ("日本語の文です！次の文ですか？はい｡", ["日本語の文です！", "次の文ですか？", "はい｡"]),
+        # Scripts without case open a sentence after a stop and a space, as a capital does.
+        ("한국어 문장입니다. 다음 문장입니다.", ["한국어 문장입니다.", "다음 문장입니다."]),
+        ("그는 학교에 간다. 나는 집에 있다.", ["그는 학교에 간다.", "나는 집에 있다."]),
+        ("هل أنت بخير؟ نعم أنا بخير. شكرا", ["هل أنت بخير؟", "نعم أنا بخير.", "شكرا"]),
+        ("זה משפט. זה עוד משפט.", ["זה משפט.", "זה עוד משפט."]),
+        ("Привет. Как дела? хорошо.", ["Привет.", "Как дела? хорошо."]),
         ("no terminal punctuation", ["no terminal punctuation"]),
         ("lower. case does not open a sentence", ["lower. case does not open a sentence"]),
     ],

@@ -54,16 +54,18 @@ def test_body_headings_and_order_hold(pooled):
     # All but one: right_to_left_02's ground truth labels its page number ("11", alone in the
     # page's bottom corner) body text, and the loader takes it for the page number it is.
     assert corpus["body kept"][0] >= corpus["body kept"][1] - 1
-    assert corpus["headings"][0] / corpus["headings"][1] >= 0.90
-    # 25/25: the column heads over a questionnaire's grid of check boxes are no headings.
-    assert corpus["head prec"][0] == corpus["head prec"][1] >= 25
+    # 20/21: the Persian form's letterhead title is a heading since its cell, shaded line by
+    # line, is no table; the company name beside the logo is body.
+    assert corpus["headings"][0] / corpus["headings"][1] >= 0.95
+    # 26/26: the column heads over a questionnaire's grid of check boxes are no headings.
+    assert corpus["head prec"][0] == corpus["head prec"][1] >= 26
     assert corpus["cells"][0] == corpus["cells"][1] >= 70
     # 84/97: of the 13 pairs out of order, 12 are the scorer's: it finds a paragraph by its first
     # 40 letters, so of two that open alike ("Lorem ipsum ...", "If your country has an
     # institutional legal aid provider (e.g. ...") the second is found at the first; and a
-    # listing's caption set over its code, which the ground truth lists after the code. The one
-    # left is a right-to-left form's table row read from its left cell.
-    assert corpus["order"][0] >= 84
+    # listing's caption set over its code, which the ground truth lists after the code. The
+    # right-to-left form's table rows now read from the label on the right: 85/97, the ceiling.
+    assert corpus["order"][0] >= 85
 
 
 def test_figure_numbers_kept_out_of_the_text(pooled):

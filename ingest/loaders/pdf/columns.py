@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .lines import Line
+from .lines import Line, text_length
 
 _GUTTER = 5.0
 """Narrowest gap (points) between side-by-side lines that separates columns."""
@@ -59,7 +59,7 @@ def _side_by_side(lines: Sequence[Line]) -> set[int]:
             b = lines[j]
             if b.bbox[1] >= a.bbox[3]:
                 break
-            if len(a.text) < 8 or len(b.text) < 8:
+            if text_length(a.text) < 8 or text_length(b.text) < 8:
                 continue  # a bullet or a number beside its text
             overlap = min(a.bbox[3], b.bbox[3]) - max(a.bbox[1], b.bbox[1])
             gap = max(b.bbox[0] - a.bbox[2], a.bbox[0] - b.bbox[2])
@@ -107,4 +107,4 @@ def _read_segment(segment: list[tuple[int, int, Line]], runs: list[list[Line]], 
 
 
 def _mean_chars(run: list[Line]) -> float:
-    return sum(len(line.text) for line in run) / len(run)
+    return sum(text_length(line.text) for line in run) / len(run)

@@ -172,6 +172,7 @@ def _glyph_order(chars: list[dict]) -> str:
     """Characters of a right-to-left span in reading order, with MuPDF's word breaks mended: a
     space it put between two glyphs that touch is dropped, and a space goes where the script
     changes between glyphs that do not touch ("وPython" is "و" + "Python", two runs of the line)."""
+    chars = _visual_order(chars)
     out: list[str] = []
     i, n = 0, len(chars)
     while i < n:
@@ -191,6 +192,47 @@ def _glyph_order(chars: list[dict]) -> str:
         out.append(here["c"])
         i += 1
     return "".join(out)
+
+
+def _visual_order(chars: list[dict]) -> list[dict]:
+    """A span of right-to-left letters whose glyphs the PDF drew out of place (a final letter
+    painted before the word it ends, "ی کاال" for "کالای"; a comma after a word put before it,
+    "،وعليه" for "وعليه،") in the order the page shows them, right to left. Only spans of
+    right-to-left letters, spaces and punctuation whose glyphs step back rightwards are touched: digits and Latin runs read left to right, and MuPDF's order is
+    right wherever it follows the glyphs. A space laid over letters is not between them, and goes.
+    """
+    if len(chars) < 3 or any(c["c"].isascii() and c["c"].isalnum() for c in chars):
+        return chars
+    letters = [c for c in chars if c["c"].isalpha()]
+    if not all(RIGHT_TO_LEFT.match(c["c"]) for c in letters):
+        return chars
+    centres = [_centre(c) for c in chars if _wide(c) and not c["c"].isspace()]
+    if all(b <= a + 0.5 for a, b in zip(centres, centres[1:])):
+        return chars
+    groups: list[list[dict]] = []  # a glyph with the zero-width marks MuPDF gives after it
+    for c in chars:
+        if groups and not _wide(c):
+            groups[-1].append(c)
+        elif c["c"].isspace() and any(_covers(c, o) for o in letters):
+            continue
+        else:
+            groups.append([c])
+    groups.sort(key=lambda g: -_centre(g[0]))
+    return [c for g in groups for c in g]
+
+
+def _wide(c: dict) -> bool:
+    return c["bbox"][2] - c["bbox"][0] >= 0.01 and not unicodedata.combining(c["c"])
+
+
+def _centre(c: dict) -> float:
+    return (c["bbox"][0] + c["bbox"][2]) / 2
+
+
+def _covers(space: dict, letter: dict) -> bool:
+    """The space's box lies over most of the letter's."""
+    x0, x1 = letter["bbox"][0], letter["bbox"][2]
+    return x1 - x0 >= 0.01 and min(space["bbox"][2], x1) - max(space["bbox"][0], x0) > 0.5 * (x1 - x0)
 
 
 def _touch(a: dict, b: dict) -> bool:
@@ -220,12 +262,15 @@ def extract(
     lines: list[Line] = []
     blocks = list(blocks)
     usual: list[float] = []  # the page's usual size, counted only when two large figures share a row
+    spaced: set[tuple[int, int]] = set()  # (line, 0 / 1): MuPDF opened / closed its text with a space
     for block in blocks:
         row: list[Line] = []
         for raw in block["lines"]:
             line = _line(raw, block["number"])
             if line is None:
                 continue
+            if not line.text.isascii():
+                spaced.update(_spaced(line, raw["spans"]))
             if skip and inside(line.bbox, skip):
                 if skipped is not None:
                     skipped.append(line)
@@ -234,10 +279,10 @@ def extract(
                 row.append(line)
                 continue
             if row:
-                lines.append(_merge(row))
+                lines.append(_merge(row, spaced))
             row = [line]
         if row:
-            lines.append(_merge(row))
+            lines.append(_merge(row, spaced))
     return lines
 
 
@@ -378,17 +423,56 @@ def _same_baseline(a: Line, b: Line) -> bool:
         return False
     overlap = min(a.bbox[3], b.bbox[3]) - max(a.bbox[1], b.bbox[1])
     gap = max(b.bbox[0] - a.bbox[2], a.bbox[0] - b.bbox[2])  # right-to-left text continues leftwards
-    if gap >= max(a.size, b.size) and len(a.text) >= 12 and len(b.text) >= 12:
-        return False  # two runs of text a gutter apart: lines of two columns, not a marker and its text
+    if gap >= 0.5 * max(a.size, b.size) and text_length(a.text) >= 12 and text_length(b.text) >= 12:
+        # Two runs of text a gutter apart: lines of two columns, not a marker and its text. Han,
+        # kana and Hangul are set solid (Korean's word spaces are a third of an em), so half an
+        # em between two such runs is a gutter already; elsewhere a gap under an em may be a
+        # justified line's space.
+        if gap >= max(a.size, b.size) or (_solid(a.text) and _solid(b.text)):
+            return False
     return overlap > 0.5 * min(a.height, b.height) and -2 < gap < 3 * max(a.size, b.size)
 
 
-def _merge(row: list[Line]) -> Line:
+def _spaced(line: Line, spans: list[dict]) -> list[tuple[int, int]]:
+    out = [(id(line), 0)] if spans[0]["text"][:1].isspace() else []
+    return out + [(id(line), 1)] if spans[-1]["text"][-1:].isspace() else out
+
+
+_WIDE = re.compile(
+    "[\u1100-\u11ff\u2e80-\u303f\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff01-\uff60]"
+)
+"""Full-width letters and punctuation (Han, kana, Hangul): each takes an em, as a word of two or
+three Latin letters does."""
+
+
+def _solid(text: str) -> bool:
+    """Set mostly in full-width characters (Korean keeps its spaces between words)."""
+    return not text.isascii() and 2 * len(_WIDE.findall(text)) >= len(text) - text.count(" ")
+
+
+def text_length(text: str) -> int:
+    """The text's length in Latin letters' worth: a full-width character counts two (a line of 20
+    Han characters carries as much as a line of 40 letters)."""
+    return len(text) if text.isascii() else len(text) + len(_WIDE.findall(text))
+
+
+def _merge(row: list[Line], spaced: set[tuple[int, int]] | None = None) -> Line:
     if len(row) == 1:
         return row[0]
     rtl = any(RIGHT_TO_LEFT.search(line.text) for line in row)
     row.sort(key=lambda line: -line.bbox[2] if rtl else line.bbox[0])  # reading order
-    text = " ".join(line.text.rstrip("\u00ad") for line in row[:-1]) + " " + row[-1].text
+    text = row[0].text
+    for before, line in zip(row, row[1:]):
+        text = text.rstrip("\u00ad")
+        if (
+            rtl
+            and spaced is not None
+            and not {(id(before), 1), (id(line), 0)} & spaced
+            and _joined_letters(before, line, text)
+        ):
+            text += line.text  # a cursive word cut in two pieces that touch: "ک" + "الا" is "کالا"
+        else:
+            text += " " + line.text
     main = max(row, key=lambda line: len(line.text))
     box = (
         min(line.bbox[0] for line in row),
@@ -397,6 +481,17 @@ def _merge(row: list[Line]) -> Line:
         max(line.bbox[3] for line in row),
     )
     return Line(text, box, main.size, main.bold, row[0].block, italic=main.italic, mono=main.mono, mixed=main.mixed)
+
+
+def _joined_letters(before: Line, after: Line, text: str) -> bool:
+    """Right-to-left pieces of one row that touch (no gap between the glyphs), each side a
+    letter of the script: one word, as cursive letters joined on the page are."""
+    if abs(before.bbox[0] - after.bbox[2]) > 0.05 * max(before.size, after.size, 1.0):
+        return False
+    end, start = text[-1:], after.text[:1]
+    return bool(
+        end and start and RIGHT_TO_LEFT.match(end) and RIGHT_TO_LEFT.match(start) and end.isalpha() and start.isalpha()
+    )
 
 
 def inside(box: tuple[float, float, float, float], rects: Iterable[tuple[float, float, float, float]]) -> bool:

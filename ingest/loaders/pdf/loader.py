@@ -68,7 +68,7 @@ from .overprint import single_printed
 from .paragraphs import TERMINAL, Unit, box_of, continues, list_marker, page_units
 from .rejoin import rejoin
 from .table_heads import heads_into_tables
-from .tables import Box, Grid, cell_texts, find_grids, header_rows
+from .tables import Box, Grid, cell_texts, find_grids, header_rows, right_to_left_rows, shading_within
 from .text_tables import text_tables
 
 pymupdf.TOOLS.mupdf_display_errors(False)
@@ -132,7 +132,13 @@ def _read_pages(
         glyphs = restore_glyph_order(page, textpage, text)
         text = single_printed(page, textpage, text)
         vectors = [b for b in blocks if b["type"] == 3]
-        tables, plots = _tables(page, textpage, text, vectors, number, glyphs)
+        # Fills inside a fill of their colour draw nothing: no figure's mark, and where they
+        # shade a cell's lines no cell's edge.
+        hidden, shading = shading_within(vectors) if len(vectors) >= 2 else (set(), set())
+        ruled = [v for k, v in enumerate(vectors) if k not in shading] if shading else vectors
+        tables, plots = _tables(page, textpage, text, ruled, number, glyphs)
+        if hidden:
+            vectors = [v for k, v in enumerate(vectors) if k not in hidden]
         lines = mend_drop_caps(extract(text, [t.bbox for t in tables if t.bbox is not None], in_tables))
         if len(vectors) >= 8 and lines:
             regions = figure_regions(
@@ -221,7 +227,9 @@ def _tables(
     # A plot's frames and grid lines make a grid too, but its cells hold drawn marks (curves,
     # markers), where a table's hold text: such a grid is a figure's, found as one later.
     marks = [b for b, v in zip(boxes, vectors) if _mark(b, v["isrect"])]
-    plots = [g.bbox for g in grids if _plot(g, marks, has_text)]
+    # A bar is seen: outlined, or filled in a colour other than the paper's white.
+    bars = [b for b, v in zip(boxes, vectors) if v["isrect"] and (v["stroked"] or v["color"] != _WHITE)]
+    plots = [g.bbox for g in grids if _plot(g, marks, has_text) or _bars(g, bars, has_text)]
     grids = [g for g in grids if g.bbox not in plots]
     if not grids:
         return [], plots
@@ -234,6 +242,10 @@ def _tables(
         rows = [r for r in rows if any(r)]
         if len(rows) < 2 or max(len(r) for r in rows) < 2:
             continue  # a framed paragraph, not a table: its lines stay text
+        columns = _columns(grid)
+        if right_to_left_rows(rows):  # read as its script is: the right-hand cell first
+            rows = [r[::-1] for r in rows]
+            columns = columns[::-1]
         units.append(
             Unit(
                 "table",
@@ -242,7 +254,7 @@ def _tables(
                 rows=tuple(rows),
                 header_rows=header_rows(rows),
                 bbox=grid.bbox,
-                meta={"columns": _columns(grid)},
+                meta={"columns": columns},
             )
         )
     return units, plots
@@ -302,6 +314,40 @@ def _plot(grid: Grid, marks: list[Box], has_text: Callable[[Box], bool]) -> bool
     cells = [cell for row in grid.rows for cell in row if cell is not None]
     texts = sum(1 for cell in cells if has_text(cell))
     return len(cells) >= 12 and texts < 0.15 * len(cells) and _marks_in(grid, marks) >= max(_MIN_MARKS, 3 * texts)
+
+
+_MIN_BARS = 4
+_WHITE = 0xFFFFFF
+"""Bars standing on one baseline that make a grid a bar chart's frame."""
+
+
+def _bars(grid: Grid, rects: list[Box], has_text: Callable[[Box], bool]) -> bool:
+    """A bar chart's frame and grid lines: inside it, rectangles that stand on one baseline (their
+    bottoms on it, or their tops for bars below zero) at three or more heights, none holding
+    text. A table's cells, spacer cells included, share their row's top and bottom, so a row
+    gives one height; the bars of a chart each give their own."""
+    x0, y0, x1, y1 = grid.bbox
+    boxes = [
+        b
+        for b in rects
+        if x0 - 1 <= b[0]
+        and b[2] <= x1 + 1
+        and y0 - 1 <= b[1]
+        and b[3] <= y1 + 1
+        and min(b[2] - b[0], b[3] - b[1]) > 3
+        and (b[2] - b[0]) < 0.5 * (x1 - x0)
+    ]
+    if len(boxes) < _MIN_BARS:
+        return False
+    edges = Counter(round(y) for b in boxes for y in (b[1], b[3]))
+    for y, n in edges.most_common(2):
+        if n < _MIN_BARS:
+            break
+        standing = [b for b in boxes if abs(b[3] - y) <= 1 or abs(b[1] - y) <= 1]
+        heights = {round(b[3] - b[1]) for b in standing}
+        if len(standing) >= _MIN_BARS and len(heights) >= 3 and not any(has_text(b) for b in standing):
+            return True
+    return False
 
 
 def _columns(grid: Grid) -> tuple[tuple[float, float], ...]:

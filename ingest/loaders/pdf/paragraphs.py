@@ -12,13 +12,14 @@ from __future__ import annotations
 import re
 import statistics
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ...page_furniture import CAPTION
 from .callouts import callouts
 from .columns import split_columns
 from .lines import RIGHT_TO_LEFT, Line
+from .right_blocks import regroup
 
 TERMINAL = tuple('.!?:;"\u201d)\u2019')
 _BULLET = re.compile(
@@ -217,8 +218,9 @@ def page_units(lines: Sequence[Line], tables: Sequence[Unit], page: int) -> list
     for line in lines:
         if id(line) not in apart:
             blocks.setdefault(line.block, []).append(line)
+    runs = regroup(list(blocks.values())) if rtl and len(blocks) > 1 else blocks.values()
     items: list[tuple[tuple[float, float, float, float], Any, int]] = [
-        (box_of(run), run, len(run)) for ls in blocks.values() for run in split_columns(ls, rtl)
+        (box_of(run), run, len(run)) for ls in runs for run in split_columns(ls, rtl)
     ]
     items += [(box_of(group), Unit("paragraph", group, page), len(group)) for group in grouped]
     items += [(t.bbox, t, len(t.rows or ())) for t in tables if t.bbox is not None]
@@ -227,12 +229,12 @@ def page_units(lines: Sequence[Line], tables: Sequence[Unit], page: int) -> list
     pitch = _usual_pitch(lines)
     for payload in reading_order(items, rtl):
         if isinstance(payload, Unit):
-            units.extend(_paragraphs(ordered, page, pitch))
+            units.extend(_paragraphs(ordered, page, pitch, rtl))
             ordered = []
             units.append(payload)
         else:
             ordered.extend(payload)
-    units.extend(_paragraphs(ordered, page, pitch))
+    units.extend(_paragraphs(ordered, page, pitch, rtl))
     return _float_past(units)
 
 
@@ -299,17 +301,23 @@ def _usual_pitch(lines: Sequence[Line]) -> float:
     return statistics.median(ratios) if ratios else 1.3
 
 
-def _paragraphs(lines: list[Line], page: int, pitch: float) -> list[Unit]:
+def _paragraphs(lines: list[Line], page: int, pitch: float, rtl: bool = False) -> list[Unit]:
     units: list[Unit] = []
     current: Unit | None = None
     for line in lines:
         marker = list_marker(line.text)
-        if current is None or marker or _breaks(current, line, pitch):
+        if current is None or marker or _breaks(current, line, pitch, rtl):
             current = Unit("list_item" if marker else "paragraph", [line], page)
             units.append(current)
         else:
             current.lines.append(line)
     return units
+
+
+def _mirrored(line: Line) -> Line:
+    """The line as a mirror shows it: its right edge counted from the page's left as its left."""
+    x0, y0, x1, y1 = line.bbox
+    return replace(line, bbox=(-x1, y0, -x0, y1))
 
 
 def continues(prev: str, nxt: str) -> bool:
@@ -318,8 +326,13 @@ def continues(prev: str, nxt: str) -> bool:
     return bool(prev) and (prev.endswith(("-", "\u00ad", ",")) or (not prev.endswith(TERMINAL) and nxt[:1].islower()))
 
 
-def _breaks(unit: Unit, b: Line, pitch: float) -> bool:
+def _breaks(unit: Unit, b: Line, pitch: float, rtl: bool = False) -> bool:
+    """b opens a new paragraph after the unit. On a right-to-left page lines start at the right:
+    an indent, a short line and the next column are mirrored."""
     a = unit.lines[-1]
+    if rtl:
+        a, b = _mirrored(a), _mirrored(b)
+        unit = Unit(unit.kind, [_mirrored(line) for line in unit.lines], unit.page)
     if a.rotated or b.rotated or abs(a.size - b.size) > 0.6:
         return True
     if a.bold != b.bold and not a.mixed:  # a bold lead-in that runs on is its paragraph's start

@@ -131,6 +131,105 @@ def cell_texts(grid: Grid, words: Sequence[tuple]) -> list[tuple[str, ...]]:
     return out
 
 
+def right_to_left_rows(rows: Sequence[Sequence[str]]) -> bool:
+    """Most of the table's letters are of a right-to-left script: its rows read from the right."""
+    rtl = other = 0
+    for row in rows:
+        for cell in row:
+            if cell.isascii():
+                other += sum(map(str.isalpha, cell))
+                continue
+            found = len(_RTL.findall(cell))
+            rtl += found
+            other += sum(map(str.isalpha, cell)) - found
+    return rtl > other
+
+
+def shading_within(vectors: Sequence[dict]) -> tuple[set[int], set[int]]:
+    """Indexes of filled rectangles that draw nothing: each lies inside a larger fill of its
+    colour, and no area of another colour meets it along a side inside that fill (no mark of a
+    figure, then); and of those, the ones that are a line's shading in a cell (no cell edge).
+
+    A word processor shades a cell and, again, each of its paragraphs' lines, inset from the
+    cell's sides by its padding: the inner fills show no edge anyone can see, but their sides
+    would cut the cell into rows (a label wrapped over two lines became two rows, its second
+    line under an empty value cell). Only fills inset from both sides of the one they lie in,
+    each by a cell's padding (under a tenth of its width), in a colour that shades two or more
+    lines of some cell, are such lines':
+    one reaching a side, or set well inside, is a cell of a shaded band, the producer's own
+    division, and stays. A white row
+    between shaded rows on a white page is inside the page's white too, but its sides meet the
+    shaded rows: they show, and the row stays. A colour filled hundreds of times is a chart's
+    marks, never a cell's shading, and is not searched.
+    """
+    by_colour: dict[int, list[int]] = {}
+    for k, v in enumerate(vectors):
+        if v["isrect"] and not v["stroked"]:
+            by_colour.setdefault(v["color"], []).append(k)
+    if not any(1 < len(m) <= _MAX_SHADES for m in by_colour.values()):
+        return set(), set()
+    boxes = [v["bbox"] for v in vectors]  # a fill's box is as drawn (a stroke's is widened)
+    areas = [k for k, b in enumerate(boxes) if min(b[2] - b[0], b[3] - b[1]) > THIN]  # rules show anyway
+    hidden: set[int] = set()
+    stacked: dict[int, list[int]] = {}  # the fill a line's shading lies in -> those lines
+    for members in by_colour.values():
+        if len(members) < 2 or len(members) > _MAX_SHADES:
+            continue
+        members.sort(key=lambda k: (boxes[k][0] - boxes[k][2]) * (boxes[k][3] - boxes[k][1]))
+        for i, k in enumerate(members):
+            box = boxes[k]
+            if min(box[2] - box[0], box[3] - box[1]) <= THIN:
+                continue  # a rule is seen whatever lies under it
+            for outer in members[:i]:
+                around = boxes[outer]
+                if tuple(around) == tuple(box) or not _within(box, around):
+                    continue
+                colour = vectors[k]["color"]
+                others = [j for j in areas if vectors[j]["color"] != colour and j != k]
+                if not any(_meets(boxes[j], box, around) for j in others):
+                    hidden.add(k)
+                    pad = 0.1 * (around[2] - around[0])
+                    if around[0] + 0.5 < box[0] < around[0] + pad and around[2] - pad < box[2] < around[2] - 0.5:
+                        stacked.setdefault(outer, []).append(k)  # inset by a cell's padding: a line's shading
+                break
+    # A colour that shades two or more lines in one cell shades lines: all its inset fills go.
+    # Where every cell holds one (a ruled list, each row shaded), they may be the cells' own
+    # fills, and their padding slivers are what the table finder sees too.
+    by_lines = {vectors[k]["color"] for group in stacked.values() if len(group) >= 2 for k in group}
+    lines = {k for group in stacked.values() for k in group if vectors[k]["color"] in by_lines}
+    return hidden, lines
+
+
+def _within(box: Box, around: Box) -> bool:
+    return (
+        around[0] <= box[0] + 0.5
+        and around[1] <= box[1] + 0.5
+        and around[2] >= box[2] - 0.5
+        and around[3] >= box[3] - 0.5
+    )
+
+
+def _meets(other: Box, box: Box, around: Box) -> bool:
+    """`other` lies over `box`, or against one of its sides that is inside `around` (a side on
+    `around`'s own edge shows or not whatever is beyond it)."""
+    x0, y0, x1, y1 = box
+    a, b, c, d = other
+    if a < x1 and x0 < c and b < y1 and y0 < d:
+        return True
+    across = a < x1 and x0 < c  # beside the box's top or bottom side
+    down = b < y1 and y0 < d  # beside its left or right side
+    return (
+        (across and y0 > around[1] + 0.5 and abs(d - y0) <= 0.5)
+        or (across and y1 < around[3] - 0.5 and abs(b - y1) <= 0.5)
+        or (down and x0 > around[0] + 0.5 and abs(c - x0) <= 0.5)
+        or (down and x1 < around[2] - 0.5 and abs(a - x1) <= 0.5)
+    )
+
+
+_MAX_SHADES = 200
+"""Fills of one colour beyond which the colour is a chart's, not shading (and the search costly)."""
+
+
 def _left_to_right(words: list[tuple]) -> str:
     """Words in visual rows, each read left to right; pieces that touch are one word."""
     rows: list[list[tuple]] = []
