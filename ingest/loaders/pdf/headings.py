@@ -26,6 +26,7 @@ from collections.abc import Iterable
 from ...page_furniture import CAPTION
 from .lines import Line, side_by_side
 from .paragraphs import Unit, box_of, capitals, section_depth, stamp_like
+from .section_labels import contents_entries, join_labels, opens_with_label, series_tiers
 
 _NUMBERED = re.compile(
     r"^(?:\d{1,2}(?:\.\d{1,2}){0,4}\.?|[IVXLC]{1,6}\.|[A-H]\.|\(\d{1,2}\)|\([a-h]\))\s+(?P<title>\S.*)$"
@@ -57,6 +58,8 @@ def heading_levels(units: Iterable[Unit], toc: list, body: float) -> dict[int, i
     """Heading level by id() of the unit."""
     units = [u for u in units if u.kind != "table"]
     found = [u for i, u in enumerate(units) if heading_like(u, body) and not _office_of_signer(units, i)]
+    entries = contents_entries(units, found)
+    found = [u for u in found if id(u) not in entries]
     levels = _font_levels(found, body, _text_area(units))
     if len(toc) < 2:
         return levels
@@ -124,7 +127,8 @@ def heading_like(unit: Unit, body: float) -> bool:
         return False  # a caption names a figure; "2 Workout monitoring 14" is a contents entry
     if unit.kind == "list_item" and not (section_depth(text) or _NUMBERED.match(text)):
         return False
-    if text.endswith(".") and words > 8:
+    labelled = opens_with_label(text)  # "Item 5. Market for Registrant's Common Equity, ... Securities."
+    if text.endswith(".") and words > 8 and not labelled:
         return False
     if unit.meta.get("shares_row") and not (bigger and size >= 1.2 * body):
         return False  # a table's row label or column head, set in bold
@@ -135,7 +139,7 @@ def heading_like(unit: Unit, body: float) -> bool:
     # A title block in bold: a statement's "3M Company and Subsidiaries / Consolidated Statement of
     # Cash Flows / Years ended December 31", each line short.
     block = bold and all(len(line.text.split()) <= 8 for line in unit.lines)
-    if not (strong or (bold and words <= 14) or block or _body_size_heading(unit)):
+    if not (strong or (bold and (words <= 14 or labelled)) or block or _body_size_heading(unit)):
         return False
     return not stamp_like(text)  # a bold "FILED" or date stamp is set like a heading but heads nothing
 
@@ -173,17 +177,20 @@ def _opens_like_a_title(text: str) -> bool:
 
 
 def _font_levels(found: list[Unit], body: float, area: tuple[float, float] | None) -> dict[int, int]:
-    """Level from size rank (larger is higher), then, at one size, centred above flush left (a
-    statement's centred title over its left-set "Assets"), deepened by numbering."""
+    """Level from size rank (larger is higher); at one size, the members of a labelled series
+    ("PART I", "Item 1.") above the headings they hold, then centred above flush left (a
+    statement's centred title over its left-set "Assets"); deepened by numbering."""
+    tiers = series_tiers(found)
+    below = max(tiers.values(), default=-1) + 1
 
-    def rank_key(unit: Unit) -> tuple[float, bool]:
-        return round(unit.lines[0].size * 2) / 2, _centred(unit, area)
+    def rank_key(unit: Unit) -> tuple[float, int, bool]:
+        return round(unit.lines[0].size * 2) / 2, -tiers.get(id(unit), below), _centred(unit, area)
 
     keys = sorted({rank_key(u) for u in found}, reverse=True)
     levels = {}
     for unit in found:
         rank = keys.index(rank_key(unit)) + 1
-        levels[id(unit)] = min(6, max(rank, section_depth(unit.text)))
+        levels[id(unit)] = max(rank, section_depth(unit.text))  # nests by rank; the block's level is capped
     return levels
 
 
@@ -242,6 +249,7 @@ def mark_units(units: list[Unit], tables: list[Unit], lines: tuple[Line, ...]) -
     """Mark the short units that can be no heading, whatever their type: those set inside a figure
     (its title, a legend in bold), and those sharing their row with other text (a row label or a
     column head of a table drawn without rules: "Total", "At December 31, 2021")."""
+    units = join_labels(units)
     regions = [t.meta["region"] for t in tables if t.kind == "figure"]
     grids = [t.bbox for t in tables if t.kind == "table" and t.bbox is not None]
     rows = sorted(lines, key=lambda ln: ln.bbox[1])
@@ -253,7 +261,7 @@ def mark_units(units: list[Unit], tables: list[Unit], lines: tuple[Line, ...]) -
         cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
         if any(r[0] <= cx <= r[2] and r[1] <= cy <= r[3] for r in regions):
             unit.meta["in_figure"] = True
-        own = set(map(id, unit.lines))
+        own = set(map(id, unit.lines)) | set(unit.meta.get("joined", ()))
         for line in unit.lines:
             start = bisect.bisect_left(tops, line.bbox[1] - 3 * line.height)
             # Cells beside it (a figure, or two more of them), not a line of the next column of prose.
