@@ -72,19 +72,22 @@ def test_a_plain_label_beside_text_is_no_heading(tmp_path):
 
 
 def test_parts_on_a_contents_page_head_nothing(tmp_path):
-    # The contents page sets "PART I" and "PART II" in capitals over plain "Item N. Title"
-    # entries: entries, not headings, or its PART II would hold Items 1 and 2.
+    # The contents page sets "PART I" and "PART II" in capitals over plain "Item N." entries, each
+    # with its title, its page number and a line on what it holds: entries, not headings, or its
+    # PART II would hold Items 1 and 2.
     doc = pymupdf.open()
     page = Page(doc)
     page.y = 200
-    for part, items in (("PART I", ("1. Business", "2. Properties")), ("PART II", ("5. Market", "6. Selected Data"))):
+    for part, items in (("PART I", ("Business", "Properties")), ("PART II", ("Market", "Selected Data"))):
         page.y += 30
         page.text(60, page.y, part)
         for title in items:
             page.y += 24
-            page.text(70, page.y, f"Item {title}")
+            page.text(70, page.y, f"Item {len(title)}.")
+            page.text(130, page.y, title)
+            page.text(500, page.y, str(3 + len(title)))
             page.y += 12
-            page.text(90, page.y, f"Described on page {len(title)}", size=8)
+            page.text(130, page.y, f"What the {title.lower()} section reports on, in short.", size=8)
     filing_page(doc, "PART I", [("ITEM 1.", "BUSINESS", ["Overview"])], 0)
     filing_page(doc, None, [("ITEM 2.", "PROPERTIES", ["Resorts"])], 1)
     filing_page(doc, "PART II", [("ITEM 5.", "MARKET", ["Dividend Policy"])], 2)
@@ -92,3 +95,19 @@ def test_parts_on_a_contents_page_head_nothing(tmp_path):
     assert not [b.text for b in blocks if b.kind == "heading" and b.page == 1]
     resorts = next(b for b in blocks if b.kind == "heading" and b.text == "Resorts")
     assert resorts.path[1:] == ("PART I", "ITEM 2. PROPERTIES", "Resorts")
+
+
+def test_items_in_plain_type_leave_their_part_a_heading(tmp_path):
+    # A 10-Q sets its items in plain type over the prose that answers them, without page numbers:
+    # no contents page, and the bold "Part II - Other Information" over them stays a heading.
+    doc = pymupdf.open()
+    page = Page(doc)
+    page.heading("Part I - Financial Information")
+    page.para(prose(50))
+    page.heading("Part II - Other Information")
+    for n, title in enumerate(("Legal Proceedings.", "Risk Factors.", "Defaults.", "Exhibits."), start=1):
+        page.y += 14
+        page.text(60, page.y, f"Item {n}. {title}")
+        page.para(prose(30, n))
+    _, blocks = load(doc, tmp_path)
+    assert "Part II - Other Information" in [b.text for b in blocks if b.kind == "heading"]
