@@ -5,11 +5,13 @@ Two kinds of evidence, combined rather than one switching the other off:
 - the type: a short unit set larger than the body, or all bold; at the body's own size, a unit
   that opens with a section number ("2.1", "IV.", "A.") and is set apart in bold, italic or
   capitals, and a short line all in capitals ("I. INTRODUCTION"). Levels rank the sizes, deepened by
-  the section number's depth.
+  the section number's depth; at one size a labelled series ("PART II", "Item 5.":
+  `section_labels`) ranks above the headings it holds.
 - the outline (`get_toc`): an entry names a heading on its page (numbering and case aside: the entry
   "Introduction" is the printed "I. INTRODUCTION") and gives its level. Units the type marks but the
   outline lacks (the title, "Abstract") stay headings, at the level of the outline entries set in
-  the same type.
+  the same type. A unit larger than every entry and before the first of them (a headline) heads
+  the outline's chapters.
 
 Ruled out whatever type it is set in: a clerk's stamp ("FILED", a date), an author line (three or
 more commas), a lead-in ending in ":", text that opens in lower case or with punctuation (the tail
@@ -72,17 +74,29 @@ def heading_levels(units: Iterable[Unit], toc: list, body: float) -> dict[int, i
             styles.setdefault(_style(unit), []).append(outline[id(unit)])
     top = max((_style(u)[0] for u in units if id(u) in outline), default=0.0)
     deepest = max(outline.values())
+    # One unit set larger than any entry and before the first of them: the document's title (a
+    # press release's headline, a paper's title), over the outline's chapters rather than a chapter
+    # with nothing in it. Several (a cover page's lines) stay beside the chapters, as before: each
+    # would otherwise hold the next.
+    first = next(i for i, u in enumerate(units) if id(u) in outline)
+    titles = {id(u) for u in units[:first] if id(u) in set(map(id, found)) and _style(u)[0] > top}
+    if len(titles) != 1:
+        titles = set()
+    shift = 1 if titles else 0
+    levels = {k: min(9, v + shift) for k, v in outline.items()}
     for unit in found:
         if id(unit) in outline:
             continue
         same = styles.get(_style(unit))
-        if same:
-            outline[id(unit)] = min(same)
+        if id(unit) in titles:
+            levels[id(unit)] = 1
+        elif same:
+            levels[id(unit)] = min(same) + shift
         elif _style(unit)[0] > top:
-            outline[id(unit)] = 1  # larger than any entry: a title above the outline's chapters
+            levels[id(unit)] = 1 + shift  # larger than any entry, further on: beside the chapters
         else:
-            outline[id(unit)] = min(9, deepest + 1)
-    return outline
+            levels[id(unit)] = min(9, deepest + 1 + shift)
+    return levels
 
 
 def _office_of_signer(units: list[Unit], i: int) -> bool:
