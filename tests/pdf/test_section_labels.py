@@ -98,8 +98,8 @@ def test_parts_on_a_contents_page_head_nothing(tmp_path):
 
 
 def test_items_in_plain_type_leave_their_part_a_heading(tmp_path):
-    # A 10-Q sets its items in plain type over the prose that answers them, without page numbers:
-    # no contents page, and the bold "Part II - Other Information" over them stays a heading.
+    # A 10-Q sets its items in plain type, each over the prose that answers it: no contents page,
+    # and the bold "Part II - Other Information" over them stays a heading.
     doc = pymupdf.open()
     page = Page(doc)
     page.heading("Part I - Financial Information")

@@ -89,31 +89,22 @@ def opens_with_label(text: str) -> bool:
 
 def contents_entries(units: Sequence[Unit], found: Sequence[Unit]) -> set[int]:
     """id() of the found headings that open with a label on a contents page: a page where three
-    or more units in plain type open with a label too ("ITEM 5", "Item 7A."), each with a bare page
-    number at the end of its row. There a bold or capitals "PART II" is an entry like them, and
-    taken for a heading it would hold every item up to the real PART II. (Items set in plain type
-    in the body have no page number beside them.)"""
+    or more short units in plain type open with a label too ("ITEM 5", "Item 7A.") and outnumber
+    its paragraphs of prose. There a bold or capitals "PART II" is an entry like them, and taken
+    for a heading it would hold every item up to the real PART II. (A 10-Q that sets its items in
+    plain type answers each with prose: no contents page.)"""
     headed = set(map(id, found))
-    numbers = [u for u in units if u.kind == "paragraph" and _PAGE_NUMBER.fullmatch(u.text)]
-    plain: dict[int, int] = {}
+    entries: dict[int, int] = {}
+    prose: dict[int, int] = {}
     for unit in units:
-        if (
-            unit.kind == "paragraph"
-            and len(unit.lines) <= 2
-            and id(unit) not in headed
-            and _OPENS.match(unit.text)
-            and any(n.page == unit.page and _ends_row(unit.lines[0], n.lines[0]) for n in numbers)
-        ):
-            plain[unit.page] = plain.get(unit.page, 0) + 1
-    return {id(u) for u in found if plain.get(u.page, 0) >= 3 and _OPENS.match(u.text)}
-
-
-_PAGE_NUMBER = re.compile(r"\d{1,3}|[ivxlc]{1,6}|[A-Z]-\d{1,3}")
-
-
-def _ends_row(entry: Line, number: Line) -> bool:
-    """number sits on entry's row, right of it."""
-    return side_by_side(entry, number, 0.5) and number.bbox[0] > entry.bbox[2]
+        if unit.kind != "paragraph" or id(unit) in headed:
+            continue
+        if len(unit.lines) <= 2 and _OPENS.match(unit.text):
+            entries[unit.page] = entries.get(unit.page, 0) + 1
+        elif len(unit.text.split()) >= 20:
+            prose[unit.page] = prose.get(unit.page, 0) + 1
+    pages = {page for page, n in entries.items() if n >= 3 and n > prose.get(page, 0)}
+    return {id(u) for u in found if u.page in pages and _OPENS.match(u.text)}
 
 
 def series_tiers(headings: Sequence[Unit]) -> dict[int, int]:
