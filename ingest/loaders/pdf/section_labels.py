@@ -8,7 +8,8 @@ paragraph beside a number. Joined, they are the one heading the page shows.
 Labels that number a series (PART I to IV, Item 1 to 16) are the document's own outline: each item
 holds the headings set in its type until the next one, and each part holds its items. Among
 headings of one size, a series' members therefore rank above the unlabelled ones, and a series
-met earlier (PART I opens before Item 1) above one met later.
+of fewer members above one of more (four parts hold twenty items). On a contents page the labels
+are entries, not headings.
 """
 
 from __future__ import annotations
@@ -108,9 +109,10 @@ def contents_entries(units: Sequence[Unit], found: Sequence[Unit]) -> set[int]:
 
 
 def series_tiers(headings: Sequence[Unit]) -> dict[int, int]:
-    """Tier by id() of each heading that opens with the label of a series: 0 for the series met
-    first, 1 for the next... A series is a label that opens at least two headings with different
-    numbers; headings outside any series are left out (the caller ranks them below every tier)."""
+    """Tier by id() of each heading that opens with the label of a series: 0 for the series of
+    fewest members (the one met first on a tie), 1 for the next... A series is a label that opens
+    at least two headings with different numbers; headings outside any series are left out (the
+    caller ranks them below every tier)."""
     numbers: dict[str, set[str]] = {}
     opened: list[tuple[Unit, str]] = []
     for unit in headings:
