@@ -29,6 +29,7 @@ from ...page_furniture import CAPTION
 from .lines import Line, side_by_side
 from .paragraphs import Unit, box_of, capitals, section_depth, stamp_like
 from .section_labels import contents_entries, join_labels, opens_with_label, series_tiers
+from .statement_titles import PERIOD, join_periods
 
 _NUMBERED = re.compile(
     r"^(?:\d{1,2}(?:\.\d{1,2}){0,4}\.?|[IVXLC]{1,6}\.|[A-H]\.|\(\d{1,2}\)|\([a-h]\))\s+(?P<title>\S.*)$"
@@ -152,7 +153,11 @@ def heading_like(unit: Unit, body: float) -> bool:
     strong = bigger and (bold or size >= 1.2 * body)
     # A title block in bold: a statement's "3M Company and Subsidiaries / Consolidated Statement of
     # Cash Flows / Years ended December 31", each line short.
-    block = bold and all(len(line.text.split()) <= 8 for line in unit.lines)
+    # Its last line may name the period in full ("For the Years ended December 31, 2022, 2021 and 2020").
+    block = bold and all(
+        len(line.text.split()) <= 8 or (k and k == len(unit.lines) - 1 and PERIOD.search(line.text))
+        for k, line in enumerate(unit.lines)
+    )
     if not (strong or (bold and (words <= 14 or labelled)) or block or _body_size_heading(unit)):
         return False
     return not stamp_like(text)  # a bold "FILED" or date stamp is set like a heading but heads nothing
@@ -263,7 +268,7 @@ def mark_units(units: list[Unit], tables: list[Unit], lines: tuple[Line, ...]) -
     """Mark the short units that can be no heading, whatever their type: those set inside a figure
     (its title, a legend in bold), and those sharing their row with other text (a row label or a
     column head of a table drawn without rules: "Total", "At December 31, 2021")."""
-    units = join_labels(units)
+    units = join_periods(join_labels(units))
     regions = [t.meta["region"] for t in tables if t.kind == "figure"]
     grids = [t.bbox for t in tables if t.kind == "table" and t.bbox is not None]
     rows = sorted(lines, key=lambda ln: ln.bbox[1])
