@@ -5,11 +5,13 @@ Two kinds of evidence, combined rather than one switching the other off:
 - the type: a short unit set larger than the body, or all bold; at the body's own size, a unit
   that opens with a section number ("2.1", "IV.", "A.") and is set apart in bold, italic or
   capitals, and a short line all in capitals ("I. INTRODUCTION"). Levels rank the sizes, deepened by
-  the section number's depth.
+  the section number's depth; at one size a labelled series ("PART II", "Item 5.":
+  `section_labels`) ranks above the headings it holds.
 - the outline (`get_toc`): an entry names a heading on its page (numbering and case aside: the entry
   "Introduction" is the printed "I. INTRODUCTION") and gives its level. Units the type marks but the
   outline lacks (the title, "Abstract") stay headings, at the level of the outline entries set in
-  the same type.
+  the same type. A unit larger than every entry and before the first of them (a headline) heads
+  the outline's chapters.
 
 Ruled out whatever type it is set in: a clerk's stamp ("FILED", a date), an author line (three or
 more commas), a lead-in ending in ":", text that opens in lower case or with punctuation (the tail
@@ -26,6 +28,8 @@ from collections.abc import Iterable
 from ...page_furniture import CAPTION
 from .lines import Line, side_by_side
 from .paragraphs import Unit, box_of, capitals, section_depth, stamp_like
+from .section_labels import contents_entries, join_labels, opens_with_label, series_tiers
+from .statement_titles import PERIOD, join_periods
 
 _NUMBERED = re.compile(
     r"^(?:\d{1,2}(?:\.\d{1,2}){0,4}\.?|[IVXLC]{1,6}\.|[A-H]\.|\(\d{1,2}\)|\([a-h]\))\s+(?P<title>\S.*)$"
@@ -57,6 +61,8 @@ def heading_levels(units: Iterable[Unit], toc: list, body: float) -> dict[int, i
     """Heading level by id() of the unit."""
     units = [u for u in units if u.kind != "table"]
     found = [u for i, u in enumerate(units) if heading_like(u, body) and not _office_of_signer(units, i)]
+    entries = contents_entries(units, found)
+    found = [u for u in found if id(u) not in entries]
     levels = _font_levels(found, body, _text_area(units))
     if len(toc) < 2:
         return levels
@@ -69,17 +75,29 @@ def heading_levels(units: Iterable[Unit], toc: list, body: float) -> dict[int, i
             styles.setdefault(_style(unit), []).append(outline[id(unit)])
     top = max((_style(u)[0] for u in units if id(u) in outline), default=0.0)
     deepest = max(outline.values())
+    # One unit set larger than any entry and before the first of them: the document's title (a
+    # press release's headline, a paper's title), over the outline's chapters rather than a chapter
+    # with nothing in it. Several (a cover page's lines) stay beside the chapters, as before: each
+    # would otherwise hold the next.
+    first = next(i for i, u in enumerate(units) if id(u) in outline)
+    titles = {id(u) for u in units[:first] if id(u) in set(map(id, found)) and _style(u)[0] > top}
+    if len(titles) != 1:
+        titles = set()
+    shift = 1 if titles else 0
+    levels = {k: min(9, v + shift) for k, v in outline.items()}
     for unit in found:
         if id(unit) in outline:
             continue
         same = styles.get(_style(unit))
-        if same:
-            outline[id(unit)] = min(same)
+        if id(unit) in titles:
+            levels[id(unit)] = 1
+        elif same:
+            levels[id(unit)] = min(same) + shift
         elif _style(unit)[0] > top:
-            outline[id(unit)] = 1  # larger than any entry: a title above the outline's chapters
+            levels[id(unit)] = 1 + shift  # larger than any entry, further on: beside the chapters
         else:
-            outline[id(unit)] = min(9, deepest + 1)
-    return outline
+            levels[id(unit)] = min(9, deepest + 1 + shift)
+    return levels
 
 
 def _office_of_signer(units: list[Unit], i: int) -> bool:
@@ -124,7 +142,8 @@ def heading_like(unit: Unit, body: float) -> bool:
         return False  # a caption names a figure; "2 Workout monitoring 14" is a contents entry
     if unit.kind == "list_item" and not (section_depth(text) or _NUMBERED.match(text)):
         return False
-    if text.endswith(".") and words > 8:
+    labelled = opens_with_label(text)  # "Item 5. Market for Registrant's Common Equity, ... Securities."
+    if text.endswith(".") and words > 8 and not labelled:
         return False
     if unit.meta.get("shares_row") and not (bigger and size >= 1.2 * body):
         return False  # a table's row label or column head, set in bold
@@ -134,8 +153,12 @@ def heading_like(unit: Unit, body: float) -> bool:
     strong = bigger and (bold or size >= 1.2 * body)
     # A title block in bold: a statement's "3M Company and Subsidiaries / Consolidated Statement of
     # Cash Flows / Years ended December 31", each line short.
-    block = bold and all(len(line.text.split()) <= 8 for line in unit.lines)
-    if not (strong or (bold and words <= 14) or block or _body_size_heading(unit)):
+    # Its last line may name the period in full ("For the Years ended December 31, 2022, 2021 and 2020").
+    block = bold and all(
+        len(line.text.split()) <= 8 or (k and k == len(unit.lines) - 1 and PERIOD.search(line.text))
+        for k, line in enumerate(unit.lines)
+    )
+    if not (strong or (bold and (words <= 14 or labelled)) or block or _body_size_heading(unit)):
         return False
     return not stamp_like(text)  # a bold "FILED" or date stamp is set like a heading but heads nothing
 
@@ -173,17 +196,20 @@ def _opens_like_a_title(text: str) -> bool:
 
 
 def _font_levels(found: list[Unit], body: float, area: tuple[float, float] | None) -> dict[int, int]:
-    """Level from size rank (larger is higher), then, at one size, centred above flush left (a
-    statement's centred title over its left-set "Assets"), deepened by numbering."""
+    """Level from size rank (larger is higher); at one size, the members of a labelled series
+    ("PART I", "Item 1.") above the headings they hold, then centred above flush left (a
+    statement's centred title over its left-set "Assets"); deepened by numbering."""
+    tiers = series_tiers(found)
+    below = max(tiers.values(), default=-1) + 1
 
-    def rank_key(unit: Unit) -> tuple[float, bool]:
-        return round(unit.lines[0].size * 2) / 2, _centred(unit, area)
+    def rank_key(unit: Unit) -> tuple[float, int, bool]:
+        return round(unit.lines[0].size * 2) / 2, -tiers.get(id(unit), below), _centred(unit, area)
 
     keys = sorted({rank_key(u) for u in found}, reverse=True)
     levels = {}
     for unit in found:
         rank = keys.index(rank_key(unit)) + 1
-        levels[id(unit)] = min(6, max(rank, section_depth(unit.text)))
+        levels[id(unit)] = max(rank, section_depth(unit.text))  # nests by rank; the block's level is capped
     return levels
 
 
@@ -242,6 +268,7 @@ def mark_units(units: list[Unit], tables: list[Unit], lines: tuple[Line, ...]) -
     """Mark the short units that can be no heading, whatever their type: those set inside a figure
     (its title, a legend in bold), and those sharing their row with other text (a row label or a
     column head of a table drawn without rules: "Total", "At December 31, 2021")."""
+    units = join_periods(join_labels(units))
     regions = [t.meta["region"] for t in tables if t.kind == "figure"]
     grids = [t.bbox for t in tables if t.kind == "table" and t.bbox is not None]
     rows = sorted(lines, key=lambda ln: ln.bbox[1])
@@ -253,7 +280,7 @@ def mark_units(units: list[Unit], tables: list[Unit], lines: tuple[Line, ...]) -
         cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
         if any(r[0] <= cx <= r[2] and r[1] <= cy <= r[3] for r in regions):
             unit.meta["in_figure"] = True
-        own = set(map(id, unit.lines))
+        own = set(map(id, unit.lines)) | set(unit.meta.get("joined", ()))
         for line in unit.lines:
             start = bisect.bisect_left(tops, line.bbox[1] - 3 * line.height)
             # Cells beside it (a figure, or two more of them), not a line of the next column of prose.

@@ -454,7 +454,7 @@ def _blocks(pages: list[tuple[PageLines, list[Unit]]], toc: list, title: str, bo
                     "heading",
                     text,
                     path,
-                    level=level,
+                    level=min(9, level),
                     page=unit.page,
                     bbox=_bbox(unit),
                     meta={"font_size": unit.lines[0].size, "band": None},

@@ -1,0 +1,127 @@
+"""Headings that open with a label and a number ("PART II", "Item 5.", "Chapter 3"): the label
+set apart from its title on one row, and the series such labels number.
+
+A filing sets "ITEM 5." at the left margin and its title at a tab stop on the same row, in the same
+type; pymupdf reads two lines, which become two units, the label alone a heading and the title a
+paragraph beside a number. Joined, they are the one heading the page shows.
+
+Labels that number a series (PART I to IV, Item 1 to 16) are the document's own outline: each item
+holds the headings set in its type until the next one, and each part holds its items. Among
+headings of one size, a series' members therefore rank above the unlabelled ones, and a series
+of fewer members above one of more (four parts hold twenty items). On a contents page the labels
+are entries, not headings.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+
+from .lines import Line, side_by_side
+from .paragraphs import Unit, capitals
+
+_LABEL = r"(?P<label>part|item|chapter|section|article)\s+(?P<number>\d{1,3}[a-z]?(?:\.\d{1,2})?|[ivxlc]{1,6})"
+_LABEL_ONLY = re.compile(rf"(?i)^{_LABEL}[.:]?$")
+"""A label and its number alone on the line: the title is elsewhere on the row."""
+_OPENS = re.compile(rf"(?i)^{_LABEL}(?:[.:\s\u2014\u2013-]|$)")
+"""A heading that opens with a label: "Item 1A. Risk Factors", "PART II", "ITEM 7A."."""
+
+
+def join_labels(units: list[Unit]) -> list[Unit]:
+    """A one-line label ("ITEM 5.") and the title set right of it on the same row, in the same
+    type, become one unit, where the first of them stood in the reading order. The label must be
+    set apart as a heading's is (bold or capitals): a contents page's plain "Item 5." lines stay."""
+    out = list(units)
+    for label in units:
+        line = _label_line(label)
+        if line is None or label not in out:
+            continue
+        title = next((u for u in out if u is not label and _title_beside(line, u)), None)
+        if title is None:
+            continue
+        first = title.lines[0]
+        joined = replace(
+            first,
+            text=f"{line.text} {first.text}",
+            bbox=(line.bbox[0], min(line.bbox[1], first.bbox[1]), first.bbox[2], max(line.bbox[3], first.bbox[3])),
+        )
+        at = min(out.index(label), out.index(title))
+        merged = replace_lines(title, [joined, *title.lines[1:]])
+        merged.meta["joined"] = (id(line), id(first))  # the page's own lines it stands for
+        out = [u for u in out if u is not label and u is not title]
+        out.insert(at, merged)
+    return out
+
+
+def replace_lines(unit: Unit, lines: list[Line]) -> Unit:
+    return Unit(unit.kind, lines, unit.page, unit.rows, unit.header_rows, unit.bbox, dict(unit.meta), unit.page_end)
+
+
+def _label_line(unit: Unit) -> Line | None:
+    if unit.kind != "paragraph" or len(unit.lines) != 1:
+        return None
+    line = unit.lines[0]
+    if not _LABEL_ONLY.match(line.text) or not (line.bold or line.text.split()[0].isupper()):
+        return None
+    return line
+
+
+def _title_beside(label: Line, unit: Unit) -> bool:
+    """unit's first line reads on from the label across the row: right of it, within a few of its
+    heights, in its size and weight, and opening as a title does (not a figure or a lower-case word)."""
+    if unit.kind != "paragraph" or len(unit.lines) > 3:
+        return False
+    first = unit.lines[0]
+    gap = first.bbox[0] - label.bbox[2]
+    return (
+        side_by_side(label, first, 0.5)
+        and 0 <= gap <= 6 * label.height
+        and abs(first.size - label.size) <= 0.5
+        and first.bold == label.bold
+        and first.text[:1].isupper()
+        and (first.bold or capitals(first.text))
+    )
+
+
+def opens_with_label(text: str) -> bool:
+    return _OPENS.match(text) is not None
+
+
+def contents_entries(units: Sequence[Unit], found: Sequence[Unit]) -> set[int]:
+    """id() of the found headings that open with a label on a contents page: a page where three
+    or more short units in plain type open with a label too ("ITEM 5", "Item 7A.") and outnumber
+    its paragraphs of prose. There a bold or capitals "PART II" is an entry like them, and taken
+    for a heading it would hold every item up to the real PART II. (A 10-Q that sets its items in
+    plain type answers each with prose: no contents page.)"""
+    headed = set(map(id, found))
+    entries: dict[int, int] = {}
+    prose: dict[int, int] = {}
+    for unit in units:
+        if unit.kind != "paragraph" or id(unit) in headed:
+            continue
+        if len(unit.lines) <= 2 and _OPENS.match(unit.text):
+            entries[unit.page] = entries.get(unit.page, 0) + 1
+        elif len(unit.text.split()) >= 20:
+            prose[unit.page] = prose.get(unit.page, 0) + 1
+    pages = {page for page, n in entries.items() if n >= 3 and n > prose.get(page, 0)}
+    return {id(u) for u in found if u.page in pages and _OPENS.match(u.text)}
+
+
+def series_tiers(headings: Sequence[Unit]) -> dict[int, int]:
+    """Tier by id() of each heading that opens with the label of a series: 0 for the series of
+    fewest members (the one met first on a tie), 1 for the next... A series is a label that opens
+    at least two headings with different numbers; headings outside any series are left out (the
+    caller ranks them below every tier)."""
+    numbers: dict[str, set[str]] = {}
+    opened: list[tuple[Unit, str]] = []
+    for unit in headings:
+        m = _OPENS.match(unit.text)
+        if m is not None:
+            label = m.group("label").lower()
+            numbers.setdefault(label, set()).add(m.group("number").lower())
+            opened.append((unit, label))
+    # A series that holds another has fewer members (four parts, twenty items); at a tie, the one
+    # met first. Dicts keep first-seen order, and the sort is stable.
+    order = sorted((label for label, seen in numbers.items() if len(seen) >= 2), key=lambda k: len(numbers[k]))
+    return {id(unit): order.index(label) for unit, label in opened if label in order}

@@ -1,0 +1,113 @@
+"""A filing's parts and items: "ITEM 5." set apart from its title on the same row, and the PART /
+Item series as the outline every heading of their type sits in (found on FinanceBench 10-Ks,
+where items were flat siblings of their own subsections)."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pymupdf
+
+from tests.pdf.pages import Page, load, prose
+
+
+def filing_page(doc: pymupdf.Document, part: str | None, items: list[tuple[str, str, list[str]]], seed: int) -> None:
+    """A page of a 10-K: an optional centred PART line; each item's label at the margin and its
+    title at a tab stop on the same row (both bold, body size), then subsections in bold."""
+    page = Page(doc)
+    if part:
+        page.text(280, page.y, part, font="hebo")
+        page.y += 20
+    for label, title, subsections in items:
+        page.y += 14
+        page.text(60, page.y, label, font="hebo")
+        for k, line in enumerate(textwrap.wrap(title, 60)):  # a long title wraps at its tab stop
+            page.y += 12 if k else 0
+            page.text(120, page.y, line, font="hebo")
+        page.y += 8
+        for k, sub in enumerate(subsections):
+            page.heading(sub)
+            page.para(prose(60, seed + k))
+
+
+ITEM_5 = "MARKET FOR REGISTRANT'S COMMON EQUITY, RELATED STOCKHOLDER MATTERS AND ISSUER PURCHASES OF EQUITY SECURITIES"
+
+
+def test_an_item_label_joins_its_title_and_items_hold_their_subsections(tmp_path):
+    doc = pymupdf.open()
+    filing_page(doc, "PART I", [("ITEM 1.", "BUSINESS", ["Overview", "Competition"])], 0)
+    filing_page(doc, None, [("ITEM 2.", "PROPERTIES", ["Resorts"])], 1)
+    filing_page(doc, "PART II", [("ITEM 5.", ITEM_5, ["Common Stock Information", "Dividend Policy"])], 2)
+    filing_page(doc, None, [("ITEM 6.", "SELECTED FINANCIAL DATA", ["Overview"])], 3)
+    _, blocks = load(doc, tmp_path)
+    headings = [b.text for b in blocks if b.kind == "heading"]
+    assert f"ITEM 5. {ITEM_5}" in headings, headings
+    assert not any(b.text.startswith("MARKET FOR") for b in blocks)
+    dividend = next(b for b in blocks if b.kind == "heading" and b.text == "Dividend Policy")
+    assert dividend.path[-3:] == ("PART II", f"ITEM 5. {ITEM_5}", "Dividend Policy")
+    resorts = next(b for b in blocks if b.kind == "heading" and b.text == "Resorts")
+    assert resorts.path[-3:] == ("PART I", "ITEM 2. PROPERTIES", "Resorts")
+    overview = [b.path[-2:] for b in blocks if b.kind == "heading" and b.text == "Overview"]
+    assert overview == [("ITEM 1. BUSINESS", "Overview"), ("ITEM 6. SELECTED FINANCIAL DATA", "Overview")]
+
+
+def test_a_plain_label_beside_text_is_no_heading(tmp_path):
+    # A contents page lists "Item 5." and its title in plain type: no heading is made of it, and
+    # a heading that opens with a label but numbers no series ranks as any other of its type.
+    doc = pymupdf.open()
+    page = Page(doc)
+    page.heading("Contents")
+    for n, title in enumerate(("Business", "Properties", "Legal Proceedings"), start=1):
+        page.y += 14
+        page.text(60, page.y, f"Item {n}.")
+        page.text(120, page.y, title)
+    page.heading("Section 3 Scope")
+    page.para(prose(60))
+    page.heading("Overview")
+    page.para(prose(60, 1))
+    _, blocks = load(doc, tmp_path)
+    headings = [b for b in blocks if b.kind == "heading"]
+    assert [b.text for b in headings] == ["Contents", "Section 3 Scope", "Overview"]
+    assert headings[1].level == headings[2].level
+
+
+def test_parts_on_a_contents_page_head_nothing(tmp_path):
+    # The contents page sets "PART I" and "PART II" in capitals over plain "Item N." entries, each
+    # with its title, its page number and a line on what it holds: entries, not headings, or its
+    # PART II would hold Items 1 and 2.
+    doc = pymupdf.open()
+    page = Page(doc)
+    page.y = 200
+    for part, items in (("PART I", ("Business", "Properties")), ("PART II", ("Market", "Selected Data"))):
+        page.y += 30
+        page.text(60, page.y, part)
+        for title in items:
+            page.y += 24
+            page.text(70, page.y, f"Item {len(title)}.")
+            page.text(130, page.y, title)
+            page.text(500, page.y, str(3 + len(title)))
+            page.y += 12
+            page.text(130, page.y, f"What the {title.lower()} section reports on, in short.", size=8)
+    filing_page(doc, "PART I", [("ITEM 1.", "BUSINESS", ["Overview"])], 0)
+    filing_page(doc, None, [("ITEM 2.", "PROPERTIES", ["Resorts"])], 1)
+    filing_page(doc, "PART II", [("ITEM 5.", "MARKET", ["Dividend Policy"])], 2)
+    _, blocks = load(doc, tmp_path)
+    assert not [b.text for b in blocks if b.kind == "heading" and b.page == 1]
+    resorts = next(b for b in blocks if b.kind == "heading" and b.text == "Resorts")
+    assert resorts.path[1:] == ("PART I", "ITEM 2. PROPERTIES", "Resorts")
+
+
+def test_items_in_plain_type_leave_their_part_a_heading(tmp_path):
+    # A 10-Q sets its items in plain type, each over the prose that answers it: no contents page,
+    # and the bold "Part II - Other Information" over them stays a heading.
+    doc = pymupdf.open()
+    page = Page(doc)
+    page.heading("Part I - Financial Information")
+    page.para(prose(50))
+    page.heading("Part II - Other Information")
+    for n, title in enumerate(("Legal Proceedings.", "Risk Factors.", "Defaults.", "Exhibits."), start=1):
+        page.y += 14
+        page.text(60, page.y, f"Item {n}. {title}")
+        page.para(prose(30, n))
+    _, blocks = load(doc, tmp_path)
+    assert "Part II - Other Information" in [b.text for b in blocks if b.kind == "heading"]
