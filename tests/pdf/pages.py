@@ -62,3 +62,20 @@ def chunks_of(loaded, blocks) -> list:
 
 def all_text(blocks) -> str:
     return "\n".join(b.text for b in blocks)
+
+
+def ruled_statement(page, top: float, labels: tuple[str, ...], size: float, seed: int) -> float:
+    """A ruled statement table as a filing draws it: a label and three amounts a row, a rule over
+    each row and under the last, four column rules; returns its bottom."""
+    pitch = 12
+    for r, label in enumerate(labels):
+        y = top + r * pitch
+        page.draw_line((55, y), (545, y), width=0.5)
+        page.insert_text((57, y + 9), label, fontsize=size)
+        for c, x in enumerate((370, 436, 502)):
+            page.insert_text((x, y + 9), f"{(seed + 3) * (r + 2) * (c + 5) * 7:,}", fontsize=size)
+    bottom = top + len(labels) * pitch
+    page.draw_line((55, bottom), (545, bottom), width=0.5)
+    for x in (55, 360, 430, 496, 545):
+        page.draw_line((x, top), (x, bottom), width=0.5)
+    return bottom

@@ -9,7 +9,7 @@ import pymupdf
 from ingest.loaders.pdf.lines import Line
 from ingest.loaders.pdf.paragraphs import Unit
 from ingest.loaders.pdf.statement_titles import join_periods
-from tests.pdf.pages import load, prose
+from tests.pdf.pages import load, prose, ruled_statement
 
 STATEMENTS = ("Operations", "Cash Flows", "Stockholders' Equity", "Comprehensive Income")
 PERIOD = "For the Years ended December 31, 2022, 2021 and 2020"
@@ -19,18 +19,8 @@ def statement_page(doc: pymupdf.Document, name: str, seed: int) -> None:
     page = doc.new_page(width=612, height=792)
     title = f"Northwind Inc. and Subsidiaries\nConsolidated Statements of {name}\n{PERIOD}"
     page.insert_text((200, 60), title, fontsize=9, fontname="hebo")  # one block, as a filing sets it
-    top, pitch = 110, 12
     labels = ("Net revenues", "Operating expenses", "Interest expense", "Net income")
-    for r, label in enumerate(labels):
-        y = top + r * pitch
-        page.draw_line((55, y), (545, y), width=0.5)
-        page.insert_text((57, y + 9), label, fontsize=9)
-        for c, x in enumerate((370, 436, 502)):
-            page.insert_text((x, y + 9), f"{(seed + 3) * (r + 2) * (c + 5) * 7:,}", fontsize=9)
-    bottom = top + len(labels) * pitch
-    page.draw_line((55, bottom), (545, bottom), width=0.5)
-    for x in (55, 360, 430, 496, 545):
-        page.draw_line((x, top), (x, bottom), width=0.5)
+    bottom = ruled_statement(page, 110, labels, 9, seed)
     words = prose(90, seed).split()
     for k in range(0, len(words), 14):
         page.insert_text((57, bottom + 30 + k), " ".join(words[k : k + 14]), fontsize=9)

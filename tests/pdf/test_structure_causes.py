@@ -8,7 +8,7 @@ import textwrap
 
 import pymupdf
 
-from tests.pdf.pages import Page, load, prose
+from tests.pdf.pages import Page, load, prose, ruled_statement
 
 
 def test_bold_heads_over_columns_of_check_boxes_are_no_headings(tmp_path):
@@ -50,18 +50,8 @@ def statement_page(doc: pymupdf.Document, title: str, heads: str, seed: int) -> 
     page.insert_text((57, 97), heads, fontsize=6.6, fontname="hebo")
     for x, year in ((370, "2018"), (436, "2017"), (502, "2016")):
         page.insert_text((x, 97), year, fontsize=6.6, fontname="hebo")
-    top, pitch = 100, 12
     labels = ("Net sales", "Cost of sales", "Research expenses", "Operating income", "Net income")
-    for r, label in enumerate(labels):
-        y = top + r * pitch
-        page.draw_line((55, y), (545, y), width=0.5)
-        page.insert_text((57, y + 9), label, fontsize=7.8)
-        for c, x in enumerate((370, 436, 502)):
-            page.insert_text((x, y + 9), f"{(seed + 3) * (r + 2) * (c + 5) * 7:,}", fontsize=7.8)
-    bottom = top + len(labels) * pitch
-    page.draw_line((55, bottom), (545, bottom), width=0.5)
-    for x in (55, 360, 430, 496, 545):
-        page.draw_line((x, top), (x, bottom), width=0.5)
+    bottom = ruled_statement(page, 100, labels, 7.8, seed)
     y = bottom + 30
     for line in textwrap.wrap(prose(120, seed), 110):
         page.insert_text((57, y), line, fontsize=7.8)
