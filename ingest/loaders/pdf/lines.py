@@ -198,8 +198,9 @@ def _visual_order(chars: list[dict]) -> list[dict]:
     """A span of right-to-left letters whose glyphs the PDF drew out of place (a final letter
     painted before the word it ends, "ی کاال" for "کالای"; a comma after a word put before it,
     "،وعليه" for "وعليه،") in the order the page shows them, right to left. Only spans of
-    right-to-left letters, spaces and punctuation whose glyphs step back rightwards are touched: digits and Latin runs read left to right, and MuPDF's order is
-    right wherever it follows the glyphs. A space laid over letters is not between them, and goes.
+    right-to-left letters, spaces and punctuation whose glyphs step back rightwards are touched:
+    digits and Latin runs read left to right, and MuPDF's order is right wherever it follows the
+    glyphs. A space laid over letters is not between them, and goes.
     """
     if len(chars) < 3 or any(c["c"].isascii() and c["c"].isalnum() for c in chars):
         return chars

@@ -317,8 +317,8 @@ def _plot(grid: Grid, marks: list[Box], has_text: Callable[[Box], bool]) -> bool
 
 
 _MIN_BARS = 4
-_WHITE = 0xFFFFFF
 """Bars standing on one baseline that make a grid a bar chart's frame."""
+_WHITE = 0xFFFFFF
 
 
 def _bars(grid: Grid, rects: list[Box], has_text: Callable[[Box], bool]) -> bool:

@@ -155,11 +155,10 @@ def shading_within(vectors: Sequence[dict]) -> tuple[set[int], set[int]]:
     would cut the cell into rows (a label wrapped over two lines became two rows, its second
     line under an empty value cell). Only fills inset from both sides of the one they lie in,
     each by a cell's padding (under a tenth of its width), in a colour that shades two or more
-    lines of some cell, are such lines':
-    one reaching a side, or set well inside, is a cell of a shaded band, the producer's own
-    division, and stays. A white row
-    between shaded rows on a white page is inside the page's white too, but its sides meet the
-    shaded rows: they show, and the row stays. A colour filled hundreds of times is a chart's
+    lines of some cell, are such lines': one reaching a side, or set well inside, is a cell of a
+    shaded band, the producer's own division, and stays. A white row between shaded rows on a
+    white page is inside the page's white too, but its sides meet the shaded rows: they show, and
+    the row stays. A colour filled hundreds of times is a chart's
     marks, never a cell's shading, and is not searched.
     """
     by_colour: dict[int, list[int]] = {}
@@ -170,6 +169,7 @@ def shading_within(vectors: Sequence[dict]) -> tuple[set[int], set[int]]:
         return set(), set()
     boxes = [v["bbox"] for v in vectors]  # a fill's box is as drawn (a stroke's is widened)
     areas = [k for k, b in enumerate(boxes) if min(b[2] - b[0], b[3] - b[1]) > THIN]  # rules show anyway
+    near = _buckets(boxes, areas)
     hidden: set[int] = set()
     stacked: dict[int, list[int]] = {}  # the fill a line's shading lies in -> those lines
     for members in by_colour.values():
@@ -185,7 +185,7 @@ def shading_within(vectors: Sequence[dict]) -> tuple[set[int], set[int]]:
                 if tuple(around) == tuple(box) or not _within(box, around):
                     continue
                 colour = vectors[k]["color"]
-                others = [j for j in areas if vectors[j]["color"] != colour and j != k]
+                others = [j for j in _touching(near, box) if vectors[j]["color"] != colour and j != k]
                 if not any(_meets(boxes[j], box, around) for j in others):
                     hidden.add(k)
                     pad = 0.1 * (around[2] - around[0])
@@ -198,6 +198,32 @@ def shading_within(vectors: Sequence[dict]) -> tuple[set[int], set[int]]:
     by_lines = {vectors[k]["color"] for group in stacked.values() if len(group) >= 2 for k in group}
     lines = {k for group in stacked.values() for k in group if vectors[k]["color"] in by_lines}
     return hidden, lines
+
+
+_CELL = 32.0
+"""Side (points) of the squares areas are filed under, so that a fill meets only its neighbours."""
+
+
+def _buckets(boxes: Sequence[Box], ids: Sequence[int]) -> dict[tuple[int, int], list[int]]:
+    """The ids filed under every square their box covers: a page of thousands of fills is searched
+    by place, not each against all (a legend grid of 30 colours took seconds a page)."""
+    grid: dict[tuple[int, int], list[int]] = {}
+    for j in ids:
+        x0, y0, x1, y1 = boxes[j]
+        for gx in range(int(x0 // _CELL), int(x1 // _CELL) + 1):
+            for gy in range(int(y0 // _CELL), int(y1 // _CELL) + 1):
+                grid.setdefault((gx, gy), []).append(j)
+    return grid
+
+
+def _touching(grid: dict[tuple[int, int], list[int]], box: Box) -> set[int]:
+    """The ids filed under the squares the box, widened by the half point `_meets` allows, covers."""
+    x0, y0, x1, y1 = box
+    found: set[int] = set()
+    for gx in range(int((x0 - 0.5) // _CELL), int((x1 + 0.5) // _CELL) + 1):
+        for gy in range(int((y0 - 0.5) // _CELL), int((y1 + 0.5) // _CELL) + 1):
+            found.update(grid.get((gx, gy), ()))
+    return found
 
 
 def _within(box: Box, around: Box) -> bool:
