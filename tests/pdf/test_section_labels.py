@@ -111,3 +111,39 @@ def test_items_in_plain_type_leave_their_part_a_heading(tmp_path):
         page.para(prose(30, n))
     _, blocks = load(doc, tmp_path)
     assert "Part II - Other Information" in [b.text for b in blocks if b.kind == "heading"]
+
+
+def test_a_contracts_short_sections_are_no_contents_page(tmp_path):
+    # A contract's sections are a line or two each, their titles run into their text: prose, not
+    # contents entries, so the page's bold ARTICLE headings stay headings.
+    doc = pymupdf.open()
+    page = doc.new_page()
+    y = 80.0
+    for article, title, sections in (
+        (
+            "ARTICLE I",
+            "DEFINITIONS AND TERM",
+            [
+                "1.1 Term. This Agreement starts on the Effective Date.",
+                "1.2 Renewal. It renews each year unless ended.",
+                "1.3 Notices. Notices are given in writing.",
+            ],
+        ),
+        (
+            "ARTICLE II",
+            "PAYMENT",
+            ["2.1 Fees. The Client pays the fees in Schedule A.", "2.2 Taxes. Fees exclude taxes."],
+        ),
+    ):
+        for line in (article, title):
+            page.insert_text((72, y), line, fontname="hebo", fontsize=12)
+            y += 18
+        y += 12
+        for section in sections:
+            page.insert_text((72, y), f"Section {section}", fontname="helv", fontsize=11)
+            y += 34  # a paragraph each
+    _, blocks = load(doc, tmp_path)
+    headings = [b.text for b in blocks if b.kind == "heading"]
+    assert headings == ["ARTICLE I DEFINITIONS AND TERM", "ARTICLE II PAYMENT"], headings
+    fees = next(b for b in blocks if b.text.startswith("Section 2.1"))
+    assert fees.path[-1] == "ARTICLE II PAYMENT"

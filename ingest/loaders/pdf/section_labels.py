@@ -100,12 +100,24 @@ def contents_entries(units: Sequence[Unit], found: Sequence[Unit]) -> set[int]:
     for unit in units:
         if unit.kind != "paragraph" or id(unit) in headed:
             continue
-        if len(unit.lines) <= 2 and _OPENS.match(unit.text):
+        if len(unit.lines) <= 2 and _OPENS.match(unit.text) and not _runs_in(unit.text):
             entries[unit.page] = entries.get(unit.page, 0) + 1
-        elif len(unit.text.split()) >= 20:
+        elif len(unit.text.split()) >= 20 or _OPENS.match(unit.text):
             prose[unit.page] = prose.get(unit.page, 0) + 1
     pages = {page for page, n in entries.items() if n >= 3 and n > prose.get(page, 0)}
     return {id(u) for u in found if u.page in pages and _OPENS.match(u.text)}
+
+
+_SENTENCE = re.compile(r"(?<!\.)[.;:]\s+[^\W\d_]")
+"""A stop, then a word: not a contents entry's dot leaders before its page number."""
+
+
+def _runs_in(text: str) -> bool:
+    """A section whose title runs into its text ("Section 1.2 Renewal. It renews each year."): a
+    stop inside it, past the label's own ("Item 1A. Risk Factors" has none). A contract's short
+    sections are prose, however few their words; a contents entry holds no sentence."""
+    m = _OPENS.match(text)
+    return m is not None and _SENTENCE.search(text, m.end("number") + 1) is not None
 
 
 def series_tiers(headings: Sequence[Unit]) -> dict[int, int]:
