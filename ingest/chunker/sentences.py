@@ -24,20 +24,12 @@ ABBREVIATIONS = frozenset(
     """.split()
 )
 
-# Letters that can open a sentence after a space: capitals (Latin, Greek, Cyrillic), digits, and
-# the letters of scripts without case (Hebrew, Arabic, Indic, Thai, kana, Han, Hangul), where no
-# capital marks the start.
-_OPENS = (
-    "A-Z0-9\u00c0-\u00d6\u00d8-\u00de\u0386-\u03ab\u0400-\u042f"
-    "\u0590-\u08ff\u0900-\u0dff\u0e00-\u0eff\u1100-\u11ff"
-    "\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
-)
 _BOUNDARY = re.compile(
-    rf"""
+    r"""
     (?: (?<=[^.])[.!?\u061f\u06d4\u0964\u0965]+   # terminal punctuation (Arabic ? and Urdu, Devanagari stops
                                                # too); a lone "..." run is handled below
         [\"'”’)\]»]*                           # closing quotes or brackets stay with the sentence
-        (?= \s+ [\"'“‘(\[«]? [{_OPENS}] | \s*$ )
+        (?= \s+ [\"'“‘(\[«]? (?P<opens>[^\W_]) | \s*$ )
       | [。！？｡]+ [\"'”’)\]」』）】〕〉》]*        # CJK stops end a sentence with or without a space,
     )                                          # its closing quotes and brackets with it
     """,
@@ -53,7 +45,7 @@ def sentence_spans(text: str, start: int = 0, end: int | None = None) -> Iterato
     begin = _skip_space(text, start, end)
     for match in _BOUNDARY.finditer(text, begin, end):
         stop = match.end()
-        if not _is_full_stop(text, begin, match.start(), match.group()):
+        if not _can_open(match.group("opens")) or not _is_full_stop(text, begin, match.start(), match.group()):
             continue
         if stop > begin:
             yield begin, stop
@@ -61,6 +53,16 @@ def sentence_spans(text: str, start: int = 0, end: int | None = None) -> Iterato
     stop = _trim_end(text, begin, end)
     if stop > begin:
         yield begin, stop
+
+
+def _can_open(letter: str | None) -> bool:
+    """What follows the stop can open a sentence: a capital of any script with case (Latin with
+    its accents, "Šel", "Łódź"; Greek; Cyrillic, "Ґанок"), a digit, or a letter of a script without
+    case (Hebrew, Arabic, Indic, Thai, kana, Han, Hangul), where no capital marks the start. The
+    stop before a lower-case word is an abbreviation's. (None: the text ends there.)"""
+    if letter is None:
+        return True
+    return letter.isdecimal() or (letter.isalpha() and not letter.islower())
 
 
 def _is_full_stop(text: str, begin: int, at: int, punct: str) -> bool:

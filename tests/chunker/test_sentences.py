@@ -37,6 +37,11 @@ def sentences(text: str) -> list[str]:
         ("هل أنت بخير؟ نعم أنا بخير. شكرا", ["هل أنت بخير؟", "نعم أنا بخير.", "شكرا"]),
         ("זה משפט. זה עוד משפט.", ["זה משפט.", "זה עוד משפט."]),
         ("Привет. Как дела? хорошо.", ["Привет.", "Как дела? хорошо."]),
+        # A capital of any cased script opens one, accented Latin and Cyrillic past Russian's too.
+        ("Cena je 5 Kč. Šel domů. Řeka teče.", ["Cena je 5 Kč.", "Šel domů.", "Řeka teče."]),
+        ("Jest zimno. Łódź leży w Polsce.", ["Jest zimno.", "Łódź leży w Polsce."]),
+        ("Він прийшов. Ґанок старий.", ["Він прийшов.", "Ґанок старий."]),
+        ("Hava soğuk. İstanbul büyük. şehir", ["Hava soğuk.", "İstanbul büyük. şehir"]),
         ("no terminal punctuation", ["no terminal punctuation"]),
         ("lower. case does not open a sentence", ["lower. case does not open a sentence"]),
     ],
