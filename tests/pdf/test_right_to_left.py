@@ -204,3 +204,16 @@ def test_a_ragged_left_paragraph_is_one_paragraph_and_a_short_last_line_ends_it(
         y += 15
     _, blocks = load(doc, tmp_path)
     assert [b.text for b in blocks] == [" ".join(first), " ".join(second)]
+
+
+def test_an_english_line_quoting_an_arabic_phrase_reads_from_the_left(tmp_path):
+    # MuPDF returns the word after the phrase as a piece of its own on the row; the row is
+    # English, so that piece ends the line rather than opening it.
+    doc = pymupdf.open()
+    page = doc.new_page()
+    lead = "The committee met in Cairo to discuss the proposal. " * 3
+    html = f"<p style='font-size:11px'>{lead}The motto <span dir='rtl'>العلم نور</span> was printed on the banner.</p>"
+    page.insert_htmlbox((72, 72, 520, 400), html)
+    _, blocks = load(doc, tmp_path)
+    text = " ".join(b.text for b in blocks)
+    assert text.startswith(lead.strip()) and text.endswith("was printed on the banner."), text

@@ -460,7 +460,7 @@ def text_length(text: str) -> int:
 def _merge(row: list[Line], spaced: set[tuple[int, int]] | None = None) -> Line:
     if len(row) == 1:
         return row[0]
-    rtl = any(RIGHT_TO_LEFT.search(line.text) for line in row)
+    rtl = _mostly_right_to_left(row)
     row.sort(key=lambda line: -line.bbox[2] if rtl else line.bbox[0])  # reading order
     text = row[0].text
     for before, line in zip(row, row[1:]):
@@ -482,6 +482,17 @@ def _merge(row: list[Line], spaced: set[tuple[int, int]] | None = None) -> Line:
         max(line.bbox[3] for line in row),
     )
     return Line(text, box, main.size, main.bold, row[0].block, italic=main.italic, mono=main.mono, mixed=main.mixed)
+
+
+def _mostly_right_to_left(row: list[Line]) -> bool:
+    """Most of the row's letters are of a right-to-left script: its pieces read from the right.
+    An English line quoting an Arabic phrase reads from the left (a piece right of the phrase,
+    " was", went before the line it ends)."""
+    texts = [line.text for line in row if not line.text.isascii()]
+    if not texts:
+        return False
+    rtl = sum(len(RIGHT_TO_LEFT.findall(t)) for t in texts)
+    return 2 * rtl > sum(c.isalpha() for line in row for c in line.text)
 
 
 def _joined_letters(before: Line, after: Line, text: str) -> bool:
