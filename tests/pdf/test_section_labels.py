@@ -147,3 +147,16 @@ def test_a_contracts_short_sections_are_no_contents_page(tmp_path):
     assert headings == ["ARTICLE I DEFINITIONS AND TERM", "ARTICLE II PAYMENT"], headings
     fees = next(b for b in blocks if b.text.startswith("Section 2.1"))
     assert fees.path[-1] == "ARTICLE II PAYMENT"
+
+
+def test_a_bold_sentence_that_opens_with_a_label_is_no_heading(tmp_path):
+    # A form's instruction in bold: "Part 2" goes on in a lower-case word, as prose does, so the
+    # label gives it no licence to be a heading that ends in a stop.
+    doc = pymupdf.open()
+    page = Page(doc)
+    page.heading("Application for Membership", size=16)
+    page.para(prose(40, 0))
+    page.heading("Part 2 of this form must be completed by the employer of the applicant.")
+    page.para(prose(40, 1))
+    _, blocks = load(doc, tmp_path)
+    assert [b.text for b in blocks if b.kind == "heading"] == ["Application for Membership"]

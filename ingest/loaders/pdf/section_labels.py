@@ -24,8 +24,10 @@ from .paragraphs import Unit, capitals
 _LABEL = r"(?P<label>part|item|chapter|section|article)\s+(?P<number>\d{1,3}[a-z]?(?:\.\d{1,2})?|[ivxlc]{1,6})"
 _LABEL_ONLY = re.compile(rf"(?i)^{_LABEL}[.:]?$")
 """A label and its number alone on the line: the title is elsewhere on the row."""
-_OPENS = re.compile(rf"(?i)^{_LABEL}(?:[.:\s\u2014\u2013-]|$)")
-"""A heading that opens with a label: "Item 1A. Risk Factors", "PART II", "ITEM 7A."."""
+_OPENS = re.compile(rf"(?i)^{_LABEL}(?:[.:\u2014\u2013-]|\s+(?-i:(?![a-z]))|$)")
+"""A heading that opens with a label: "Item 1A. Risk Factors", "PART II", "ITEM 7A.". Not a
+sentence that opens with one ("Part 2 of this form must be completed by the employer."): a
+title goes on from its label's number after a stop or in a capital, prose in a lower-case word."""
 
 
 def join_labels(units: list[Unit]) -> list[Unit]:
