@@ -160,3 +160,26 @@ def test_a_bold_sentence_that_opens_with_a_label_is_no_heading(tmp_path):
     page.para(prose(40, 1))
     _, blocks = load(doc, tmp_path)
     assert [b.text for b in blocks if b.kind == "heading"] == ["Application for Membership"]
+
+
+def test_sections_numbered_afresh_in_each_chapter_sit_under_their_chapter(tmp_path):
+    # Four chapters, each with a Section 1 and a Section 2: the sections' numbers are fewer than
+    # the chapters', their headings are not.
+    doc = pymupdf.open()
+    for c, chapter in enumerate(("Origins", "Growth", "Crisis", "Renewal"), start=1):
+        page = Page(doc)
+        page.heading(f"Chapter {c}. {chapter}")
+        page.para(prose(50, c))
+        for s, section in enumerate(("Early years", "Later years"), start=1):
+            page.heading(f"Section {s}. {section}")
+            page.para(prose(60, 10 * c + s))
+    _, blocks = load(doc, tmp_path)
+    later = [b.path[-2:] for b in blocks if b.kind == "heading" and b.text.startswith("Section 2")]
+    assert later[1] == ("Chapter 2. Growth", "Section 2. Later years"), later
+    chapters = [b.path[1:] for b in blocks if b.kind == "heading" and b.text.startswith("Chapter")]
+    assert chapters == [
+        ("Chapter 1. Origins",),
+        ("Chapter 2. Growth",),
+        ("Chapter 3. Crisis",),
+        ("Chapter 4. Renewal",),
+    ]

@@ -8,13 +8,14 @@ paragraph beside a number. Joined, they are the one heading the page shows.
 Labels that number a series (PART I to IV, Item 1 to 16) are the document's own outline: each item
 holds the headings set in its type until the next one, and each part holds its items. Among
 headings of one size, a series' members therefore rank above the unlabelled ones, and a series
-of fewer members above one of more (four parts hold twenty items). On a contents page the labels
+that opens fewer headings above one that opens more (four parts hold twenty items). On a contents page the labels
 are entries, not headings.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -123,10 +124,10 @@ def _runs_in(text: str) -> bool:
 
 
 def series_tiers(headings: Sequence[Unit]) -> dict[int, int]:
-    """Tier by id() of each heading that opens with the label of a series: 0 for the series of
-    fewest members (the one met first on a tie), 1 for the next... A series is a label that opens
-    at least two headings with different numbers; headings outside any series are left out (the
-    caller ranks them below every tier)."""
+    """Tier by id() of each heading that opens with the label of a series: 0 for the series that
+    opens fewest headings (the one met first on a tie), 1 for the next... A series is a label that
+    opens at least two headings with different numbers; headings outside any series are left out
+    (the caller ranks them below every tier)."""
     numbers: dict[str, set[str]] = {}
     opened: list[tuple[Unit, str]] = []
     for unit in headings:
@@ -135,7 +136,10 @@ def series_tiers(headings: Sequence[Unit]) -> dict[int, int]:
             label = m.group("label").lower()
             numbers.setdefault(label, set()).add(m.group("number").lower())
             opened.append((unit, label))
-    # A series that holds another has fewer members (four parts, twenty items); at a tie, the one
-    # met first. Dicts keep first-seen order, and the sort is stable.
-    order = sorted((label for label, seen in numbers.items() if len(seen) >= 2), key=lambda k: len(numbers[k]))
+    count = Counter(label for _, label in opened)
+    # A series that holds another opens fewer headings (four parts, twenty items); its members'
+    # numbers may not be fewer: a book's sections number afresh in each chapter (four chapters,
+    # sections 1 and 2 in each). At a tie, the one met first: dicts keep first-seen order, and the
+    # sort is stable.
+    order = sorted((label for label, seen in numbers.items() if len(seen) >= 2), key=lambda k: count[k])
     return {id(unit): order.index(label) for unit, label in opened if label in order}
