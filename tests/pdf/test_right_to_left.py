@@ -217,3 +217,27 @@ def test_an_english_line_quoting_an_arabic_phrase_reads_from_the_left(tmp_path):
     _, blocks = load(doc, tmp_path)
     text = " ".join(b.text for b in blocks)
     assert text.startswith(lead.strip()) and text.endswith("was printed on the banner."), text
+
+
+def test_an_english_table_with_one_hebrew_column_keeps_its_left_cell_first(tmp_path):
+    # The Hebrew names hold more letters than the English heads and numbers, but one column of
+    # three is Hebrew: the table is English, read from the left.
+    doc = pymupdf.open()
+    page = doc.new_page()
+    names = ("משה כהן ובניו", "שרה לוי ושות", "דוד מזרחי בעמ", "רחל אברהם")
+    rows = [("ID", "Donor", "Amount"), *((str(k), name, str(100 * k)) for k, name in enumerate(names, start=1))]
+    xs, top, height = (60, 120, 400, 520), 100, 22
+    for k in range(len(rows) + 1):
+        page.draw_line((xs[0], top + k * height), (xs[-1], top + k * height), width=0.5)
+    for x in xs:
+        page.draw_line((x, top), (x, top + height * len(rows)), width=0.5)
+    for k, row in enumerate(rows):
+        for j, cell in enumerate(row):
+            if cell.isascii():
+                page.insert_text((xs[j] + 4, top + k * height + 15), cell, fontsize=10)
+            else:
+                _rtl(page, xs[j + 1] - 4, top + k * height + 15, cell, size=10)
+    page.insert_text((60, 260), prose(12), fontsize=11)
+    _, blocks = load(doc, tmp_path)
+    (table,) = [b for b in blocks if b.kind == "table"]
+    assert table.rows[:2] == (("ID", "Donor", "Amount"), ("1", names[0], "100")), table.rows

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from .groups import Groups
@@ -132,17 +132,30 @@ def cell_texts(grid: Grid, words: Sequence[tuple]) -> list[tuple[str, ...]]:
 
 
 def right_to_left_rows(rows: Sequence[Sequence[str]]) -> bool:
-    """Most of the table's letters are of a right-to-left script: its rows read from the right."""
+    """Most of the table's columns are in a right-to-left script: its rows read from the right.
+    Columns vote, each by its letters, so one column of Hebrew names in an English table (more
+    letters than its English heads and numbers) leaves it read from the left; at a tie (a label
+    column and a value column), the letters of the whole table decide."""
+    votes = rtl_letters = other_letters = 0
+    for k in range(max(map(len, rows), default=0)):
+        rtl, other = _letters(row[k] for row in rows if k < len(row))
+        votes += (rtl > other) - (other > rtl)
+        rtl_letters += rtl
+        other_letters += other
+    return votes > 0 or (votes == 0 and rtl_letters > other_letters)
+
+
+def _letters(cells: Iterable[str]) -> tuple[int, int]:
+    """Letters of a right-to-left script, and other letters, in the cells."""
     rtl = other = 0
-    for row in rows:
-        for cell in row:
-            if cell.isascii():
-                other += sum(map(str.isalpha, cell))
-                continue
-            found = len(_RTL.findall(cell))
-            rtl += found
-            other += sum(map(str.isalpha, cell)) - found
-    return rtl > other
+    for cell in cells:
+        if cell.isascii():
+            other += sum(map(str.isalpha, cell))
+            continue
+        found = len(_RTL.findall(cell))
+        rtl += found
+        other += sum(map(str.isalpha, cell)) - found
+    return rtl, other
 
 
 def shading_within(vectors: Sequence[dict]) -> tuple[set[int], set[int]]:
