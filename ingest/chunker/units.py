@@ -154,12 +154,16 @@ def _word_pieces(
         stop = begin + tok.cut(window, target)
         if stop < end:
             space = max(text.rfind(" ", begin + 1, stop + 1), text.rfind("\n", begin + 1, stop + 1))
-            if space > begin:
+            # CJK sets no spaces: cut after a clause's comma, enumeration mark or semicolon, when
+            # one ends the latter half of the piece, rather than at a space: a space in CJK text
+            # stands beside a Latin word inside a clause ("使用 GPS 设备").
+            mark = max(text.rfind(c, begin + 1, stop) for c in "，、；：")
+            if mark > begin and 2 * (mark + 1 - begin) >= stop - begin:
+                stop = mark + 1
+            elif space > begin:
                 stop = space
-            else:  # CJK sets no spaces: cut after a clause's comma, enumeration mark or semicolon
-                mark = max(text.rfind(c, begin + 1, stop) for c in "，、；：")
-                if mark > begin:
-                    stop = mark + 1
+            elif mark > begin:
+                stop = mark + 1
         piece = text[begin:stop]
         yield begin, stop, piece, tok.count(piece), seam, strength
         strength = 0

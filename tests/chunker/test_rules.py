@@ -71,6 +71,16 @@ def test_a_long_cjk_sentence_is_cut_after_its_commas_not_inside_a_clause():
     assert "".join(c.text for c in chunks) == sentence
 
 
+def test_a_long_cjk_sentence_with_latin_words_is_still_cut_after_its_commas():
+    # The spaces beside "GPS" stand inside a clause: the clause's comma is the place to cut.
+    clauses = [f"第{i}项调查使用 GPS 设备在北方地区的水井中进行" for i in range(40)]
+    sentence = "，".join(clauses) + "。"
+    loaded = md(f"# 调查\n\n{sentence}\n")
+    chunks = list(chunk(loaded, ChunkOptions(max_tokens=60, min_tokens=0, overlap_tokens=0)))
+    assert len(chunks) > 3 and all(c.token_count <= 60 for c in chunks)
+    assert all(c.text.endswith(("，", "。")) for c in chunks), [c.text[-5:] for c in chunks]
+
+
 def test_a_chunk_never_spans_two_heading_paths():
     loaded = md("# A\n\nShort.\n\n## B\n\nAlso short.\n\n## C\n\nTiny.\n")
     chunks = list(chunk(loaded, ChunkOptions(max_tokens=500, min_tokens=100, overlap_tokens=0)))
