@@ -106,3 +106,18 @@ def test_a_latin_line_with_a_gap_under_an_em_stays_one_line(tmp_path):
     assert [b.text for b in blocks] == [
         "The survey of water quality in the northern district found that most wells met the standard."
     ]
+
+
+def test_korean_words_painted_apart_keep_their_spaces(tmp_path):
+    # Each word painted at its own place, no space glyph between: MuPDF returns the syllables
+    # run together; the gaps are the page's word spaces.
+    doc = pymupdf.open()
+    page = doc.new_page()
+    font = pymupdf.Font("korea")
+    text = "대한민국의 경제는 지난해 수출 증가에 힘입어 꾸준히 성장하였다"
+    x = 60.0
+    for word in text.split():
+        page.insert_text((x, 100), word, fontname="korea", fontsize=11)
+        x += font.text_length(word, fontsize=11) + 4.0
+    _, blocks = load(doc, tmp_path)
+    assert [b.text for b in blocks] == [text]

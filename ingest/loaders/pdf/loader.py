@@ -70,6 +70,7 @@ from .rejoin import rejoin
 from .table_heads import heads_into_tables
 from .tables import Box, Grid, cell_texts, find_grids, header_rows, right_to_left_rows, shading_within
 from .text_tables import text_tables
+from .word_spaces import restore_word_spaces
 
 pymupdf.TOOLS.mupdf_display_errors(False)
 
@@ -130,6 +131,7 @@ def _read_pages(
         blocks = page.get_text("dict", textpage=textpage)["blocks"]
         text = [b for b in blocks if b["type"] == 0]
         glyphs = restore_glyph_order(page, textpage, text)
+        restore_word_spaces(page, textpage, text)
         text = single_printed(page, textpage, text)
         vectors = [b for b in blocks if b["type"] == 3]
         # Fills inside a fill of their colour draw nothing: no figure's mark, and where they
