@@ -8,7 +8,7 @@ import textwrap
 import pymupdf
 
 from ingest.loaders.pdf.framed_prose import framed_prose
-from tests.pdf.pages import load, prose
+from tests.pdf.pages import load, prose, ruled_statement
 
 
 def _boxed(page, x0: float, x1: float, top: float, texts: list[str]) -> float:
@@ -72,3 +72,23 @@ def test_a_glossary_of_terms_and_long_definitions_is_a_table():
     rows = [(f"Term {k}", _sentences(k)) for k in range(3)]
     assert not framed_prose(rows)
     assert framed_prose([(_sentences(0), _sentences(4)), (_sentences(1), "")])
+
+
+def test_paragraphs_a_tables_frame_takes_in_above_its_rows_stay_text(tmp_path):
+    # The ruling starts above the paragraph: the first "row" is the paragraph, spanning the grid.
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    text = _sentences(5)
+    page.draw_line((55, 100), (545, 100), width=0.5)
+    lines = textwrap.wrap(text, 95)
+    for k, line in enumerate(lines):
+        page.insert_text((64, 114 + k * 12), line, fontsize=9)
+    top = 114 + len(lines) * 12
+    ruled_statement(page, top, ("Water sales", "Repairs", "Net income"), 9, seed=1)
+    for x in (55, 545):
+        page.draw_line((x, 100), (x, top), width=0.5)
+    loaded, blocks = load(doc, tmp_path)
+    tables = [b for b in blocks if b.kind == "table"]
+    assert len(tables) == 1
+    assert [r[0] for r in tables[0].rows] == ["Water sales", "Repairs", "Net income"]
+    assert " ".join(text.split()) in [" ".join(b.text.split()) for b in blocks if b.kind == "paragraph"]
