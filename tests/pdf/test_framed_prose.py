@@ -1,5 +1,6 @@
 """A ruled grid whose cells hold paragraphs (text boxes, columns drawn with rules) is prose, read
-cell by cell; a ruled table with one long description stays a table."""
+cell by cell; a ruled table with one long description stays a table; a table's frame that takes
+in a paragraph above its rows gives the paragraph back to the text."""
 
 from __future__ import annotations
 

@@ -5,9 +5,9 @@ Read as a table, such a grid's sentences lose their paragraphs and a cell of 300
 one pipe-table row the chunker cannot cut between sentences. The evidence is the cells: nearly
 all of the grid's text stands in cells of full sentences, no row holds two short cells (a header
 or a record: label, figure, date), and at most one row sets a short cell beside a prose one (rows
-of a term and its description are a glossary's or a risk table's records, which stay a table). A real table's first or last rows that hold
-nothing but prose (a spanning row of paragraphs the ruling reaches) are peeled off it: their
-lines stay the page's text, the rows below them the table.
+of a term and its description are a glossary's or a risk table's records, which stay a table).
+A real table's first or last rows that hold nothing but prose (a spanning row of paragraphs the
+ruling reaches) are peeled off it: their lines stay the page's text, the rows below the table.
 """
 
 from __future__ import annotations
