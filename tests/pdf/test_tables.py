@@ -13,6 +13,7 @@ import pymupdf
 import pytest
 
 from ingest.loaders import load_file
+from ingest.loaders.pdf.framed_prose import framed_prose
 from ingest.loaders.pdf.lines import restore_glyph_order
 from ingest.loaders.pdf.tables import header_rows, right_to_left_rows
 
@@ -20,8 +21,8 @@ RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")
 WITH_TABLES = {  # found by the finder on these pages; the test fails if it finds none there
     "docling/pdf/sources/2305.03393v1-pg9.pdf": {1},
     "docling/pdf/sources/right_to_left_03.pdf": {1},
-    "unstructured/example-docs/pdf/list-item-example.pdf": {1},
 }
+FRAMED = "unstructured/example-docs/pdf/list-item-example.pdf"  # two columns of prose drawn with rules
 SHADED_TWICE = {"docling/pdf/sources/right_to_left_03.pdf"}  # checked in test_right_to_left.py
 
 
@@ -31,7 +32,7 @@ def corpus_pdfs(corpus) -> list[str]:
 
 def finder_tables(path) -> list[tuple[int, tuple[float, ...], list[tuple[str, ...]]]]:
     """(page, bbox, rows) per table the finder sees, kept by the loader's rule: two or more rows
-    with text and two or more columns. Right-to-left cells, which the finder returns reversed,
+    with text and two or more columns, and not prose in frames (`framed_prose`, tested on its own). Right-to-left cells, which the finder returns reversed,
     are read from MuPDF's words (logical order) inside the finder's own cell boxes."""
     if hasattr(pymupdf, "no_recommend_layout"):
         pymupdf.no_recommend_layout()
@@ -62,7 +63,7 @@ def finder_tables(path) -> list[tuple[int, tuple[float, ...], list[tuple[str, ..
                         cells.append(" ".join((text or "").split()))
                     rows.append(tuple(cells))
                 rows = [r for r in rows if any(r)]
-                if len(rows) >= 2 and max(len(r) for r in rows) >= 2:
+                if len(rows) >= 2 and max(len(r) for r in rows) >= 2 and not framed_prose(rows):
                     out.append((page.number + 1, table.bbox, rows))
     return out
 
@@ -98,6 +99,18 @@ def test_every_corpus_pdf_gets_the_finders_tables(corpus):
                         assert mine == theirs, name
                     else:  # MuPDF's words may keep a space the finder's characters close up
                         assert mine.replace(" ", "") == theirs.replace(" ", ""), name
+
+
+def test_a_ruled_layout_of_prose_is_read_as_text(corpus):
+    # The finder sees a table of two columns, each a module's paragraph and bulleted list.
+    assert pymupdf.open(corpus / FRAMED)[0].find_tables().tables
+    assert not finder_tables(corpus / FRAMED)
+    blocks = [b for b in load_file(corpus / FRAMED).blocks if b.page == 1]
+    assert not [b for b in blocks if b.kind == "table"]
+    heads = [b.text for b in blocks if b.kind == "heading"]
+    assert [h.split()[:2] for h in heads] == [["Module", "One"], ["Module", "Two:"], ["Module", "Three:"]]
+    items = [b.text for b in blocks if b.kind == "list_item"]
+    assert "What are product types?" in items and "Design thinking and innovation" in items
 
 
 def test_table_words_stay_out_of_the_text(corpus):

@@ -61,6 +61,7 @@ from ...errors import LoaderError
 from ...page_furniture import CAPTION
 from ...table_text import render_table
 from .figures import figure_lines, figure_regions
+from .framed_prose import framed_prose, peel_prose
 from .headings import heading_levels, mark_units
 from .lines import TEXT_FLAGS, GlyphOrder, Line, extract, mend_drop_caps, restore_glyph_order
 from .margins import PageLines, recurring, split_margins
@@ -239,10 +240,13 @@ def _tables(
     if glyphs is not None:
         words = glyphs.words(words)
     units = []
-    for grid in grids:
-        rows = [tuple(_cell(c) for c in row) for row in cell_texts(grid, words)]
+    for whole in grids:
+        rows = [tuple(_cell(c) for c in row) for row in cell_texts(whole, words)]
+        grid = peel_prose(whole, rows)
+        if grid is not whole:  # paragraphs the frame took in stay the page's text
+            rows = [tuple(_cell(c) for c in row) for row in cell_texts(grid, words)]
         rows = [r for r in rows if any(r)]
-        if len(rows) < 2 or max(len(r) for r in rows) < 2:
+        if len(rows) < 2 or max(len(r) for r in rows) < 2 or framed_prose(rows):
             continue  # a framed paragraph, not a table: its lines stay text
         columns = _columns(grid)
         if right_to_left_rows(rows):  # read as its script is: the right-hand cell first
