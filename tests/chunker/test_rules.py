@@ -59,13 +59,17 @@ def test_long_sentence_falls_back_to_words_then_the_hard_cap():
     assert "".join(c.text for c in chunks if c.text.startswith("x")) == blob
 
 
+def _cjk_chunks(clause: str) -> tuple[str, list]:
+    """A Chinese sentence of 40 clauses (`clause` formatted with i), chunked at 60 tokens."""
+    sentence = "，".join(clause.format(i=i) for i in range(40)) + "。"
+    loaded = md(f"# 调查\n\n{sentence}\n")
+    return sentence, list(chunk(loaded, ChunkOptions(max_tokens=60, min_tokens=0, overlap_tokens=0)))
+
+
 def test_a_long_cjk_sentence_is_cut_after_its_commas_not_inside_a_clause():
     # Chinese sets no spaces: a sentence over budget is cut where a clause ends ("，"), as a
     # Latin one is cut between words.
-    clauses = [f"第{i}项调查在北方地区的水井中进行" for i in range(40)]
-    sentence = "，".join(clauses) + "。"
-    loaded = md(f"# 调查\n\n{sentence}\n")
-    chunks = list(chunk(loaded, ChunkOptions(max_tokens=60, min_tokens=0, overlap_tokens=0)))
+    sentence, chunks = _cjk_chunks("第{i}项调查在北方地区的水井中进行")
     assert len(chunks) > 3 and all(c.token_count <= 60 for c in chunks)
     assert all(c.text.endswith(("，", "。")) for c in chunks), [c.text[-5:] for c in chunks]
     assert "".join(c.text for c in chunks) == sentence
@@ -73,10 +77,7 @@ def test_a_long_cjk_sentence_is_cut_after_its_commas_not_inside_a_clause():
 
 def test_a_long_cjk_sentence_with_latin_words_is_still_cut_after_its_commas():
     # The spaces beside "GPS" stand inside a clause: the clause's comma is the place to cut.
-    clauses = [f"第{i}项调查使用 GPS 设备在北方地区的水井中进行" for i in range(40)]
-    sentence = "，".join(clauses) + "。"
-    loaded = md(f"# 调查\n\n{sentence}\n")
-    chunks = list(chunk(loaded, ChunkOptions(max_tokens=60, min_tokens=0, overlap_tokens=0)))
+    _, chunks = _cjk_chunks("第{i}项调查使用 GPS 设备在北方地区的水井中进行")
     assert len(chunks) > 3 and all(c.token_count <= 60 for c in chunks)
     assert all(c.text.endswith(("，", "。")) for c in chunks), [c.text[-5:] for c in chunks]
 

@@ -79,3 +79,14 @@ def ruled_statement(page, top: float, labels: tuple[str, ...], size: float, seed
     for x in (55, 360, 430, 496, 545):
         page.draw_line((x, top), (x, bottom), width=0.5)
     return bottom
+
+
+def paper_page(width: float = 612, height: float = 792) -> tuple[pymupdf.Document, pymupdf.Page]:
+    """A new one-page document with a paper's opening text (120 words, 10 pt) from y=80 down."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=width, height=height)
+    y = 80.0
+    for line in textwrap.wrap(prose(120, 0), 95):
+        page.insert_text((72, y), line, fontsize=10)
+        y += 12.5
+    return doc, page

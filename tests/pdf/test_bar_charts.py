@@ -5,11 +5,9 @@ their row's top and bottom, spacer cells included, and it stays a table."""
 
 from __future__ import annotations
 
-import textwrap
-
 import pymupdf
 
-from tests.pdf.pages import load, prose
+from tests.pdf.pages import load, paper_page
 
 
 def bar_chart(page: pymupdf.Page, left: float, top: float, values: list[float]) -> None:
@@ -35,12 +33,7 @@ def bar_chart(page: pymupdf.Page, left: float, top: float, values: list[float]) 
 
 
 def _page_with(draw) -> pymupdf.Document:
-    doc = pymupdf.open()
-    page = doc.new_page(width=612, height=792)
-    y = 80.0
-    for line in textwrap.wrap(prose(120, 0), 95):
-        page.insert_text((72, y), line, fontsize=10)
-        y += 12.5
+    doc, page = paper_page()
     draw(page)
     page.insert_text(
         (72, 460), "Figure 21: Performance gap recovered with and without the auxiliary loss.", fontsize=10

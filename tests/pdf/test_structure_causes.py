@@ -8,7 +8,7 @@ import textwrap
 
 import pymupdf
 
-from tests.pdf.pages import Page, load, prose, ruled_statement
+from tests.pdf.pages import Page, load, paper_page, prose, ruled_statement
 
 
 def test_bold_heads_over_columns_of_check_boxes_are_no_headings(tmp_path):
@@ -135,12 +135,7 @@ def panels(page: pymupdf.Page, x0: float, y0: float, size: float = 80, n: int = 
 def test_a_grid_of_plots_is_a_figure_not_a_table_nor_paragraphs(tmp_path):
     # A page of a paper: text, a grid of nine small plots (their frames make a grid of rules, as a
     # table's would), a caption under it. The tick labels are figure text; the caption is body.
-    doc = pymupdf.open()
-    page = doc.new_page(width=612, height=792)
-    y = 80.0
-    for line in textwrap.wrap(prose(120, 0), 95):
-        page.insert_text((72, y), line, fontsize=10)
-        y += 12.5
+    doc, page = paper_page()
     panels(page, 180, 260)
     caption = "Figure 12: Test accuracy as a function of strong student compute across nine tasks."
     page.insert_text((72, 530), caption, fontsize=10)
@@ -158,12 +153,7 @@ def test_a_grid_of_plots_is_a_figure_not_a_table_nor_paragraphs(tmp_path):
 def test_an_axis_of_two_plots_side_by_side_is_figure_text(tmp_path):
     # Two line plots side by side, each with five x-axis labels: MuPDF reads both axes as one
     # line of ten numbers, longer than a label. It is still the figures' text, not a paragraph.
-    doc = pymupdf.open()
-    page = doc.new_page(width=612, height=792)
-    y = 80.0
-    for line in textwrap.wrap(prose(120, 0), 95):
-        page.insert_text((72, y), line, fontsize=10)
-        y += 12.5
+    doc, page = paper_page()
     for left in (150, 290):
         points = [(left + 3 + 25 * k, 400 - 14 * k + 6 * (k % 2)) for k in range(6)]
         for a, b in zip(points, points[1:]):

@@ -116,6 +116,12 @@ def _accented(text: str) -> str:
     return unicodedata.normalize("NFC", re.sub("\u0131(?=[\u0300-\u036f])", "i", text))  # TeX's dotless i
 
 
+def raw_text_blocks(page: pymupdf.Page, textpage: pymupdf.TextPage) -> list[dict]:
+    """The page's text blocks at the character level ("rawdict"), in the order of its "dict"
+    blocks: the passes that need glyph boxes read them only on the pages that need them."""
+    return [b for b in page.get_text("rawdict", textpage=textpage)["blocks"] if b["type"] == 0]
+
+
 def restore_glyph_order(page: pymupdf.Page, textpage: pymupdf.TextPage, blocks: list[dict]) -> GlyphOrder | None:
     """Right-to-left text: put back in order the characters one glyph stands for, in the spans
     (in place) and, through the returned `GlyphOrder`, in the page's words (None: nothing to do).
@@ -128,7 +134,7 @@ def restore_glyph_order(page: pymupdf.Page, textpage: pymupdf.TextPage, blocks: 
     spans = (s["text"] for b in blocks for ln in b["lines"] for s in ln["spans"])
     if not any(not t.isascii() and RIGHT_TO_LEFT.search(t) for t in spans):
         return None
-    raw = [b for b in page.get_text("rawdict", textpage=textpage)["blocks"] if b["type"] == 0]
+    raw = raw_text_blocks(page, textpage)
     lines: dict[tuple[int, int], list[dict]] = {}
     for block_no, (block, raw_block) in enumerate(zip(blocks, raw)):  # words count text blocks only
         for line_no, (line, raw_line) in enumerate(zip(block["lines"], raw_block["lines"])):

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import pymupdf
 
+from .lines import raw_text_blocks
+
 BOLD = 16  # pymupdf's span flag for bold type
 
 
@@ -22,7 +24,7 @@ def single_printed(page: pymupdf.Page, textpage: pymupdf.TextPage, blocks: list[
     suspects = [i for i, b in enumerate(blocks) if _overlapping_lines(b["lines"])]
     if not suspects:
         return blocks
-    raw = [b for b in page.get_text("rawdict", textpage=textpage)["blocks"] if b["type"] == 0]
+    raw = raw_text_blocks(page, textpage)
     out = list(blocks)
     for i in suspects:
         if i < len(raw) and len(raw[i]["lines"]) == len(blocks[i]["lines"]):

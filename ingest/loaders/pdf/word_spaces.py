@@ -12,6 +12,8 @@ import re
 
 import pymupdf
 
+from .lines import raw_text_blocks
+
 _HANGUL = re.compile("[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]")
 _GAP = 0.2
 """A gap of a fifth of the type's size or more is a word space (Korean's is a third of an em;
@@ -22,7 +24,7 @@ def restore_word_spaces(page: pymupdf.Page, textpage: pymupdf.TextPage, blocks: 
     """Put back, in the spans (in place), the spaces of Korean words painted apart."""
     if not any(_HANGUL.search(s["text"]) for b in blocks for ln in b["lines"] for s in ln["spans"]):
         return
-    raw = [b for b in page.get_text("rawdict", textpage=textpage)["blocks"] if b["type"] == 0]
+    raw = raw_text_blocks(page, textpage)
     for block, raw_block in zip(blocks, raw):
         for line, raw_line in zip(block["lines"], raw_block["lines"]):
             for span, raw_span in zip(line["spans"], raw_line["spans"]):
