@@ -50,15 +50,11 @@ def join_labels(units: list[Unit]) -> list[Unit]:
             bbox=(line.bbox[0], min(line.bbox[1], first.bbox[1]), first.bbox[2], max(line.bbox[3], first.bbox[3])),
         )
         at = min(out.index(label), out.index(title))
-        merged = replace_lines(title, [joined, *title.lines[1:]])
+        merged = replace(title, lines=[joined, *title.lines[1:]], meta=dict(title.meta))
         merged.meta["joined"] = (id(line), id(first))  # the page's own lines it stands for
         out = [u for u in out if u is not label and u is not title]
         out.insert(at, merged)
     return out
-
-
-def replace_lines(unit: Unit, lines: list[Line]) -> Unit:
-    return Unit(unit.kind, lines, unit.page, unit.rows, unit.header_rows, unit.bbox, dict(unit.meta), unit.page_end)
 
 
 def _label_line(unit: Unit) -> Line | None:

@@ -10,6 +10,7 @@ it.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from .paragraphs import Unit
 
@@ -22,15 +23,8 @@ def join_periods(units: list[Unit]) -> list[Unit]:
     for unit in units:
         title = out[-1] if out else None
         if title is not None and _period_of(title, unit):
-            out[-1] = Unit(
-                title.kind,
-                [*title.lines, *unit.lines],
-                title.page,
-                title.rows,
-                title.header_rows,
-                None,
-                dict(title.meta),
-            )
+            # The joined block's box and page span are its lines' again, found later from them.
+            out[-1] = replace(title, lines=[*title.lines, *unit.lines], bbox=None, meta=dict(title.meta), page_end=None)
             continue
         out.append(unit)
     return out
