@@ -121,3 +121,15 @@ def test_korean_words_painted_apart_keep_their_spaces(tmp_path):
         x += font.text_length(word, fontsize=11) + 4.0
     _, blocks = load(doc, tmp_path)
     assert [b.text for b in blocks] == [text]
+
+
+def test_a_broken_unicode_map_half_of_a_surrogate_pair_is_no_text(corpus, tmp_path):
+    # A Korean deck whose font maps a glyph to a lone high surrogate: the spaces put back between
+    # Hangul words are read from the glyphs, where MuPDF leaves the surrogate in; unencodable, it
+    # failed the whole document when the chunk's id was hashed.
+    for name in ("skipped_1page.pdf", "skipped_2pages.pdf"):
+        doc = pymupdf.open(corpus / "docling" / "pdf" / "sources" / name)
+        loaded, blocks = load(doc, tmp_path, name)
+        text = "\n".join(c.text for c in chunk(loaded, ChunkOptions(overlap_tokens=0), blocks))
+        text.encode()
+        assert "방지 기술" in text

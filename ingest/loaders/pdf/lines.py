@@ -108,6 +108,7 @@ _COMBINING = {
     "\u00af": "\u0304",
     "\u02db": "\u0328",
 }
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _SPACING_ACCENT = re.compile("([" + "".join(_COMBINING) + "])([a-zA-Z\u0131])")
 
 
@@ -118,8 +119,16 @@ def _accented(text: str) -> str:
 
 def raw_text_blocks(page: pymupdf.Page, textpage: pymupdf.TextPage) -> list[dict]:
     """The page's text blocks at the character level ("rawdict"), in the order of its "dict"
-    blocks: the passes that need glyph boxes read them only on the pages that need them."""
-    return [b for b in page.get_text("rawdict", textpage=textpage)["blocks"] if b["type"] == 0]
+    blocks: the passes that need glyph boxes read them only on the pages that need them.
+
+    A character MuPDF reads as half of a surrogate pair (a broken ToUnicode map) is no text and
+    cannot be encoded: "dict" shows it as U+FFFD, and so do these.
+    """
+    blocks = [b for b in page.get_text("rawdict", textpage=textpage)["blocks"] if b["type"] == 0]
+    for char in (c for b in blocks for ln in b["lines"] for s in ln["spans"] for c in s["chars"]):
+        if _SURROGATE.match(char["c"]):
+            char["c"] = "\ufffd"
+    return blocks
 
 
 def restore_glyph_order(page: pymupdf.Page, textpage: pymupdf.TextPage, blocks: list[dict]) -> GlyphOrder | None:
