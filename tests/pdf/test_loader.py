@@ -173,3 +173,14 @@ def test_three_columns_read_one_after_another(corpus):
         for b in phrases:
             if where[a].x1 < where[b].x0:  # a's column is left of b's
                 assert at[a] < at[b], (a, b)
+
+
+def test_control_characters_a_font_map_gives_are_no_text(tmp_path):
+    # Codes below space come out of fonts whose map points glyphs at them; they are no letters,
+    # and a chunk showing "grew\x10 by" holds a character no reader or tokenizer expects.
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 72), "Revenue grew\x10 by ten\x07 percent in the year.", fontsize=11)
+    path = tmp_path / "controls.pdf"
+    doc.save(path)
+    [block] = load_file(path).blocks
+    assert block.text == "Revenue grew by ten percent in the year."

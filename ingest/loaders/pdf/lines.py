@@ -77,6 +77,7 @@ class Line:
 
 
 def normalise(text: str) -> str:
+    text = _printable(text)
     if text.isascii():
         return " ".join(text.split())
     if _TRANSLATED.search(text):  # translate() is slow on text it leaves alone
@@ -90,6 +91,15 @@ def normalise(text: str) -> str:
     return text + "\u00ad" if soft_end and text else text
 
 
+def _printable(text: str) -> str:
+    # A control character is a glyph a broken font map gave a code below space ("\x10"): no text.
+    # Whitespace among them is left to the split; isprintable() keeps the common case one C pass.
+    if text.isprintable():
+        return text
+    return _CONTROL.sub("", text)
+
+
+_CONTROL = re.compile("[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f]")
 RIGHT_TO_LEFT = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]")
 """Letters of right-to-left scripts: Hebrew, Arabic, Syriac, Thaana and their presentation forms."""
 # TeX's Type 1 fonts set an accent as a glyph of its own before the letter ("J´an Min´aˇc"): the
