@@ -87,3 +87,12 @@ class Stopped(BaseException):
     def __init__(self, signum: int) -> None:
         self.signum = signum
         super().__init__(signum)
+
+
+def internal_error(subject: object, exc: BaseException) -> str:
+    """A bug's one-line report for a file's summary: its type and message, cut short (the repr of
+    a UnicodeError holds the whole string it failed on; the traceback goes to the log)."""
+    message = " ".join(str(exc).split())
+    if len(message) > 200:
+        message = message[:200] + "..."
+    return f"{subject}: internal error ({type(exc).__name__}: {message}); please report it"

@@ -18,7 +18,7 @@ from .blocks import Chunk, Document
 from .chunker import ChunkOptions, chunk
 from .cleaners import Step, build_chain, clean
 from .config import LimitsConfig
-from .errors import IngestError
+from .errors import IngestError, internal_error
 from .input_limits import check_input
 from .links import ChunkLinks
 from .loaders import load_bytes, load_file
@@ -114,7 +114,7 @@ def chunk_files(paths: Iterable[str | Path], options: ChunkOptions, workers: int
         except IngestError as exc:
             yield FileChunks(path, (), str(exc) if exc.subject is not None else f"{path}: {exc}")
         except Exception as exc:  # a bug on one file must not end the others
-            yield FileChunks(path, (), f"{path}: internal error: {exc!r}")
+            yield FileChunks(path, (), internal_error(path, exc))
 
 
 @dataclass(frozen=True, slots=True)

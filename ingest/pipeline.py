@@ -17,7 +17,7 @@ from .chunker import ChunkOptions
 from .cleaners import Step
 from .config import Config, LimitsConfig
 from .embedding_step import ChunkEmbedding
-from .errors import EmbedderError, IngestError, RunError, SourceError, Stopped
+from .errors import EmbedderError, IngestError, RunError, SourceError, Stopped, internal_error
 from .loaders import content_hash, supports
 from .machine_faults import machine_fault
 from .parallel import Done, Job, is_heavy, ordered_map, process, worker_count
@@ -453,7 +453,7 @@ def _finish(
             error = f"{document.uri}: out of memory while processing it"
         else:
             log.error("unexpected failure on %s", item.doc_id, exc_info=exc)
-            error = f"{document.uri}: internal error: {exc!r}"
+            error = internal_error(document.uri, exc)
         fault = machine_fault(exc)
         if fault is None and isinstance(exc, EmbedderError):  # an API down or refusing: not the document's fault
             fault = "the embedder failed; tried again next run"

@@ -134,6 +134,17 @@ def test_a_document_fault_is_not_retried_until_it_changes(tmp_path):
     assert "tried again" not in results["binary.md"].error
 
 
+def test_a_bug_on_one_document_is_one_short_line_and_the_run_goes_on(tmp_path):
+    cfg = workspace(tmp_path, 2, cleaner="faulty")
+    (tmp_path / "docs" / "bug.md").write_text("# Unlucky\n\nA document that meets a bug.\n")
+    result = ingest_run(cfg, "--quiet", environ=env(tmp_path))
+    assert result.returncode == 1
+    [line] = [ln for ln in result.stderr.splitlines() if "bug.md" in ln and "internal error" in ln]
+    assert "UnicodeEncodeError" in line and "please report it" in line and len(line) < 400, line
+    assert recorded(tmp_path / "state.sqlite")["bug.md"] == "failed"
+    assert {"doc000.md", "doc001.md"} <= set(indexed(tmp_path / "index.sqlite"))
+
+
 def test_a_state_locked_by_another_program_names_the_cause(tmp_path, monkeypatch):
     cfg = workspace(tmp_path, 2, slow=False)
     assert sync(cfg)[0].ok
