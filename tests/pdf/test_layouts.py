@@ -543,3 +543,25 @@ def test_signature_block_lines_are_no_headings(tmp_path):
     ]
     text = all_text(blocks)
     assert "Date: February 7, 2019" in text and "Robert J. Decker, Jr." in text
+
+
+# -- space after a paragraph, less than a blank line ----------------------------------------------
+
+
+def test_a_few_points_after_each_paragraph_part_it_from_the_next_line(tmp_path):
+    """A 10-Q sets 3 pt after each paragraph and its item titles in the body's own type, each on its
+    own line above its text: the title after a paragraph is no last line of that paragraph."""
+    doc = pymupdf.open()
+    page = Page(doc)
+    titles = ["Item 2. Properties.", "Item 3. Legal Proceedings.", "Item 4. Controls and Procedures."]
+    for n, title in enumerate(titles):
+        page.para(title, gap=0)
+        for k in (n, n + 5):  # each paragraph's last line runs as far as the others
+            lines = textwrap.wrap(prose(60, k), 80)
+            page.para(" ".join(lines[:-1])[:240].rsplit(" ", 1)[0] + " ends here.", width=85, gap=3)
+    _, blocks = load(doc, tmp_path)
+    for title in titles:
+        [block] = [b for b in blocks if title in b.text]
+        assert block.text == title
+    text = [b for b in blocks if b.kind == "paragraph" and b.text not in titles]
+    assert len(text) == 6 and all(b.text.endswith(".") for b in text)

@@ -9,6 +9,7 @@ marker, or a short line closing a sentence. Joining undoes hyphenation at line e
 
 from __future__ import annotations
 
+import math
 import re
 import statistics
 from collections.abc import Sequence
@@ -314,6 +315,14 @@ def _paragraphs(lines: list[Line], page: int, pitch: float, rtl: bool = False) -
     return units
 
 
+def _own_step(unit: Unit) -> float:
+    """The median baseline step between the unit's stacked lines (infinite for a single line)."""
+    least = 0.5 * unit.lines[-1].size  # not the rest of one visual line set as another block
+    steps = [b.bbox[3] - a.bbox[3] for a, b in zip(unit.lines, unit.lines[1:])]
+    stacked = [s for s in steps if s > least]
+    return statistics.median(stacked) if stacked else math.inf
+
+
 def _mirrored(line: Line) -> Line:
     """The line as a mirror shows it: its right edge counted from the page's left as its left."""
     x0, y0, x1, y1 = line.bbox
@@ -350,6 +359,11 @@ def _breaks(unit: Unit, b: Line, pitch: float, rtl: bool = False) -> bool:
         return not continues(a.text, b.text)
     step = b.bbox[3] - a.bbox[3]
     if step > (pitch * 1.35 + 0.15) * a.size:
+        return True
+    # Space after a paragraph set smaller than a blank line (3 pt on a 12 pt pitch): a step clearly
+    # over the one between the paragraph's own lines, after a sentence's end, before a word that
+    # opens one. Only a paragraph of 2+ lines shows its own step.
+    if a.text.endswith(TERMINAL) and not b.text[:1].islower() and step > _own_step(unit) + max(2.0, 0.2 * a.size):
         return True
     if len(unit.lines) == 1 and ((capitals(a.text) and not capitals(b.text)) or (a.italic and not b.italic)):
         return not continues(a.text, b.text)  # a heading in capitals or italics set close above its text
