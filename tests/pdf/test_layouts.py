@@ -565,3 +565,34 @@ def test_a_few_points_after_each_paragraph_part_it_from_the_next_line(tmp_path):
         assert block.text == title
     text = [b for b in blocks if b.kind == "paragraph" and b.text not in titles]
     assert len(text) == 6 and all(b.text.endswith(".") for b in text)
+
+
+# -- subheadings in italics at the body's size ----------------------------------------------------
+
+
+def test_italic_lines_above_upright_text_are_subheadings(tmp_path):
+    """A filing sets its subheadings in the body's size, in italics, each alone above its text; an
+    equation, an officer's name and office, and a sentence set in italics head nothing."""
+    doc = pymupdf.open()
+    page = Page(doc)
+    page.heading("Item 5. Market for Registrant's Common Equity", size=10)
+    for n, title in enumerate(("Market Information", "Holders", "Dividends")):
+        page.para(title, font="heit", gap=2)
+        page.para(prose(50, n))
+    page.para("f(x) = a + b", font="heit", gap=2)
+    page.para(prose(30, 4))
+    page.para("Robert A. Kotick, Chief Executive Officer", font="heit", gap=2)
+    page.para(prose(30, 5))
+    page.para("This whole sentence is set in italics for emphasis.", font="heit", gap=2)
+    page.para(prose(30, 6))
+    _, blocks = load(doc, tmp_path)
+    heads = [b for b in blocks if b.kind == "heading"]
+    assert [b.text for b in heads] == [
+        "Item 5. Market for Registrant's Common Equity",
+        "Market Information",
+        "Holders",
+        "Dividends",
+    ]
+    assert all(b.level > heads[0].level for b in heads[1:])
+    under = [b for b in blocks if b.kind == "paragraph" and b.path[-1] == "Dividends"]
+    assert any(b.text.startswith("f(x) = a + b") or b.text == "f(x) = a + b" for b in under)

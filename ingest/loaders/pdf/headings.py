@@ -54,6 +54,10 @@ _SIGNER = re.compile(
     r"^(?=.*(?:\b[A-Z]\.\s|\b(?:Jr|Sr)\.?$))(?:[A-Z][\w'\u2019-]*\.?,?\s+|[A-Z]\.\s+){1,4}"
     r"[A-Z][\w'\u2019-]*\.?$"
 )
+_FORMULA = re.compile(r"[=<>\[\]{}\\|^_~\u2190-\u21ff\u2200-\u22ff]")
+"""Signs of mathematics (relations, brackets, arrows, operators): an equation set in italics."""
+_NAMED_OFFICE = re.compile(r"^(?:[A-Z][\w'\u2019.-]*\s+){1,3}[A-Z][\w'\u2019-]*,\s")
+"""A person's name and a comma ("Robert A. Kotick, ..."): a list of officers, when an office follows."""
 _OFFICE = re.compile(r"\b(?:President|Chair(?:man|woman)?|Director|Controller|Treasurer|Secretary|Officer|Counsel)\b")
 
 
@@ -187,7 +191,20 @@ def _body_size_heading(unit: Unit) -> bool:
         if not title[:1].isupper() or title.endswith((".", ",", ";", ":")):
             return False
         return line.bold or line.italic or capitals(title) or section_depth(text) >= 2
-    return capitals(text) and len(text.split()) <= 10
+    return (capitals(text) and len(text.split()) <= 10) or (line.italic and not line.bold and _italic_title(text))
+
+
+def _italic_title(text: str) -> bool:
+    """A line in italics at the body's size, alone above upright text: a filing's or report's
+    subheading ("Market Information", "Critical Audit Matter Description"), when it reads as a
+    title: a few words, mostly letters, no formula, no end of a sentence or clause, no person
+    named with an office ("Robert A. Kotick, Chief Executive Officer")."""
+    if len(text.split()) > 10 or text.endswith((".", ",", ";", ":", "!", "?")) or not text[:1].isupper():
+        return False
+    letters = sum(c.isalpha() for c in text)
+    if letters < 0.8 * len(text.replace(" ", "")) or _FORMULA.search(text):
+        return False
+    return not (_NAMED_OFFICE.match(text) and _OFFICE.search(text))
 
 
 def _opens_like_a_title(text: str) -> bool:
@@ -198,12 +215,15 @@ def _opens_like_a_title(text: str) -> bool:
 def _font_levels(found: list[Unit], body: float, area: tuple[float, float] | None) -> dict[int, int]:
     """Level from size rank (larger is higher); at one size, the members of a labelled series
     ("PART I", "Item 1.") above the headings they hold, then centred above flush left (a
-    statement's centred title over its left-set "Assets"); deepened by numbering."""
+    statement's centred title over its left-set "Assets"), then upright above italics alone (a
+    filing's italic subheadings under its bold ones); deepened by numbering."""
     tiers = series_tiers(found)
     below = max(tiers.values(), default=-1) + 1
 
-    def rank_key(unit: Unit) -> tuple[float, int, bool]:
-        return round(unit.lines[0].size * 2) / 2, -tiers.get(id(unit), below), _centred(unit, area)
+    def rank_key(unit: Unit) -> tuple[float, int, bool, bool]:
+        first = unit.lines[0]
+        upright = first.bold or not first.italic
+        return round(first.size * 2) / 2, -tiers.get(id(unit), below), _centred(unit, area), upright
 
     keys = sorted({rank_key(u) for u in found}, reverse=True)
     levels = {}
