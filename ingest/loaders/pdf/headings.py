@@ -56,6 +56,12 @@ _SIGNER = re.compile(
 )
 _FORMULA = re.compile(r"[=<>\[\]{}\\|^_~\u2190-\u21ff\u2200-\u22ff]")
 """Signs of mathematics (relations, brackets, arrows, operators): an equation set in italics."""
+_BYLINE = re.compile(r"(?i)^(?:by|from|photo(?:graph)?s?|source|courtesy|(?:attorneys?|counsel) for)\b")
+"""Who wrote it, took it or signs for whom: "BY Jacob Poushter and ...", "Attorneys for ..."."""
+_ROLE = re.compile(
+    r"\b(?:President|Chair(?:man|woman)?|Director|Controller|Treasurer|Secretary|Officer|Counsel|Manager"
+    r"|Partner|Editor|Coordinator|Specialist|Analyst|Associate|Advis[eo]r|Professor|Fellow|Attorney)s?\b"
+)
 _NAMED_OFFICE = re.compile(r"^(?:[A-Z][\w'\u2019.-]*\s+){1,3}[A-Z][\w'\u2019-]*,\s")
 """A person's name and a comma ("Robert A. Kotick, ..."): a list of officers, when an office follows."""
 _OFFICE = re.compile(r"\b(?:President|Chair(?:man|woman)?|Director|Controller|Treasurer|Secretary|Officer|Counsel)\b")
@@ -63,8 +69,14 @@ _OFFICE = re.compile(r"\b(?:President|Chair(?:man|woman)?|Director|Controller|Tr
 
 def heading_levels(units: Iterable[Unit], toc: list, body: float) -> dict[int, int]:
     """Heading level by id() of the unit."""
-    units = [u for u in units if u.kind != "table"]
-    found = [u for i, u in enumerate(units) if heading_like(u, body) and not _office_of_signer(units, i)]
+    placed = list(units)
+    alone = {id(u) for i, u in enumerate(placed) if _italics_alone(placed, i, body)}
+    units = [u for u in placed if u.kind != "table"]
+    found = [
+        u
+        for i, u in enumerate(units)
+        if heading_like(u, body) and not _office_of_signer(units, i) and id(u) not in alone
+    ]
     entries = contents_entries(units, found)
     found = [u for u in found if id(u) not in entries]
     levels = _font_levels(found, body, _text_area(units))
@@ -102,6 +114,51 @@ def heading_levels(units: Iterable[Unit], toc: list, body: float) -> dict[int, i
         else:
             levels[id(unit)] = min(9, deepest + 1 + shift)
     return levels
+
+
+def _italics_alone(units: list[Unit], i: int, body: float) -> bool:
+    """A line that only its italics make a heading, with no upright text or table right under it
+    from its left edge (or under the subheading right under it): a map's place name, a caption's
+    line, a teaser beside a figure, not a subheading."""
+    unit = units[i]
+    if unit.kind == "table" or not _italic_line(unit, body):
+        return False
+    line = unit.lines[0]
+    after = units[i + 1] if i + 1 < len(units) else None
+    if after is not None and after.kind != "table" and _italic_line(after, body) and _under(line, after):
+        line, after = after.lines[0], units[i + 2] if i + 2 < len(units) else None
+    if after is None or after.page != unit.page or after.kind not in ("paragraph", "list_item", "table"):
+        return True
+    if not _under(line, after):
+        return True
+    if after.kind == "table":
+        return False
+    # As wide as the text under it, the line is that text's first, set in italics (a paper's
+    # "We introduce the Question-guided Multi-hop" above "Fact-Checking (QACHECK) system, which").
+    widest = max(ln.bbox[2] - ln.bbox[0] for ln in after.lines)
+    full = len(after.lines) > 1 and line.bbox[2] - line.bbox[0] >= 0.9 * widest
+    return after.lines[0].italic or full
+
+
+def _italic_line(unit: Unit, body: float) -> bool:
+    """One line in italics at the body's size, not a heading by its number or capitals."""
+    if unit.kind == "table" or len(unit.lines) != 1:
+        return False
+    line = unit.lines[0]
+    if not line.italic or line.bold or line.size >= body + 0.9:
+        return False
+    return not (_NUMBERED.match(unit.text) or capitals(unit.text))
+
+
+def _under(line: Line, unit: Unit) -> bool:
+    """The unit starts right under the line, from about its left edge (its first line's, indented
+    or not, or its box's)."""
+    if unit.bbox is None and not unit.lines:
+        return False
+    box = unit.bbox if unit.bbox is not None else box_of(unit.lines)
+    lefts = [box[0], unit.lines[0].bbox[0]] if unit.lines else [box[0]]
+    below = -0.2 * line.height <= box[1] - line.bbox[3] <= 1.5 * line.height
+    return below and any(abs(x - line.bbox[0]) <= 2 * line.size for x in lefts)
 
 
 def _office_of_signer(units: list[Unit], i: int) -> bool:
@@ -201,10 +258,12 @@ def _italic_title(text: str) -> bool:
     named with an office ("Robert A. Kotick, Chief Executive Officer")."""
     if len(text.split()) > 10 or text.endswith((".", ",", ";", ":", "!", "?")) or not text[:1].isupper():
         return False
+    if _BYLINE.match(text):
+        return False
     letters = sum(c.isalpha() for c in text)
     if letters < 0.8 * len(text.replace(" ", "")) or _FORMULA.search(text):
         return False
-    return not (_NAMED_OFFICE.match(text) and _OFFICE.search(text))
+    return not (_NAMED_OFFICE.match(text) and _ROLE.search(text))
 
 
 def _opens_like_a_title(text: str) -> bool:
