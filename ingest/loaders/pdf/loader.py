@@ -22,7 +22,8 @@ the page's own evidence (geometry, type, repetition, drawings, the PDF's outline
   becomes a "figure" block (`pdf_figures`), dropped by the `figures` cleaner; its caption stays.
 - everything else is body: read in column order (`pdf_paragraphs`; columns inside one pymupdf
   block are split at their whitespace gutter, `pdf_columns`), rebuilt into paragraphs (joined
-  across lines, columns and pages, hyphenation undone, ligatures, soft hyphens, TeX accents and
+  across lines, columns and pages, hyphenation undone as the document spells the word
+  (`pdf_hyphens`), ligatures, soft hyphens, TeX accents and
   drop caps mended), list items (`level` by marker indent, the marker kept in `meta["marker"]`
   and shown once by the chunker) and headings; small type under its column's text in the page's
   lower half is a footnote, read after the page's body, unless a figure, not text, stands
