@@ -445,13 +445,17 @@ def _blocks(
         held.clear()
 
     for placed, units in pages:
-        top = [g for g in placed.margin if g[0] == "top"]
+        # A top-band group is read where it sits: before the first unit set at or below it, so a
+        # band line under the page's first heading ("None." under "Item 9B.") stays in its section.
+        top = sorted((g for g in placed.margin if g[0] == "top"), key=lambda g: box_of(g[1])[1])
         rest = [g for g in placed.margin if g[0] != "top"]
-        held.extend(_margin_block(g, placed, path) for g in top)
         notes = _footnotes(units, placed, body)
         for unit in units:
             if id(unit) in notes:
                 continue
+            box = _bbox(unit)
+            while top and (box is None or box_of(top[0][1])[1] <= box[1] + 1):
+                held.append(_margin_block(top.pop(0), placed, path))
             level = levels.get(id(unit))
             if level is not None:
                 yield from flush()
@@ -507,6 +511,7 @@ def _blocks(
                 )
                 continue
             pending, pending_path = unit, path
+        held.extend(_margin_block(g, placed, path) for g in top)
         held.extend(
             Block(
                 "footnote",
