@@ -25,6 +25,12 @@ Per dataset and run it prints:
   followed by a figure line), the share whose label and first figure share one chunk; how often
   the single chunk holding most of a question's evidence is read within the budget.
 
+- hyphens: line-end breaks "x-" + "y" in PyMuPDF's text of each document (rag_eval's page cache,
+  WORK/DATASET/cache/plain), how many of them the document spells elsewhere with the hyphen and
+  how many joined, and how many the run's text reads joined ("xy", never "x-y");
+- labels: chunk seams inside one heading path where the chunk ends in a run-in label (a last
+  paragraph of at most 20 words ending in ":"), cut from the text it introduces.
+
 `--show QID` prints, for one question and each run, the chunks the budget reads in rank order
 (tokens, pages, evidence share) and the chunk holding most of the evidence with its rank.
 """
@@ -259,6 +265,52 @@ def show(RE, folder: Path, q: dict, limit: int = 1000) -> str:
     return "\n".join(out)
 
 
+BREAK = re.compile(r"([^\W\d_]*[a-z])-\n\s*([a-z]+)")
+COMPOUND = re.compile(r"(?<![\w-])[^\W\d_]+-[^\W\d_]+(?![\w-])")
+
+
+def hyphen_breaks(docs: dict[str, list[dict]], pages: dict[str, list[str]]) -> str:
+    """Line-end hyphens of PyMuPDF's text: spelt elsewhere with the hyphen, joined, and read joined."""
+    breaks = spelt = joined = read_joined = 0
+    for doc, texts in pages.items():
+        if doc not in docs:
+            continue
+        raw = "\n".join(texts)
+        flat = BREAK.sub("\x00", raw)  # the breaks themselves out of the evidence
+        compounds = {m.lower() for m in COMPOUND.findall(flat)}
+        words = set(re.findall(r"[a-z]+", flat.lower()))
+        read = "\n".join(c["text"] for c in docs[doc]).lower()
+        read_words = set(re.findall(r"\w+(?:-\w+)*", read))
+        for m in BREAK.finditer(raw):
+            a, b = m.group(1).lower(), m.group(2).lower()
+            breaks += 1
+            spelt += f"{a}-{b}" in compounds
+            joined += a + b in words
+            read_joined += a + b in read_words and f"{a}-{b}" not in read_words
+    return f"{breaks} breaks, spelt with the hyphen elsewhere {spelt}, joined {joined}; read joined {read_joined}"
+
+
+def dangling_labels(docs: dict[str, list[dict]]) -> str:
+    """Seams inside one heading path where the chunk before ends in a run-in label."""
+    seams = cut = 0
+    for rows in docs.values():
+        for before, after in zip(rows, rows[1:]):
+            if before.get("heading_path") != after.get("heading_path"):
+                continue
+            seams += 1
+            last = before["text"].rsplit("\n\n", 1)[-1].strip()
+            cut += last.endswith(":") and len(last.split()) <= 20 and not last.startswith("|")
+    return f"{cut} of {seams} seams inside a section cut a label from what it introduces"
+
+
+def page_texts(folder: Path) -> dict[str, list[str]]:
+    """rag_eval's cached PyMuPDF page texts, {doc: pages}."""
+    out = {}
+    for f in sorted(folder.glob("*.json")):
+        out[f.stem] = [p for p in json.loads(f.read_text()) if isinstance(p, str)]
+    return out
+
+
 def on_page(chunk: dict, pages: list[int]) -> bool:
     start = chunk.get("page_start")
     return start is not None and any(start <= p <= (chunk.get("page_end") or start) for p in pages)
@@ -396,6 +448,8 @@ def main(argv: list[str] | None = None) -> None:
             print(f"{ds} {run} syntax: {syntax(docs, count)}")
             print(f"{ds} {run} table text: {table_forms(docs, count)}")
             print(f"{ds} {run} budget: {budget(RE, docs, questions)}")
+            print(f"{ds} {run} hyphens: {hyphen_breaks(docs, page_texts(a.work / ds / 'cache' / 'plain'))}")
+            print(f"{ds} {run} labels: {dangling_labels(docs)}")
             if any("table" in c.get("kinds", ()) for rows in docs.values() for c in rows):
                 print(f"{ds} {run} tables: {table_heads(docs)}")
             if ds == "financebench":

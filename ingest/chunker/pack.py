@@ -24,6 +24,15 @@ from .units import Unit, display_text, unit_of_block, units_of
 _INTRODUCED = frozenset({"list_item", "table", "code"})
 
 
+_LABEL_WORDS = 20
+"""A lead-in of one sentence and at most this many words is a label of what follows it."""
+
+
+def _label(unit: Unit) -> bool:
+    """A run-in label ("Selling, General and Administrative Expenses:"): one sentence, a few words."""
+    return len(unit.text.split()) <= _LABEL_WORDS and len(list(sentence_spans(unit.text))) == 1
+
+
 @dataclass(slots=True)
 class _Draft:
     """A chunk being packed: its units, the seams between them, and the exact token count."""
@@ -218,7 +227,8 @@ class _Packer:
 
     def _retreat(self, cur: _Draft, unit: Unit) -> list[Unit]:
         """Trailing units of `cur` to move forward so the cut before `unit` falls on a stronger
-        boundary: a lead-in paragraph goes with the list, table or code it introduces; otherwise
+        boundary: a lead-in paragraph goes with the list, table or code it introduces, a label
+        ("Cost of Sales:") with whatever it introduces; otherwise
         the cut moves back to the last paragraph or line break, if `cur` stays at least half full.
         Empty when the cut stays where it is.
         """
@@ -226,10 +236,10 @@ class _Packer:
         last = cur.units[-1]
         if (
             own
-            and unit.kind in _INTRODUCED
             and last.kind == "paragraph"
             and last.prose
             and last.text.rstrip().endswith(":")
+            and (unit.kind in _INTRODUCED or _label(last))
             and self._fits_with(cur, len(cur.units) - 1, unit)
         ):
             return self._cut(cur, len(cur.units) - 1)

@@ -88,6 +88,20 @@ def test_a_chunk_never_spans_two_heading_paths():
     assert [c.heading_path for c in chunks] == [("A",), ("A", "B"), ("A", "C")]
 
 
+def test_a_run_in_label_travels_with_the_paragraph_it_introduces():
+    first = " ".join(f"Sales rose in region {i} as prices went up." for i in range(9))
+    second = " ".join(f"Costs of line {i} grew with the prices of steel." for i in range(9))
+    loaded = md(f"# A\n\n{first}\n\nCost of Sales:\n\n{second}\n")
+    chunks = list(chunk(loaded, ChunkOptions(max_tokens=120, min_tokens=0, overlap_tokens=0)))
+    assert [c.text.startswith("Cost of Sales:") for c in chunks] == [False, True]
+    assert chunks[0].text.endswith("went up.")
+    # a lead-in of several sentences is no label: it stays where the packing put it
+    lead = "Costs grew. The reasons were these:"
+    loaded = md(f"# A\n\n{first}\n\n{lead}\n\n{second}\n")
+    chunks = list(chunk(loaded, ChunkOptions(max_tokens=120, min_tokens=0, overlap_tokens=0)))
+    assert chunks[0].text.endswith(lead)
+
+
 def test_small_chunk_merges_with_a_neighbour_of_the_same_path():
     para = " ".join(f"Sentence {i} carries some words." for i in range(12))
     loaded = md(f"# A\n\n{para}\n\nTail.\n")

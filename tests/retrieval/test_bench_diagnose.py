@@ -78,3 +78,27 @@ def test_a_table_line_in_the_other_table_texts(rd):
     assert rd.rerender("| Net income | $5,363 || $4,869 |", "label") == "Net income: $5,363 | $4,869"
     assert rd.rerender("| Net income | $5,363 || $4,869 |", "spaces") == "Net income $5,363 $4,869"
     assert rd.rerender("|---|---|", "spaces") == ""
+
+
+def test_hyphen_breaks_count_what_the_document_spells_and_what_is_read_joined(rd):
+    pages = {"d": ["a long-term plan and the information\nnear- and long-\nterm value, the infor-\nmation"]}
+    joined = {"d": [{"text": "near- and longterm value, the information"}]}
+    kept = {"d": [{"text": "near- and long-term value, the information"}]}
+    # "long-term" is spelt elsewhere, "information" too; "longterm" read joined, "information" right
+    assert rd.hyphen_breaks(joined, pages) == "2 breaks, spelt with the hyphen elsewhere 1, joined 1; read joined 2"
+    assert rd.hyphen_breaks(kept, pages).endswith("read joined 1")
+
+
+def test_a_label_ending_a_chunk_of_its_section_is_counted(rd):
+    path = ["Doc", "Results"]
+    docs = {
+        "d": [
+            {"text": "Sales rose.\n\nCost of Sales:", "heading_path": path},
+            {
+                "text": "Cost of sales rose.\n\nThe reasons were these, in the order of their weight:",
+                "heading_path": path,
+            },
+            {"text": "Prices.", "heading_path": ["Doc", "Other"]},
+        ]
+    }
+    assert rd.dangling_labels(docs) == "1 of 1 seams inside a section cut a label from what it introduces"

@@ -22,7 +22,8 @@ the page's own evidence (geometry, type, repetition, drawings, the PDF's outline
   becomes a "figure" block (`pdf_figures`), dropped by the `figures` cleaner; its caption stays.
 - everything else is body: read in column order (`pdf_paragraphs`; columns inside one pymupdf
   block are split at their whitespace gutter, `pdf_columns`), rebuilt into paragraphs (joined
-  across lines, columns and pages, hyphenation undone, ligatures, soft hyphens, TeX accents and
+  across lines, columns and pages, hyphenation undone as the document spells the word
+  (`pdf_hyphens`), ligatures, soft hyphens, TeX accents and
   drop caps mended), list items (`level` by marker indent, the marker kept in `meta["marker"]`
   and shown once by the chunker) and headings; small type under its column's text in the page's
   lower half is a footnote, read after the page's body, unless a figure, not text, stands
@@ -63,10 +64,11 @@ from ...table_text import render_table
 from .figures import figure_lines, figure_regions
 from .framed_prose import framed_prose, peel_prose
 from .headings import heading_levels, mark_units
+from .hyphens import Spelling, spelling
 from .lines import TEXT_FLAGS, GlyphOrder, Line, extract, mend_drop_caps, restore_glyph_order
 from .margins import PageLines, recurring, split_margins
 from .overprint import single_printed
-from .paragraphs import TERMINAL, Unit, box_of, continues, list_marker, page_units
+from .paragraphs import TERMINAL, Unit, box_of, continues, join_lines, list_marker, page_units
 from .rejoin import rejoin
 from .table_heads import heads_into_tables
 from .tables import Box, Grid, cell_texts, find_grids, header_rows, right_to_left_rows, shading_within
@@ -96,7 +98,8 @@ def load(data: bytes, document: Document) -> Loaded:
         document = replace(document, title=document.name)
     body = _body_size(pages, in_tables)  # band lines that rejoin the body below do not change it
     units = [(placed, _units(placed, tables)) for placed, tables in map(_heads, rejoin(pages, body))]
-    blocks = tuple(_blocks(units, toc, document.title, body))
+    spelt = spelling([[line.text for line in u.lines] for _, page_units in units for u in page_units])
+    blocks = tuple(_blocks(units, toc, document.title, body, spelt))
     return Loaded(document=document, blocks=blocks, warnings=tuple(warnings))
 
 
@@ -418,7 +421,9 @@ def _body_size(pages: list[tuple[PageLines, list[Unit]]], in_tables: list[Line])
 # -- blocks -----------------------------------------------------------------------------------
 
 
-def _blocks(pages: list[tuple[PageLines, list[Unit]]], toc: list, title: str, body: float) -> Iterator[Block]:
+def _blocks(
+    pages: list[tuple[PageLines, list[Unit]]], toc: list, title: str, body: float, spelt: Spelling
+) -> Iterator[Block]:
     levels = heading_levels((u for _, units in pages for u in units), toc, body)
     ordered = [u for _, units in pages for u in units]
     firsts = [levels[id(u)] for u in ordered if id(u) in levels]
@@ -434,19 +439,23 @@ def _blocks(pages: list[tuple[PageLines, list[Unit]]], toc: list, title: str, bo
     def flush() -> Iterator[Block]:
         nonlocal pending
         if pending is not None:
-            yield _text_block(pending, pending_path, markers)
+            yield _text_block(pending, pending_path, markers, spelt)
             pending = None
         yield from held
         held.clear()
 
     for placed, units in pages:
-        top = [g for g in placed.margin if g[0] == "top"]
+        # A top-band group is read where it sits: before the first unit set at or below it, so a
+        # band line under the page's first heading ("None." under "Item 9B.") stays in its section.
+        top = sorted((g for g in placed.margin if g[0] == "top"), key=lambda g: box_of(g[1])[1])
         rest = [g for g in placed.margin if g[0] != "top"]
-        held.extend(_margin_block(g, placed, path) for g in top)
         notes = _footnotes(units, placed, body)
         for unit in units:
             if id(unit) in notes:
                 continue
+            box = _bbox(unit)
+            while top and (box is None or box_of(top[0][1])[1] <= box[1] + 1):
+                held.append(_margin_block(top.pop(0), placed, path))
             level = levels.get(id(unit))
             if level is not None:
                 yield from flush()
@@ -502,9 +511,15 @@ def _blocks(pages: list[tuple[PageLines, list[Unit]]], toc: list, title: str, bo
                 )
                 continue
             pending, pending_path = unit, path
+        held.extend(_margin_block(g, placed, path) for g in top)
         held.extend(
             Block(
-                "footnote", u.text, path, page=u.page, bbox=_bbox(u), meta={"font_size": u.lines[0].size, "band": None}
+                "footnote",
+                join_lines([line.text for line in u.lines], spelt),
+                path,
+                page=u.page,
+                bbox=_bbox(u),
+                meta={"font_size": u.lines[0].size, "band": None},
             )
             for u in units
             if id(u) in notes
@@ -561,11 +576,11 @@ def _runs_on(pending: Unit, unit: Unit) -> bool:
     return full and not last.text.rstrip().endswith(TERMINAL) and abs(last.size - unit.lines[0].size) <= 0.6
 
 
-def _text_block(unit: Unit, path: tuple[str, ...], markers: list[float]) -> Block:
+def _text_block(unit: Unit, path: tuple[str, ...], markers: list[float], spelt: Spelling) -> Block:
     meta: BlockMeta = {"font_size": unit.lines[0].size, "band": None}
     if unit.page_end is not None:
         meta["page_end"] = unit.page_end
-    text = unit.text
+    text = join_lines([line.text for line in unit.lines], spelt)
     level = 0
     if unit.kind == "list_item":
         # The marker is kept apart, as Word's is: the chunk shows it once, before the text.

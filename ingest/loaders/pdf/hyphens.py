@@ -1,0 +1,67 @@
+"""A hyphen at a line's end: the word's own ("long-" + "term") or the typesetter's ("infor-" +
+"mation"). The document says which: how it spells the two halves where no line breaks them, and,
+where it spells neither, how the breaks it does settle go (a filing set ragged-right breaks only
+at compounds' hyphens; a justified paper breaks words).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+_WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
+_HEAD = re.compile(r"([^\W\d_]+)-$")
+_TAIL = re.compile(r"[^\W\d_]+")
+
+
+@dataclass(frozen=True)
+class Spelling:
+    """Words (lower case) a document sets within a line, its hyphenated pairs ("long-term"), and
+    whether the line-end breaks its own spelling settles mostly keep their hyphen."""
+
+    words: frozenset[str] = frozenset()
+    compounds: frozenset[str] = frozenset()
+    keeps: bool = False
+
+    def settles(self, head: str, tail: str) -> bool | None:
+        """True: the document spells "head-tail" and never "headtail"; False: the reverse; None
+        when it spells both or neither."""
+        spelt, joined = f"{head}-{tail}".lower() in self.compounds, (head + tail).lower() in self.words
+        return spelt if spelt != joined else None
+
+    def keeps_hyphen(self, before: str, after: str) -> bool:
+        """Whether the break between a line ending `before` ("... long-") and the next starting
+        `after` ("term value ...") keeps its hyphen."""
+        head, tail = _HEAD.search(before), _TAIL.match(after)
+        if head is None or tail is None:
+            return False
+        settled = self.settles(head.group(1), tail.group(0))
+        return self.keeps if settled is None else settled
+
+
+UNKNOWN = Spelling()
+"""No evidence: every line-end hyphen between lower-case letters is the typesetter's."""
+
+
+def breaks(paragraph: Sequence[str]) -> Iterable[tuple[str, str]]:
+    """(head, tail) of each line-end hyphen of one paragraph's lines set between lower-case letters."""
+    for before, after in zip(paragraph, paragraph[1:]):
+        head, tail = _HEAD.search(before), _TAIL.match(after)
+        if head and tail and before[-2:-1].islower() and after[:1].islower():
+            yield head.group(1), tail.group(0)
+
+
+def spelling(paragraphs: Sequence[Sequence[str]]) -> Spelling:
+    """The spelling evidence of a document, from the lines of its paragraphs."""
+    words: set[str] = set()
+    compounds: set[str] = set()
+    for lines in paragraphs:
+        for line in lines:
+            for token in _WORD.findall(line.lower()):
+                parts = token.split("-")
+                words.update(parts)
+                compounds.update(f"{a}-{b}" for a, b in zip(parts, parts[1:]))
+    evidence = Spelling(frozenset(words), frozenset(compounds))
+    votes = [v for lines in paragraphs for h, t in breaks(lines) if (v := evidence.settles(h, t)) is not None]
+    return Spelling(evidence.words, evidence.compounds, keeps=sum(votes) * 2 > len(votes))
