@@ -29,7 +29,7 @@ from ...page_furniture import CAPTION
 from .lines import Line, side_by_side
 from .paragraphs import Unit, box_of, capitals, section_depth, stamp_like
 from .section_labels import contents_entries, join_labels, opens_with_label, series_tiers
-from .statement_titles import PERIOD, join_periods
+from .statement_titles import PERIOD, title_periods
 
 _NUMBERED = re.compile(
     r"^(?:\d{1,2}(?:\.\d{1,2}){0,4}\.?|[IVXLC]{1,6}\.|[A-H]\.|\(\d{1,2}\)|\([a-h]\))\s+(?P<title>\S.*)$"
@@ -268,7 +268,7 @@ def mark_units(units: list[Unit], tables: list[Unit], lines: tuple[Line, ...]) -
     """Mark the short units that can be no heading, whatever their type: those set inside a figure
     (its title, a legend in bold), and those sharing their row with other text (a row label or a
     column head of a table drawn without rules: "Total", "At December 31, 2021")."""
-    units = join_periods(join_labels(units))
+    units = title_periods(join_labels(units), lines)
     regions = [t.meta["region"] for t in tables if t.kind == "figure"]
     grids = [t.bbox for t in tables if t.kind == "table" and t.bbox is not None]
     rows = sorted(lines, key=lambda ln: ln.bbox[1])
