@@ -50,15 +50,14 @@ def test_a_period_line_set_in_a_block_of_its_own_joins_the_title_above():
     )
     period = Unit("paragraph", [line(PERIOD, 80, block=1)], 1)
     table = Unit("table", [], 1, rows=(("Revenue", "1,200"), ("Net income", "300")), bbox=(55.0, 100.0, 545.0, 130.0))
-    joined = join_periods([title, period, table])
-    assert [u.text for u in joined] == [f"{title.text} {PERIOD}", table.text]
-    # Not in bold, set apart from the title, or heading prose rather than the statement's table:
-    # the period line stays where it is.
+    body = Unit("paragraph", [line(prose(20), 120, bold=False, block=2)], 1)
+    for after in (table, body):
+        joined = join_periods([title, period, after])
+        assert [u.text for u in joined] == [f"{title.text} {PERIOD}", after.text]
+    # Not in bold, or set apart from the title: the period line stays where it is.
     plain = Unit("paragraph", [line(PERIOD, 80, bold=False, block=1)], 1)
     apart = Unit("paragraph", [line(PERIOD, 110, block=1)], 1)
-    body = Unit("paragraph", [line(prose(20), 120, bold=False, block=2)], 1)
     assert len(join_periods([title, plain, table])) == 3 and len(join_periods([title, apart, table])) == 3
-    assert len(join_periods([title, period, body])) == 3
 
 
 COMPARED = "Fiscal Year Ended June 30, 2023 Compared with Fiscal Year Ended June 30, 2022"
@@ -88,17 +87,16 @@ def test_a_bold_period_line_over_a_subheading_is_a_heading_of_its_own(tmp_path):
         assert next(b for b in blocks if b.kind == "paragraph" and b.page == 1 and b.path[-1] == "Revenue")
 
 
-def test_a_period_line_under_a_heading_over_prose_stays_apart(tmp_path):
-    # A bold heading and a bold period line right under it, then prose: the period line heads the
-    # prose itself (no statement follows), so it is not joined to the heading above.
+def test_a_period_line_under_a_title_over_a_subheading_stays_apart(tmp_path):
+    # A bold heading, a bold period line right under it (two blocks), then "Revenue" in bold: the
+    # period line heads the subheading, so it is not joined to the heading above.
     doc = pymupdf.open()
     page = Page(doc)
     page.para(prose(40, 2))
     page.heading("Results of Operations")
     page.heading(COMPARED)
+    page.heading("Revenue")
     page.para(prose(60, 1))
-    page.heading("Operating Expenses")
-    page.para(prose(60, 3))
     _, blocks = load(doc, tmp_path)
     headings = [b.text for b in blocks if b.kind == "heading"]
-    assert headings == ["Results of Operations", COMPARED, "Operating Expenses"], headings
+    assert headings == ["Results of Operations", COMPARED, "Revenue"], headings

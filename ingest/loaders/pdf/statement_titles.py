@@ -6,10 +6,10 @@ of its own, then a heading of its own: the statement's table sat under "For the 
 and no path named the statement. A bold period line right under a bold title, in its size, joins
 it.
 
-It is the title's period only when a statement comes next: its table, or its row of column heads.
-An MD&A sets "Fiscal Year Ended June 30, 2023 Compared with Fiscal Year Ended June 30, 2022" in
-bold under "Results of Operations", and "Revenue" in bold under it: there the period line is a
-heading of its own, and a bold block that holds it is cut around it.
+Unless the period line heads a subheading: an MD&A sets "Fiscal Year Ended June 30, 2023 Compared
+with Fiscal Year Ended June 30, 2022" in bold, and "Revenue" in bold right under it, often as one
+pymupdf block. There the period line is a heading of its own: the block is cut after it (and
+before it, from a title above), and it joins no title.
 """
 
 from __future__ import annotations
@@ -28,10 +28,10 @@ _YEAR_ENDS = re.compile(r"\b(?:19|20)\d\d\W*$")
 
 
 def title_periods(units: list[Unit], lines: Sequence[Line] = ()) -> list[Unit]:
-    """units in reading order, with each bold block cut around a period line that heads no
-    statement, then each title's period line joined to it. lines: the page's body lines (to tell a
-    row of column heads)."""
-    cut = [piece for k, unit in enumerate(units) for piece in _cut(unit, _next(units, k), lines)]
+    """units in reading order, each bold block cut around a period line that heads a subheading,
+    then each title's period line joined to it. lines: the page's body lines (to tell a row of
+    column heads from a subheading)."""
+    cut = [piece for k, unit in enumerate(units) for piece in _cut(unit, units[k + 1 : k + 2], lines)]
     return join_periods(cut, lines)
 
 
@@ -39,7 +39,8 @@ def join_periods(units: list[Unit], lines: Sequence[Line] = ()) -> list[Unit]:
     out: list[Unit] = []
     for k, unit in enumerate(units):
         title = out[-1] if out else None
-        if title is not None and _period_of(title, unit) and _heads_a_statement(_next(units, k), lines):
+        after = units[k + 1] if k + 1 < len(units) else None
+        if title is not None and _period_of(title, unit) and not _subheading(unit.lines[-1], after, lines):
             # The joined block's box and page span are its lines' again, found later from them.
             out[-1] = _with(title, [*title.lines, *unit.lines])
             continue
@@ -47,18 +48,14 @@ def join_periods(units: list[Unit], lines: Sequence[Line] = ()) -> list[Unit]:
     return out
 
 
-def _next(units: list[Unit], k: int) -> Unit | None:
-    return units[k + 1] if k + 1 < len(units) else None
-
-
 def _with(unit: Unit, lines: list[Line]) -> Unit:
     return replace(unit, lines=lines, bbox=None, meta=dict(unit.meta), page_end=None)
 
 
-def _cut(unit: Unit, after: Unit | None, lines: Sequence[Line]) -> list[Unit]:
-    """A bold block that holds a period line: a bold line opening in a capital after the period
-    is a heading of its own, and so is the period line itself when no statement follows it (the
-    title above it stays apart)."""
+def _cut(unit: Unit, after: list[Unit], lines: Sequence[Line]) -> list[Unit]:
+    """A bold block whose period line (it may wrap: "... Compared with Fiscal / Year Ended June 30,
+    2022") has a subheading after it, in the block or as the next unit: the title above the
+    period line (if any), the period line, and the subheading on are apart."""
     if unit.kind != "paragraph" or len(unit.lines) < 2 or not all(line.bold for line in unit.lines):
         return [unit]
     start = next((k for k, line in enumerate(unit.lines) if PERIOD.search(line.text)), None)
@@ -68,12 +65,14 @@ def _cut(unit: Unit, after: Unit | None, lines: Sequence[Line]) -> list[Unit]:
     if end is None or len(" ".join(line.text for line in unit.lines[start : end + 1]).split()) > 14:
         return [unit]
     rest = unit.lines[end + 1 :]
-    tail = [_with(unit, rest)] if rest and rest[0].text[:1].isupper() else []
-    period = unit.lines[start : end + 1] if tail else unit.lines[start:]
-    head = unit.lines[:start]
-    if head and (tail or not _heads_a_statement(after, lines)):
-        return [_with(unit, head), _with(unit, period), *tail]
-    return [_with(unit, [*head, *period]), *tail] if tail else [unit]
+    if rest:
+        heads = _subheading(unit.lines[end], replace(unit, lines=rest[:1]), lines)
+    else:
+        heads = start > 0 and _subheading(unit.lines[end], after[0] if after else None, lines)
+    if not heads:
+        return [unit]
+    pieces = [unit.lines[:start], unit.lines[start : end + 1], rest]
+    return [_with(unit, piece) for piece in pieces if piece]
 
 
 def _period_of(title: Unit, unit: Unit) -> bool:
@@ -94,12 +93,19 @@ def _period_of(title: Unit, unit: Unit) -> bool:
     )
 
 
-def _heads_a_statement(after: Unit | None, lines: Sequence[Line]) -> bool:
-    """What follows a period line is a statement's: its table, or a row of column heads (its
-    first line shares the row with other text)."""
-    if after is None:
+def _subheading(period: Line, after: Unit | None, lines: Sequence[Line]) -> bool:
+    """after is a subheading under the period line: one bold line in its size, right under it,
+    opening in a capital, in mixed case (a statement's "ASSETS" is its table's), no lead-in to a
+    list of rows ("Current assets:") and alone on its row (not column heads)."""
+    if after is None or after.kind != "paragraph" or len(after.lines) != 1:
         return False
-    if after.kind == "table":
-        return True
-    first = after.lines[0] if after.lines else None
-    return first is not None and any(o is not first and side_by_side(first, o, 0.5) for o in lines)
+    line = after.lines[0]
+    return (
+        line.bold
+        and abs(line.size - period.size) <= 0.5
+        and -0.5 * period.height <= line.bbox[1] - period.bbox[3] <= 2 * period.height
+        and line.text[:1].isupper()
+        and not line.text.isupper()
+        and not line.text.rstrip().endswith(":")
+        and not any(o is not line and side_by_side(line, o, 0.5) for o in lines)
+    )
