@@ -71,7 +71,7 @@ from .rejoin import rejoin
 from .table_heads import heads_into_tables
 from .tables import Box, Grid, cell_texts, find_grids, header_rows, right_to_left_rows, shading_within
 from .text_tables import text_tables
-from .word_spaces import restore_word_spaces
+from .word_spaces import restore_word_spaces, spaced_words
 
 pymupdf.TOOLS.mupdf_display_errors(False)
 
@@ -239,6 +239,7 @@ def _tables(
     words = page.get_text("words", textpage=textpage)
     if glyphs is not None:
         words = glyphs.words(words)
+    words = spaced_words(page, textpage, words)
     units = []
     for whole in grids:
         rows = [tuple(_cell(c) for c in row) for row in cell_texts(whole, words)]
