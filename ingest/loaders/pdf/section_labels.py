@@ -144,7 +144,7 @@ def series_tiers(headings: Sequence[Unit]) -> dict[int, int]:
     for tier in range(len(order)):
         members = [k for k, unit in enumerate(headings) if tiers.get(id(unit)) == tier]
         styles = {_style(headings[k]) for k in members}
-        if len(styles) != 1:
+        if len(members) < _MIN_MEMBERS or len(styles) != 1:
             continue
         style = styles.pop()
         # The series' own type: no unlabelled heading in it between its first and last member
@@ -155,9 +155,21 @@ def series_tiers(headings: Sequence[Unit]) -> dict[int, int]:
         if any(id(u) not in labelled and _style(u) == style for u in between):
             continue
         for unit in headings[members[-1] + 1 :]:
-            if id(unit) not in labelled and id(unit) not in tiers and _style(unit) == style:
+            if (
+                id(unit) not in tiers
+                and id(unit) not in labelled
+                and _style(unit) == style
+                and not _ENUMERATED.match(unit.text)
+            ):
                 tiers[id(unit)] = tier
     return tiers
+
+
+_MIN_MEMBERS = 3
+"""Members of a series that show its type holds no other heading (two items of an 8-K hold too
+little to tell)."""
+_ENUMERATED = re.compile(r"^(?:\(?[a-z0-9]{1,3}\)|[a-z0-9]{1,3}\.)\s", re.IGNORECASE)
+"""A heading numbered in a series of its own ("(d) Exhibits", "A. Scope"): a member of another list."""
 
 
 def _style(unit: Unit) -> tuple[float, bool, bool]:
