@@ -130,3 +130,29 @@ def test_notes_under_a_table_low_on_the_page_stay_footnotes(tmp_path):
     _, blocks = load(doc, tmp_path)
     assert any(b.kind == "table" for b in blocks)
     assert next(b.kind for b in blocks if b.text.startswith("(a) Wells closed")) == "footnote"
+
+
+def test_a_sidebar_shading_each_of_its_lines_reads_as_one_column_beside_a_charts_notes(tmp_path):
+    # A shaded sidebar (Pew's "Understanding the over-time change in views of China") paints each
+    # line of its narrow column over a fill of its own, in the box's colour; beside it, a chart's
+    # title, bars and notes. MuPDF ends a block at each fill: the column came out a block a line,
+    # and its lines were read among the notes'.
+    beige = (0.93, 0.92, 0.89)
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.draw_rect((60, 100, 540, 500), color=None, fill=beige)
+    page.insert_text((75, 120), "Understanding the change in views", fontsize=12, fontname="hebo")
+    side = textwrap.wrap(prose(90, 1), 28)
+    y = 140.0
+    for line in side:
+        page.draw_rect((66, y - 11, 214, y + 4), color=None, fill=beige)
+        page.insert_text((75, y), line, fontsize=10)
+        y += 15
+    page.insert_text((228, 140), "Views have grown more negative", fontsize=12, fontname="hebo")
+    for k, h in enumerate((60, 90, 120, 150)):
+        page.draw_rect((240 + 50 * k, 330 - h, 270 + 50 * k, 330), color=None, fill=(0.2, 0.4, 0.6))
+    notes = textwrap.wrap("Note: " + prose(70, 4), 55)
+    page.insert_text((228, 345), "\n".join(notes), fontsize=8)
+    _, blocks = load(doc, tmp_path)
+    texts = [b.text for b in blocks if b.kind == "paragraph"]
+    assert texts == [" ".join(side), " ".join(notes)], texts

@@ -68,6 +68,7 @@ from .margins import PageLines, recurring, split_margins
 from .overprint import single_printed
 from .paragraphs import TERMINAL, Unit, box_of, continues, list_marker, page_units
 from .rejoin import rejoin
+from .shaded_lines import rejoin_shaded_lines
 from .table_heads import heads_into_tables
 from .tables import Box, Grid, cell_texts, find_grids, header_rows, right_to_left_rows, shading_within
 from .text_tables import text_tables
@@ -130,6 +131,7 @@ def _read_pages(
         # One pass over the page: its text, and the vector rules the tables are found from.
         textpage = page.get_textpage(flags=TEXT_FLAGS)
         blocks = page.get_text("dict", textpage=textpage)["blocks"]
+        rejoin_shaded_lines(blocks)
         text = [b for b in blocks if b["type"] == 0]
         glyphs = restore_glyph_order(page, textpage, text)
         restore_word_spaces(page, textpage, text)
