@@ -193,3 +193,32 @@ def test_header_pieces_in_other_types_beside_the_page_number_stay_one_line(tmp_p
     text = all_text(blocks)
     assert "BRITISH HUSBANDRY" not in text and "XIX" not in text and "400" not in text
     assert all(prose(90, seed)[:60] in text for seed in range(4))
+
+
+def test_short_chapters_running_titles_and_an_appendixs_page_labels_are_furniture(tmp_path):
+    # A report whose chapters are two pages long: each chapter's later page carries its title in
+    # the header (too few pages in a row to recur), and the appendix's pages are labelled "A-1",
+    # "A-2" by the PDF and printed so alone at their foot.
+    doc = pymupdf.open()
+    chapters = ("Chapter 1: Background", "Chapter 2: Findings", "Chapter 3: Methods")
+    for c, chapter in enumerate(chapters):
+        for k in range(2):
+            page = Page(doc)
+            if k:
+                page.text(60, 40, chapter, size=8, font="heit")
+            else:
+                page.heading(chapter.replace(":", "."), size=18)
+            page.text(300, 800, f"A-{2 * c + k + 1}" if c == 2 else str(2 * c + k + 1), size=9)
+            for seed in range(3):
+                page.para(prose(80, 10 * c + 2 * k + seed))
+    doc.set_page_labels(
+        [
+            {"startpage": 0, "prefix": "", "style": "D", "firstpagenum": 1},
+            {"startpage": 4, "prefix": "A-", "style": "D", "firstpagenum": 5},
+        ]
+    )
+    _, blocks = load(doc, tmp_path)
+    assert [b.text for b in blocks if b.kind == "heading"] == [c.replace(":", ".") for c in chapters]
+    text = all_text(b for b in blocks if b.kind != "heading")
+    assert not any(chapter in text for chapter in chapters), text[:200]
+    assert "A-5" not in text and "A-6" not in text
