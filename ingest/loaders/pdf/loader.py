@@ -71,6 +71,7 @@ from .rejoin import rejoin
 from .shaded_lines import rejoin_shaded_lines
 from .table_heads import heads_into_tables
 from .tables import Box, Grid, cell_texts, find_grids, header_rows, right_to_left_rows, shading_within
+from .text_boxes import holds, text_boxes
 from .text_tables import text_tables
 from .word_spaces import restore_word_spaces, spaced_words
 
@@ -123,7 +124,7 @@ def _read_pages(
     doc: pymupdf.Document, document: Document
 ) -> tuple[list[tuple[PageLines, list[Unit]]], list[Line], list[str]]:
     """Each page's placed lines and tables, the lines that were read as table cells, and warnings."""
-    read: list[tuple[list[Line], list[Unit], int, pymupdf.Rect]] = []
+    read: list[tuple[list[Line], list[Unit], int, pymupdf.Rect, tuple[Box, ...]]] = []
     in_tables: list[Line] = []
     imaged: list[int] = []
     for page in doc.pages():
@@ -159,12 +160,12 @@ def _read_pages(
             if page.get_images():
                 imaged.append(number)
             continue
-        read.append((lines, tables, number, page.rect))
-    repeated = recurring([(lines, rect.height) for lines, _, _, rect in read])
+        read.append((lines, tables, number, page.rect, text_boxes(vectors, lines, page.rect.width, page.rect.height)))
+    repeated = recurring([(lines, rect.height) for lines, _, _, rect, _ in read])
     labelled = bool(doc.get_page_labels())
     pages = [
-        (_placed(lines, number, rect, repeated, doc[number - 1].get_label() if labelled else ""), tables)
-        for lines, tables, number, rect in read
+        (_placed(lines, number, rect, repeated, doc[number - 1].get_label() if labelled else "", boxes), tables)
+        for lines, tables, number, rect, boxes in read
     ]
     if not pages:
         raise LoaderError(
@@ -190,9 +191,11 @@ def _units(placed: PageLines, tables: list[Unit]) -> list[Unit]:
     return mark_units(page_units(lines, tables, placed.number), tables, tuple(lines))
 
 
-def _placed(lines: list[Line], number: int, rect: pymupdf.Rect, repeated: frozenset[str], label: str) -> PageLines:
+def _placed(
+    lines: list[Line], number: int, rect: pymupdf.Rect, repeated: frozenset[str], label: str, boxes: tuple[Box, ...]
+) -> PageLines:
     placed = split_margins(lines, number, rect.width, rect.height, repeated)
-    return replace(placed, label=label) if label else placed
+    return replace(placed, label=label, boxes=boxes) if label or boxes else placed
 
 
 def _tables(
@@ -447,14 +450,24 @@ def _blocks(pages: list[tuple[PageLines, list[Unit]]], toc: list, title: str, bo
         rest = [g for g in placed.margin if g[0] != "top"]
         held.extend(_margin_block(g, placed, path) for g in top)
         notes = _footnotes(units, placed, body)
-        for unit in units:
+        aside: tuple[Box, list[tuple[int, str]]] | None = None  # a boxed heading's box, the stack before it
+        for k, unit in enumerate(units):
             if id(unit) in notes:
                 continue
+            if aside is not None and not holds(
+                aside[0], _placed_box(unit) if unit.lines else unit.bbox or (0, 0, 0, 0)
+            ):
+                stack[:] = aside[1]  # out of the box: its heading heads no more
+                path = root + tuple(t for _, t in stack) if stack else (root or (title,))
+                aside = None
             level = levels.get(id(unit))
             if level is not None:
                 yield from flush()
                 markers.clear()
                 text = " ".join(unit.text.split())
+                box = _boxed(unit, units[k + 1 : k + 2], placed.boxes, levels)
+                if box is not None and aside is None and stack and stack[-1][0] < level:
+                    aside = (box, list(stack))
                 while stack and stack[-1][0] >= level:
                     stack.pop()
                 stack.append((level, text))
@@ -512,8 +525,20 @@ def _blocks(pages: list[tuple[PageLines, list[Unit]]], toc: list, title: str, bo
             for u in units
             if id(u) in notes
         )
+        if aside is not None:  # a box ends with its page
+            stack[:] = aside[1]
+            path = root + tuple(t for _, t in stack) if stack else (root or (title,))
         held.extend(_margin_block(g, placed, path) for g in rest)
     yield from flush()
+
+
+def _boxed(unit: Unit, after: list[Unit], boxes: tuple[Box, ...], levels: dict[int, int]) -> Box | None:
+    """The shaded box that holds the heading and the text right after it (not another heading):
+    the box's own title. A box holding a title block alone (a statement's) heads what follows it."""
+    if not boxes or not after or id(after[0]) in levels or not after[0].lines:
+        return None
+    mine, next_box = _placed_box(unit), _placed_box(after[0])
+    return next((b for b in boxes if holds(b, mine) and holds(b, next_box)), None)
 
 
 def _footnotes(units: list[Unit], placed: PageLines, body: float) -> set[int]:
