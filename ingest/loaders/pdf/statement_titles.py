@@ -94,9 +94,10 @@ def _period_of(title: Unit, unit: Unit) -> bool:
 
 
 def _subheading(period: Line, after: Unit | None, lines: Sequence[Line]) -> bool:
-    """after is a subheading under the period line: one bold line in its size, right under it,
-    opening in a capital, in mixed case (a statement's "ASSETS" is its table's), no lead-in to a
-    list of rows ("Current assets:") and alone on its row (not column heads)."""
+    """after is a subheading under the period line: one bold line in its size, right under it at
+    its left edge (a centred title block's lines start apart), opening in a capital, in mixed
+    case (a statement's "ASSETS" is its table's), no lead-in to a list of rows ("Current
+    assets:") and alone on its row (not column heads)."""
     if after is None or after.kind != "paragraph" or len(after.lines) != 1:
         return False
     line = after.lines[0]
@@ -104,6 +105,7 @@ def _subheading(period: Line, after: Unit | None, lines: Sequence[Line]) -> bool
         line.bold
         and abs(line.size - period.size) <= 0.5
         and -0.5 * period.height <= line.bbox[1] - period.bbox[3] <= 2 * period.height
+        and abs(line.bbox[0] - period.bbox[0]) <= 2
         and line.text[:1].isupper()
         and not line.text.isupper()
         and not line.text.rstrip().endswith(":")
