@@ -156,3 +156,25 @@ def test_a_sidebar_shading_each_of_its_lines_reads_as_one_column_beside_a_charts
     _, blocks = load(doc, tmp_path)
     texts = [b.text for b in blocks if b.kind == "paragraph"]
     assert texts == [" ".join(side), " ".join(notes)], texts
+
+
+def test_a_title_over_two_columns_first_headings_leaves_them_in_their_columns(tmp_path):
+    # A paper's title spans both columns; under it each column opens with a short heading on the
+    # same row ("1 Introduction" and, at the right column's top, "3.1 Data"). The title leaves the
+    # headings' wide gap a sliver, which was taken for the gutter of columns that started above:
+    # the two headings were read as one row before the columns.
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((150, 80), "Structure-first chunking of company documents", fontsize=16, fontname="hebo")
+    for x, heads in ((72, ("1 Introduction", "2 Related Work")), (320, ("3.1 Data", "4 Results"))):
+        y = 110.0
+        for k, head in enumerate(heads):
+            page.insert_text((x, y), head, fontsize=11, fontname="hebo")
+            y += 16
+            for line in textwrap.wrap(prose(70, k + x), 46):
+                page.insert_text((x, y), line, fontsize=9)
+                y += 11
+            y += 12
+    _, blocks = load(doc, tmp_path)
+    headings = [b.text for b in blocks if b.kind == "heading"]
+    assert headings[1:] == ["1 Introduction", "2 Related Work", "3.1 Data", "4 Results"], headings
