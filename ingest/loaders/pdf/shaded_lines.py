@@ -31,12 +31,13 @@ def rejoin_shaded_lines(blocks: list[dict]) -> None:
 
 
 def _behind(fill: dict, block: dict) -> bool:
-    """A filled rectangle that covers the block's box (its line's shading)."""
+    """A filled rectangle behind the block's box (its line's shading; a line may run a little
+    past its fill's end)."""
     if not fill.get("isrect") or fill.get("stroked") or fill.get("color") is None:
         return False
     x0, y0, x1, y1 = fill["bbox"]
     a, b, c, d = block["bbox"]
-    return x0 <= a + 1 and y0 <= b + 2 and c - 1 <= x1 and d - 2 <= y1
+    return x0 <= a + 1 and y0 <= b + 2 and d - 2 <= y1 and min(c, x1) - a >= 0.9 * (c - a)
 
 
 def _stacked(above: dict, block: dict) -> bool:
