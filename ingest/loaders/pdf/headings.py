@@ -203,7 +203,14 @@ def _font_levels(found: list[Unit], body: float, area: tuple[float, float] | Non
     below = max(tiers.values(), default=-1) + 1
 
     def rank_key(unit: Unit) -> tuple[float, int, bool]:
-        return round(unit.lines[0].size * 2) / 2, -tiers.get(id(unit), below), _centred(unit, area)
+        # A series' members (and the headings in their type after them) share one level, however
+        # each is set on its line.
+        tier = tiers.get(id(unit))
+        return (
+            round(unit.lines[0].size * 2) / 2,
+            -(below if tier is None else tier),
+            tier is None and _centred(unit, area),
+        )
 
     keys = sorted({rank_key(u) for u in found}, reverse=True)
     levels = {}
