@@ -22,17 +22,22 @@ _WHITE = 0xFFFFFF
 def text_boxes(vectors: Sequence[dict], lines: Sequence[Line], width: float, height: float) -> tuple[Box, ...]:
     """The page's shaded rectangles that hold two or more whole lines, none across their edge,
     with text of the page left outside (a page's background holds it all)."""
-    if len(lines) < 3:
+    fills = [
+        v["bbox"]
+        for v in vectors
+        if v.get("isrect")
+        and not v.get("stroked")
+        and v.get("color") not in (None, _WHITE)
+        and v["bbox"][3] - v["bbox"][1] >= 10
+    ]
+    if not fills or len(lines) < 3:
         return ()
     rows = sorted(lines, key=lambda line: line.bbox[1])
     tops = [line.bbox[1] for line in rows]
     tallest = max(line.height for line in rows)
     least = 2 * min(line.height for line in rows)
     out = []
-    for v in vectors:
-        if not v.get("isrect") or v.get("stroked") or v.get("color") in (None, _WHITE):
-            continue
-        box = v["bbox"]
+    for box in fills:
         if box[3] - box[1] < least or (box[2] - box[0]) * (box[3] - box[1]) > 0.5 * width * height:
             continue
         # Only lines whose top lies within a line's height of the box can meet it.
