@@ -37,7 +37,7 @@ def restore_word_spaces(page: pymupdf.Page, textpage: pymupdf.TextPage, blocks: 
 def spaced_words(page: pymupdf.Page, textpage: pymupdf.TextPage, words: list[tuple]) -> list[tuple]:
     """`extractWORDS` tuples, each word of Korean syllables painted apart cut into its words (a
     box each, so every piece lands in its own table cell)."""
-    if not any(_HANGUL.search(w[4]) for w in words):
+    if not _HANGUL.search("".join(w[4] for w in words)):
         return words
     chars = {
         (b, n): [(c, span["size"]) for span in line["spans"] for c in span["chars"]]
