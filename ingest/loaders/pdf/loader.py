@@ -17,7 +17,8 @@ the page's own evidence (geometry, type, repetition, drawings, the PDF's outline
   goes back to the body; so does a heading at a page's top. A statement's column-head row (periods
   and units, its years over the figures right below it) and the rows under it are body however
   often the statement's pages repeat them (`pdf_margins`).
-- text drawn twice for a bold or shadow effect is read once, as bold (`pdf_overprint`).
+- text drawn twice for a bold or shadow effect is read once, as bold (`pdf_overprint`); lines a
+  sidebar paints each over a fill of its own stay the one block they are (`pdf_shaded_lines`).
 - text inside a figure (a cluster of drawn marks: a chart's axis numbers, tick labels, legend)
   becomes a "figure" block (`pdf_figures`), dropped by the `figures` cleaner; its caption stays.
 - everything else is body: read in column order (`pdf_paragraphs`; columns inside one pymupdf
@@ -38,7 +39,8 @@ carries) and leave the rest. A block whose `meta["band"]` is None is body text.
 
 Headings (`pdf_headings`) come from the type (larger than the body, or bold; at the body's size a
 section number or capitals set apart) and from the outline (`get_toc`) together: an outline entry
-names a heading and gives its level, and headings the outline lacks keep theirs. Blocks carry
+names a heading and gives its level, and headings the outline lacks keep theirs. A heading in a
+shaded box that holds its text (a manual's "NOTE") heads only the box (`pdf_text_boxes`). Blocks carry
 `page` (1-based, the page where they start), `bbox`, and `meta["page_end"]` where a paragraph
 runs onto a later page.
 
