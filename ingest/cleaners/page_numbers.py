@@ -9,7 +9,8 @@ line holding one is dropped, header text beside the number included ("8  M. Lysa
 A header that runs a chapter's title and the page number together into one piece ("Chapter 3.
 Row and column access control 15") shows the number as its first or last word: it counts when it
 is the PDF's own page label, or when it keeps a constant step from the page index over two pages
-or more (chapter-page labels "7-45" within their chapter likewise).
+or more (chapter-page labels "7-45" within their chapter likewise, and an appendix's "A-1" alone on
+its line).
 """
 
 from __future__ import annotations
@@ -96,13 +97,13 @@ def _printed_numbers(blocks: list[Block], taken: set[int]) -> dict[int, str]:
 
 
 def _edge_tokens(block: Block) -> list[str]:
-    """The first and last word of the line and of its first and last pieces."""
+    """The first and last word of the line and of its first and last pieces (a line of one word:
+    that word, "A-1" alone at the foot of an appendix's page)."""
     segments = block.meta.get("segments") or (block.text,)
     tokens = []
     for text in dict.fromkeys((block.text, segments[0], segments[-1])):
         words = text.split()
-        if len(words) >= 2:
-            tokens += [words[0], words[-1]]
+        tokens += [words[0], words[-1]] if words else []
     return list(dict.fromkeys(tokens))
 
 

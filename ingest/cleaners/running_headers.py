@@ -10,7 +10,8 @@ wherever they sit in a band, since court filings are often too short to show rec
 
 Furniture that appears once (a journal masthead, a DOI or copyright footer, "Downloaded from ... on
 DATE", "Vol. 8 | Issue 3") is judged by the line itself: a band line made mostly of such tokens
-(`ingest.page_furniture`), an authors' running head ("Smith et al."), a short line set in pieces
+(`ingest.page_furniture`), an authors' running head ("Smith et al."), the title of a heading the
+line sits under (a chapter's running title over its later pages), a short line set in pieces
 between separators, or (in a document of one or two pages, too short to show recurrence) a short
 line in the top band set in italics or clearly smaller than the body, is dropped. All only ever apply to lines the loader found apart from the body.
 """
@@ -70,7 +71,7 @@ def drop_running_headers(blocks: Iterable[Block], ctx: CleanContext) -> Iterator
         if any(p.search(s) for p in patterns for s in _pieces(block)):
             drop.add(i)
             continue
-        if opts.one_off and _one_off(block, band, body, short=len(pages) <= 2):
+        if opts.one_off and (_one_off(block, band, body, short=len(pages) <= 2) or _names_its_section(block)):
             drop.add(i)
             continue
         key = _key(block.text)
@@ -125,6 +126,18 @@ def _one_off(block: Block, band: str, body: float, short: bool) -> bool:
     size = block.meta.get("font_size") or 0.0
     # A masthead or running title above the body, in small type or in italics.
     return (body > 0 and 0 < size <= body - 1.0) or bool(block.meta.get("italic"))
+
+
+def _names_its_section(block: Block) -> bool:
+    """A band line that is the title of a heading it sits under, or of the document ("Chapter 1:
+    Background" atop the chapter's later pages): a chapter's running title, however few pages the
+    chapter has. The chunk's heading path carries the same words."""
+    key = _letters(block.text)
+    return len(key) >= 4 and any(_letters(title) == key for title in block.path)
+
+
+def _letters(text: str) -> str:
+    return "".join(c for c in text.lower() if c.isalnum())
 
 
 def _body_size(blocks: list[Block]) -> float:

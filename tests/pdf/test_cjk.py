@@ -133,3 +133,25 @@ def test_a_broken_unicode_map_half_of_a_surrogate_pair_is_no_text(corpus, tmp_pa
         text = "\n".join(c.text for c in chunk(loaded, ChunkOptions(overlap_tokens=0), blocks))
         text.encode()
         assert "방지 기술" in text
+
+
+def test_korean_words_painted_apart_keep_their_spaces_in_a_ruled_tables_cells(tmp_path):
+    # The same painting inside a ruled table: its cells are filled from MuPDF's words, which ran
+    # each cell's syllables together ("지역이름").
+    doc = pymupdf.open()
+    page = doc.new_page()
+    font = pymupdf.Font("korea")
+    rows = [("지역 이름", "조사 결과 요약"), ("북부 지역", "대부분 기준 충족"), ("남부 지역", "일부 우물 폐쇄")]
+    top = 100.0
+    for r, cells in enumerate(rows):
+        for c, text in enumerate(cells):
+            x = 65.0 + c * 200
+            for word in text.split():
+                page.insert_text((x, top + r * 20 + 14), word, fontname="korea", fontsize=10)
+                x += font.text_length(word, fontsize=10) + 4.0
+    for r in range(len(rows) + 1):
+        page.draw_line((60, top + r * 20), (460, top + r * 20), width=0.5)
+    for x in (60, 260, 460):
+        page.draw_line((x, top), (x, top + 20 * len(rows)), width=0.5)
+    _, blocks = load(doc, tmp_path)
+    assert [b.rows for b in blocks if b.kind == "table"] == [tuple(rows)]

@@ -183,3 +183,51 @@ def test_sections_numbered_afresh_in_each_chapter_sit_under_their_chapter(tmp_pa
         ("Chapter 3. Crisis",),
         ("Chapter 4. Renewal",),
     ]
+
+
+ROMAN = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX")
+
+
+def test_a_heading_in_the_articles_type_after_the_last_article_stands_beside_them(tmp_path):
+    # A contract's nine ARTICLEs in 12 pt bold, each holding its sections in 10 pt bold; after
+    # ARTICLE IX, "SIGNATURES", "EXHIBIT A" and "Schedule of Definitions" set like the articles,
+    # with no label: the articles' level, not under ARTICLE IX.
+    doc = pymupdf.open()
+    page = Page(doc)
+    for k, roman in enumerate(ROMAN):
+        if k and k % 3 == 0:
+            page = Page(doc)
+        page.heading(f"ARTICLE {roman}", size=12)
+        page.heading(f"Section {k + 1}.1 Scope of the terms")
+        page.para(prose(40, k))
+    page = Page(doc)
+    for title in ("SIGNATURES", "EXHIBIT A", "Schedule of Definitions"):
+        page.heading(title, size=12)
+        page.para(prose(30, len(title)))
+    _, blocks = load(doc, tmp_path)
+    levels = {b.text: (b.level, b.path[1:]) for b in blocks if b.kind == "heading"}
+    article = levels["ARTICLE IX"][0]
+    for title in ("SIGNATURES", "EXHIBIT A", "Schedule of Definitions"):
+        assert levels[title] == (article, (title,)), levels[title]
+    assert levels["Section 9.1 Scope of the terms"][1] == ("ARTICLE IX", "Section 9.1 Scope of the terms")
+
+
+def test_items_set_centred_or_flush_left_stand_at_one_level(tmp_path):
+    # A 10-K centres its short item titles ("ITEM 4. MINE SAFETY DISCLOSURES") and sets the long
+    # ones flush left: one series, one level, neither item under the other.
+    doc = pymupdf.open()
+    items = ("ITEM 1. BUSINESS", "ITEM 4. MINE SAFETY", f"ITEM 5. {ITEM_5[:60]}", "ITEM 7. MANAGEMENT'S DISCUSSION")
+    for k, item in enumerate(items):
+        page = Page(doc)
+        if k % 2:
+            # centred over the prose, which runs from 60 to about 443
+            page.text(251 - pymupdf.get_text_length(item, "hebo", 10) / 2, page.y + 14, item, font="hebo")
+            page.y += 22
+        else:
+            page.heading(item)
+        page.heading("Overview")
+        for seed in range(3):
+            page.para(prose(60, seed + 3 * k))
+    _, blocks = load(doc, tmp_path)
+    paths = [b.path[1:] for b in blocks if b.kind == "heading" and b.text.startswith("ITEM")]
+    assert paths == [(item,) for item in items], paths

@@ -193,3 +193,82 @@ def test_header_pieces_in_other_types_beside_the_page_number_stay_one_line(tmp_p
     text = all_text(blocks)
     assert "BRITISH HUSBANDRY" not in text and "XIX" not in text and "400" not in text
     assert all(prose(90, seed)[:60] in text for seed in range(4))
+
+
+def test_short_chapters_running_titles_and_an_appendixs_page_labels_are_furniture(tmp_path):
+    # A report whose chapters are two pages long: each chapter's later page carries its title in
+    # the header (too few pages in a row to recur), and the appendix's pages are labelled "A-1",
+    # "A-2" by the PDF and printed so alone at their foot.
+    doc = pymupdf.open()
+    chapters = ("Chapter 1: Background", "Chapter 2: Findings", "Chapter 3: Methods")
+    for c, chapter in enumerate(chapters):
+        for k in range(2):
+            page = Page(doc)
+            if k:
+                page.text(60, 40, chapter, size=8, font="heit")
+            else:
+                page.heading(chapter.replace(":", "."), size=18)
+            page.text(300, 800, f"A-{2 * c + k + 1}" if c == 2 else str(2 * c + k + 1), size=9)
+            for seed in range(3):
+                page.para(prose(80, 10 * c + 2 * k + seed))
+    doc.set_page_labels(
+        [
+            {"startpage": 0, "prefix": "", "style": "D", "firstpagenum": 1},
+            {"startpage": 4, "prefix": "A-", "style": "D", "firstpagenum": 5},
+        ]
+    )
+    _, blocks = load(doc, tmp_path)
+    assert [b.text for b in blocks if b.kind == "heading"] == [c.replace(":", ".") for c in chapters]
+    text = all_text(b for b in blocks if b.kind != "heading")
+    assert not any(chapter in text for chapter in chapters), text[:200]
+    assert "A-5" not in text and "A-6" not in text
+
+
+def manual_page(doc: pymupdf.Document, title: str, steps: tuple[str, ...], seed: int) -> None:
+    """A manual's page: a section title, numbered steps, a grey box with a bold "NOTE" over the
+    note's lines, and the section's text going on under the box."""
+    page = Page(doc, width=420, height=595)
+    page.page.insert_text((40, 70), title, fontsize=16, fontname="hebo")
+    y = 100.0
+    for k, step in enumerate(steps, 1):
+        page.page.insert_text((40, y), f"{k}.", fontsize=9)
+        for line in textwrap.wrap(f"{step}. {prose(14, k + seed)}", 62):
+            page.page.insert_text((56, y), line, fontsize=9)
+            y += 12
+        y += 4
+    page.page.draw_rect((40, y + 8, 380, y + 70), color=None, fill=(0.9, 0.9, 0.9))
+    page.page.insert_text((50, y + 22), "NOTE", fontsize=9, fontname="hebo")
+    note = textwrap.wrap(prose(30, 7 + seed), 66)
+    page.page.insert_text((50, y + 34), "\n".join(note), fontsize=9)
+    after = textwrap.wrap(prose(30, 11 + seed), 70)
+    page.page.insert_text((40, y + 92), "\n".join(after), fontsize=9)
+
+
+def test_a_notes_title_in_a_shaded_box_heads_only_the_box(tmp_path):
+    doc = pymupdf.open()
+    manual_page(doc, "1 Getting started", ("Unpack the scale", "Insert the batteries"), 0)
+    manual_page(doc, "2 Weighing", ("Step onto the scale", "Read your weight"), 1)
+    _, blocks = load(doc, tmp_path)
+    for page, title in ((1, "1 Getting started"), (2, "2 Weighing")):
+        body = [b for b in blocks if b.page == page and b.kind in ("paragraph", "list_item")]
+        assert [b.kind for b in body] == ["list_item", "list_item", "paragraph", "paragraph"]
+        assert body[2].path[-2:] == (title, "NOTE")  # the note's own text
+        assert body[3].path[-1] == title and "NOTE" not in body[3].path  # the section's text after it
+
+
+def test_a_chapters_title_in_a_shaded_banner_heads_the_chapter(tmp_path):
+    # A banner holds a chapter's title and a line under it: no aside, the chapter's text after
+    # the banner is the chapter's.
+    doc = pymupdf.open()
+    for c, chapter in enumerate(("Background", "Findings")):
+        page = Page(doc)
+        page.page.draw_rect((50, 60, 545, 130), color=None, fill=(0.2, 0.3, 0.5))
+        page.page.insert_text((60, 90), f"Chapter {c + 1}. {chapter}", fontsize=18, fontname="hebo")
+        page.page.insert_text((60, 115), f"What the survey found on {chapter.lower()}", fontsize=10)
+        page.y = 150
+        page.heading(f"{c + 1}.1 Overview", size=12)
+        for seed in range(3):
+            page.para(prose(80, seed + 3 * c))
+    _, blocks = load(doc, tmp_path)
+    last = [b for b in blocks if b.kind == "paragraph" and b.page == 2][-1]
+    assert last.path[-2:] == ("Chapter 2. Findings", "2.1 Overview"), last.path

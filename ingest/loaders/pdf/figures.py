@@ -76,7 +76,29 @@ def figure_lines(lines: Sequence[Line], regions: Sequence[Box]) -> tuple[list[tu
             rest.append(line)
         else:
             held[at].append(line)
+    kept = _within_prose(held, rest)
+    if kept:
+        held = [[line for line in h if id(line) not in kept] for h in held]
+        figure = {id(line) for h in held for line in h}
+        rest = [line for line in lines if id(line) not in figure]
     return [(region, h) for region, h in zip(regions, held) if h], rest
+
+
+def _within_prose(held: list[list[Line]], rest: list[Line]) -> set[int]:
+    """id() of the figure lines set inside a run of body lines of their own pymupdf block: a line
+    of a column of prose beside a chart, within a label's reach of it ("China," we have tracked
+    the" between "very unfavorable view of" and "ups and downs in"), not a label."""
+    out: set[int] = set()
+    by_block: dict[int, list[Line]] = {}
+    for o in rest:
+        by_block.setdefault(o.block, []).append(o)
+    for line in (line for h in held for line in h):
+        mine = [o for o in by_block.get(line.block, ()) if abs(o.bbox[0] - line.bbox[0]) <= 2]
+        above = any(0 <= line.bbox[1] - o.bbox[3] <= line.height for o in mine)
+        below = any(0 <= o.bbox[1] - line.bbox[3] <= line.height for o in mine)
+        if above and below:
+            out.add(id(line))
+    return out
 
 
 def _title(line: Line, region: Box, body: float) -> bool:

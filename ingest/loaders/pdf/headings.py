@@ -29,7 +29,7 @@ from ...page_furniture import CAPTION
 from .lines import Line, side_by_side
 from .paragraphs import Unit, box_of, capitals, section_depth, stamp_like
 from .section_labels import contents_entries, join_labels, opens_with_label, series_tiers
-from .statement_titles import PERIOD, join_periods
+from .statement_titles import PERIOD, title_periods
 
 _NUMBERED = re.compile(
     r"^(?:\d{1,2}(?:\.\d{1,2}){0,4}\.?|[IVXLC]{1,6}\.|[A-H]\.|\(\d{1,2}\)|\([a-h]\))\s+(?P<title>\S.*)$"
@@ -280,9 +280,17 @@ def _font_levels(found: list[Unit], body: float, area: tuple[float, float] | Non
     below = max(tiers.values(), default=-1) + 1
 
     def rank_key(unit: Unit) -> tuple[float, int, bool, bool]:
+        # A series' members (and the headings in their type after them) share one level, however
+        # each is set on its line; other headings of a size rank centred above flush left, and
+        # upright above italics alone.
         first = unit.lines[0]
-        upright = first.bold or not first.italic
-        return round(first.size * 2) / 2, -tiers.get(id(unit), below), _centred(unit, area), upright
+        tier = tiers.get(id(unit))
+        return (
+            round(first.size * 2) / 2,
+            -(below if tier is None else tier),
+            tier is None and _centred(unit, area),
+            tier is not None or first.bold or not first.italic,
+        )
 
     keys = sorted({rank_key(u) for u in found}, reverse=True)
     levels = {}
@@ -347,7 +355,7 @@ def mark_units(units: list[Unit], tables: list[Unit], lines: tuple[Line, ...]) -
     """Mark the short units that can be no heading, whatever their type: those set inside a figure
     (its title, a legend in bold), and those sharing their row with other text (a row label or a
     column head of a table drawn without rules: "Total", "At December 31, 2021")."""
-    units = join_periods(join_labels(units))
+    units = title_periods(join_labels(units), lines)
     regions = [t.meta["region"] for t in tables if t.kind == "figure"]
     grids = [t.bbox for t in tables if t.kind == "table" and t.bbox is not None]
     rows = sorted(lines, key=lambda ln: ln.bbox[1])

@@ -17,7 +17,8 @@ the page's own evidence (geometry, type, repetition, drawings, the PDF's outline
   goes back to the body; so does a heading at a page's top. A statement's column-head row (periods
   and units, its years over the figures right below it) and the rows under it are body however
   often the statement's pages repeat them (`pdf_margins`).
-- text drawn twice for a bold or shadow effect is read once, as bold (`pdf_overprint`).
+- text drawn twice for a bold or shadow effect is read once, as bold (`pdf_overprint`); lines a
+  sidebar paints each over a fill of its own stay the one block they are (`pdf_shaded_lines`).
 - text inside a figure (a cluster of drawn marks: a chart's axis numbers, tick labels, legend)
   becomes a "figure" block (`pdf_figures`), dropped by the `figures` cleaner; its caption stays.
 - everything else is body: read in column order (`pdf_paragraphs`; columns inside one pymupdf
@@ -39,7 +40,8 @@ carries) and leave the rest. A block whose `meta["band"]` is None is body text.
 
 Headings (`pdf_headings`) come from the type (larger than the body, or bold; at the body's size a
 section number or capitals set apart) and from the outline (`get_toc`) together: an outline entry
-names a heading and gives its level, and headings the outline lacks keep theirs. Blocks carry
+names a heading and gives its level, and headings the outline lacks keep theirs. A heading in a
+shaded box that holds its text (a manual's "NOTE") heads only the box (`pdf_text_boxes`). Blocks carry
 `page` (1-based, the page where they start), `bbox`, and `meta["page_end"]` where a paragraph
 runs onto a later page.
 
@@ -70,10 +72,12 @@ from .margins import PageLines, recurring, split_margins
 from .overprint import single_printed
 from .paragraphs import TERMINAL, Unit, box_of, continues, join_lines, list_marker, page_units
 from .rejoin import rejoin
+from .shaded_lines import rejoin_shaded_lines
 from .table_heads import heads_into_tables
 from .tables import Box, Grid, cell_texts, find_grids, header_rows, right_to_left_rows, shading_within
+from .text_boxes import holds, text_boxes
 from .text_tables import text_tables
-from .word_spaces import restore_word_spaces
+from .word_spaces import restore_word_spaces, spaced_words
 
 pymupdf.TOOLS.mupdf_display_errors(False)
 
@@ -125,7 +129,7 @@ def _read_pages(
     doc: pymupdf.Document, document: Document
 ) -> tuple[list[tuple[PageLines, list[Unit]]], list[Line], list[str]]:
     """Each page's placed lines and tables, the lines that were read as table cells, and warnings."""
-    read: list[tuple[list[Line], list[Unit], int, pymupdf.Rect]] = []
+    read: list[tuple[list[Line], list[Unit], int, pymupdf.Rect, tuple[Box, ...]]] = []
     in_tables: list[Line] = []
     imaged: list[int] = []
     for page in doc.pages():
@@ -133,6 +137,7 @@ def _read_pages(
         # One pass over the page: its text, and the vector rules the tables are found from.
         textpage = page.get_textpage(flags=TEXT_FLAGS)
         blocks = page.get_text("dict", textpage=textpage)["blocks"]
+        rejoin_shaded_lines(blocks)
         text = [b for b in blocks if b["type"] == 0]
         glyphs = restore_glyph_order(page, textpage, text)
         restore_word_spaces(page, textpage, text)
@@ -160,12 +165,12 @@ def _read_pages(
             if page.get_images():
                 imaged.append(number)
             continue
-        read.append((lines, tables, number, page.rect))
-    repeated = recurring([(lines, rect.height) for lines, _, _, rect in read])
+        read.append((lines, tables, number, page.rect, text_boxes(vectors, lines, page.rect.width, page.rect.height)))
+    repeated = recurring([(lines, rect.height) for lines, _, _, rect, _ in read])
     labelled = bool(doc.get_page_labels())
     pages = [
-        (_placed(lines, number, rect, repeated, doc[number - 1].get_label() if labelled else ""), tables)
-        for lines, tables, number, rect in read
+        (_placed(lines, number, rect, repeated, doc[number - 1].get_label() if labelled else "", boxes), tables)
+        for lines, tables, number, rect, boxes in read
     ]
     if not pages:
         raise LoaderError(
@@ -191,9 +196,11 @@ def _units(placed: PageLines, tables: list[Unit]) -> list[Unit]:
     return mark_units(page_units(lines, tables, placed.number), tables, tuple(lines))
 
 
-def _placed(lines: list[Line], number: int, rect: pymupdf.Rect, repeated: frozenset[str], label: str) -> PageLines:
+def _placed(
+    lines: list[Line], number: int, rect: pymupdf.Rect, repeated: frozenset[str], label: str, boxes: tuple[Box, ...]
+) -> PageLines:
     placed = split_margins(lines, number, rect.width, rect.height, repeated)
-    return replace(placed, label=label) if label else placed
+    return replace(placed, label=label, boxes=boxes) if label or boxes else placed
 
 
 def _tables(
@@ -242,6 +249,7 @@ def _tables(
     words = page.get_text("words", textpage=textpage)
     if glyphs is not None:
         words = glyphs.words(words)
+    words = spaced_words(page, textpage, words)
     units = []
     for whole in grids:
         rows = [tuple(_cell(c) for c in row) for row in cell_texts(whole, words)]
@@ -450,17 +458,27 @@ def _blocks(
         top = sorted((g for g in placed.margin if g[0] == "top"), key=lambda g: box_of(g[1])[1])
         rest = [g for g in placed.margin if g[0] != "top"]
         notes = _footnotes(units, placed, body)
-        for unit in units:
+        aside: tuple[Box, list[tuple[int, str]]] | None = None  # a boxed heading's box, the stack before it
+        for k, unit in enumerate(units):
             if id(unit) in notes:
                 continue
             box = _bbox(unit)
             while top and (box is None or box_of(top[0][1])[1] <= box[1] + 1):
                 held.append(_margin_block(top.pop(0), placed, path))
+            if aside is not None and not holds(
+                aside[0], _placed_box(unit) if unit.lines else unit.bbox or (0, 0, 0, 0)
+            ):
+                stack[:] = aside[1]  # out of the box: its heading heads no more
+                path = root + tuple(t for _, t in stack) if stack else (root or (title,))
+                aside = None
             level = levels.get(id(unit))
             if level is not None:
                 yield from flush()
                 markers.clear()
                 text = " ".join(unit.text.split())
+                box = _boxed(unit, units[k + 1 : k + 2], placed.boxes, levels)
+                if box is not None and aside is None and stack and stack[-1][0] < level:
+                    aside = (box, list(stack))
                 while stack and stack[-1][0] >= level:
                     stack.pop()
                 stack.append((level, text))
@@ -524,8 +542,20 @@ def _blocks(
             for u in units
             if id(u) in notes
         )
+        if aside is not None:  # a box ends with its page
+            stack[:] = aside[1]
+            path = root + tuple(t for _, t in stack) if stack else (root or (title,))
         held.extend(_margin_block(g, placed, path) for g in rest)
     yield from flush()
+
+
+def _boxed(unit: Unit, after: list[Unit], boxes: tuple[Box, ...], levels: dict[int, int]) -> Box | None:
+    """The shaded box that holds the heading and the text right after it (not another heading):
+    the box's own title. A box holding a title block alone (a statement's) heads what follows it."""
+    if not boxes or not after or id(after[0]) in levels or not after[0].lines:
+        return None
+    mine, next_box = _placed_box(unit), _placed_box(after[0])
+    return next((b for b in boxes if holds(b, mine) and holds(b, next_box)), None)
 
 
 def _footnotes(units: list[Unit], placed: PageLines, body: float) -> set[int]:

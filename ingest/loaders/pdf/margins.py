@@ -51,6 +51,8 @@ class PageLines:
     """Where most body lines start: text left of it is in the left margin."""
     label: str = ""
     """The page's own label where the PDF defines labels ("iv", "7-45", "A-3"): its printed number."""
+    boxes: tuple[tuple[float, float, float, float], ...] = ()
+    """Shaded boxes that hold text (`text_boxes`): a heading inside one heads only the box."""
 
 
 def recurring(pages: Sequence[tuple[Sequence[Line], float]]) -> frozenset[str]:

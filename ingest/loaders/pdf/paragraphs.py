@@ -154,7 +154,7 @@ def reading_order(items: list[tuple[tuple[float, float, float, float], Any, int]
         if section and not gutters and not own:
             section.extend(band)  # one column goes on
             continue
-        if section and not gutters and (joined := _narrowed(own, section)):
+        if section and not gutters and _beside(own, section) and (joined := _narrowed(own, section)):
             # Text above that sits within the new columns (beside a picture) is their start.
             section.extend(band)
             gutters = joined
@@ -190,6 +190,12 @@ def _gutters(band: list) -> list[tuple[float, float]]:
             gaps.append((right, box[0]))
         right = box[2] if right is None else max(right, box[2])
     return gaps
+
+
+def _beside(gutters: list[tuple[float, float]], section: list) -> bool:
+    """No item of the section spans the middle of a gutter: it stands in one of the columns (a
+    title across both columns' first headings leaves them a sliver of their gap, no gutter)."""
+    return not any(box[0] < (a + b) / 2 < box[2] for a, b in gutters for box, *_ in section)
 
 
 def _narrowed(gutters: list[tuple[float, float]], band: list) -> list[tuple[float, float]] | None:

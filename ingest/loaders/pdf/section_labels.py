@@ -122,8 +122,9 @@ def _runs_in(text: str) -> bool:
 def series_tiers(headings: Sequence[Unit]) -> dict[int, int]:
     """Tier by id() of each heading that opens with the label of a series: 0 for the series that
     opens fewest headings (the one met first on a tie), 1 for the next... A series is a label that
-    opens at least two headings with different numbers; headings outside any series are left out
-    (the caller ranks them below every tier)."""
+    opens at least two headings with different numbers; an unlabelled heading after a series' last
+    member, in the type of its members (the type of no other heading within it), takes its tier;
+    other headings are left out (the caller ranks them below every tier)."""
     numbers: dict[str, set[str]] = {}
     opened: list[tuple[Unit, str]] = []
     for unit in headings:
@@ -138,4 +139,39 @@ def series_tiers(headings: Sequence[Unit]) -> dict[int, int]:
     # sections 1 and 2 in each). At a tie, the one met first: dicts keep first-seen order, and the
     # sort is stable.
     order = sorted((label for label, seen in numbers.items() if len(seen) >= 2), key=lambda k: count[k])
-    return {id(unit): order.index(label) for unit, label in opened if label in order}
+    tiers = {id(unit): order.index(label) for unit, label in opened if label in order}
+    labelled = {id(unit) for unit, _ in opened}
+    for tier in range(len(order)):
+        members = [k for k, unit in enumerate(headings) if tiers.get(id(unit)) == tier]
+        styles = {_style(headings[k]) for k in members}
+        if len(members) < _MIN_MEMBERS or len(styles) != 1:
+            continue
+        style = styles.pop()
+        # The series' own type: no unlabelled heading in it between its first and last member
+        # (a filing's items hold subsections in their type; a contract's articles do not). Then
+        # a heading in that type after the last member ("SIGNATURES", "EXHIBIT A" after ARTICLE
+        # IX) stands beside the members, not under the last of them.
+        between = headings[members[0] : members[-1] + 1]
+        if any(id(u) not in labelled and _style(u) == style for u in between):
+            continue
+        for unit in headings[members[-1] + 1 :]:
+            if (
+                id(unit) not in tiers
+                and id(unit) not in labelled
+                and _style(unit) == style
+                and not _ENUMERATED.match(unit.text)
+            ):
+                tiers[id(unit)] = tier
+    return tiers
+
+
+_MIN_MEMBERS = 3
+"""Members of a series that show its type holds no other heading (two items of an 8-K hold too
+little to tell)."""
+_ENUMERATED = re.compile(r"^(?:\(?[a-z0-9]{1,3}\)|[a-z0-9]{1,3}\.)\s", re.IGNORECASE)
+"""A heading numbered in a series of its own ("(d) Exhibits", "A. Scope"): a member of another list."""
+
+
+def _style(unit: Unit) -> tuple[float, bool, bool]:
+    line = unit.lines[0]
+    return (round(line.size * 2) / 2, line.bold, line.italic)
