@@ -1,0 +1,247 @@
+"""Tables ruled across only (booktabs): a rule over the table, one under its heads, one under it.
+
+Papers set most tables this way: horizontal rules of one length, none down the page, columns by
+alignment alone. The grid finder needs rules down to see columns, and `pdf_text_tables` reads
+rows across the whole page, where the other column's prose shares every row and MuPDF has
+already joined cells a few ems apart into one line. Here the rules give the table its box, and
+the words between them its cells:
+
+- rules: horizontal strokes of one span (left and right ends within a snap), two or more, over
+  one another; the stretches between them must hold rows, not prose (a run of six or more words,
+  most in lower case, is a caption or a paragraph between two tables), so a run of such
+  stretches is one table's;
+- rows: the words' centres, a new row where they step down by over half a word's height (a label
+  centred over its two sub-rows joins one of them);
+- cells: a row's words joined across gaps under an em's half (a phrase); columns: the phrases of
+  the rows with figures, their x-ranges merged where they overlap (heads spanning columns would
+  merge them, so heads are placed afterwards, by centre);
+- a table needs two columns, three rows and figures in half its rows below the heads; the rows
+  above the first rule inside it are its heads.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from .paragraphs import Unit
+from .tables import SNAP, THIN, Box, header_rows
+from .text_tables import AFTER, BEFORE, figure
+
+_MIN_WIDTH = 60.0
+"""Shortest rule (points) that spans a table: shorter ones underline a cell or a word."""
+_PROSE_WORDS = 6
+"""Words in one run that make a row prose (a caption, a paragraph) rather than a table's row."""
+_MAX_CELL = 100
+"""Longest phrase (characters) a cell holds."""
+_MIN_ROWS = 3
+_GROUP = re.compile(r"\d{3}(?:[.,]\d+)?")
+"""A group of three digits after a space: the thousands of a number spaced as "1 234"."""
+_LEVEL = 0.5
+"""Rules drawn on one line (points apart at most): a statement's column rules are; a link's
+underline in the next column, a point or two lower, is not."""
+
+
+def rule_tables(
+    rects: Sequence[Box], words: Callable[[], Sequence[tuple]], taken: Sequence[Box], page: int
+) -> list[Unit]:
+    """The booktabs tables among a page's rectangles (axis-aligned pieces of its paths); `words`
+    gives the page's MuPDF words, `taken` the boxes of the tables found already."""
+    sets = _rule_sets(rects, taken)
+    if not sets:
+        return []
+    found: list[Unit] = []
+    all_words = words()
+    for x0, x1, ys in sets:
+        inside = [
+            w for w in all_words if x0 - SNAP <= (w[0] + w[2]) / 2 <= x1 + SNAP and ys[0] < (w[1] + w[3]) / 2 < ys[-1]
+        ]
+        outside = [
+            w
+            for w in all_words
+            if not x0 - SNAP <= (w[0] + w[2]) / 2 <= x1 + SNAP and ys[0] < (w[1] + w[3]) / 2 < ys[-1]
+        ]
+        for top, bottom, inner in _runs(ys, inside):
+            words_in = [w for w in inside if top < (w[1] + w[3]) / 2 < bottom]
+            # A line of text that runs out past the rules' ends is no table's row: the rules
+            # underline a part of something wider (a statement's columns, a passage).
+            lines = {w[5:7] for w in words_in}
+            beside = [w for w in outside if top < (w[1] + w[3]) / 2 < bottom]
+            if any(w[5:7] in lines for w in beside) or _continued(_rows(words_in), beside):
+                continue
+            table = _table((x0, top, x1, bottom), inner, words_in, page)
+            if table is not None:
+                found.append(table)
+    return found
+
+
+def _rule_sets(rects: Sequence[Box], taken: Sequence[Box]) -> list[tuple[float, float, list[float]]]:
+    """Horizontal rules of one span, two or more, outside the tables found already: (left, right,
+    their heights top to bottom). A page with a rule down between them is the grid finder's."""
+    strokes = [((y0 + y1) / 2, x0, x1) for x0, y0, x1, y1 in rects if y1 - y0 <= THIN and x1 - x0 > THIN]
+    rules: list[tuple[float, float, float]] = []  # (y, x0, x1)
+    for y, x0, x1 in strokes:
+        if x1 - x0 < _MIN_WIDTH or any(
+            t[0] - SNAP <= x0 and x1 <= t[2] + SNAP and t[1] - SNAP <= y <= t[3] + SNAP for t in taken
+        ):
+            continue
+        # A rule with another beside it on its line underlines one column of a statement (each
+        # column's totals are ruled apart); a table's rule spans all its columns.
+        if not any(abs(b[0] - y) <= _LEVEL and (b[2] < x0 - SNAP or b[1] > x1 + SNAP) for b in strokes):
+            rules.append((y, x0, x1))
+    if len(rules) < 2:
+        return []
+    sets: list[tuple[float, float, list[float]]] = []
+    for y, x0, x1 in sorted(rules):
+        for s in sets:
+            if abs(s[0] - x0) <= SNAP and abs(s[1] - x1) <= SNAP:
+                if y - s[2][-1] > SNAP:  # a rule drawn twice (or in pieces) is one rule
+                    s[2].append(y)
+                break
+        else:
+            sets.append((x0, x1, [y]))
+    return [s for s in sets if len(s[2]) >= 2]
+
+
+def _runs(ys: list[float], words: Sequence[tuple]) -> list[tuple[float, float, list[float]]]:
+    """Stretches of consecutive rules whose gaps hold rows, not prose: (top, bottom, the rules
+    between). A gap holding prose ends one table; the next may start at its lower rule."""
+    runs: list[tuple[float, float, list[float]]] = []
+    start = 0
+    for k in range(len(ys) - 1):
+        gap = [w for w in words if ys[k] < (w[1] + w[3]) / 2 < ys[k + 1]]
+        if any(_prose(p) for row in _rows(gap) for p in _phrases(row)):
+            if k > start:
+                runs.append((ys[start], ys[k], ys[start + 1 : k]))
+            start = k + 1
+    if len(ys) - 1 > start:
+        runs.append((ys[start], ys[-1], ys[start + 1 : -1]))
+    return runs
+
+
+def _continued(rows: list[list[tuple]], beside: list[tuple]) -> bool:
+    """Most rows go on past the rules' ends, on their line, in short pieces: labels and figures
+    of a wider table whose rules span only some of its columns (a statement's heads and figures,
+    its labels outside). The other column's prose beside a paper's table runs in sentences, in
+    its own type and line pitch, on the table's lines only here and there."""
+    if not beside:
+        return False
+    on = 0
+    for row in rows:
+        centre = sorted((w[1] + w[3]) / 2 for w in row)[len(row) // 2]
+        near = sorted((w for w in beside if abs((w[1] + w[3]) / 2 - centre) <= _LEVEL * 2), key=lambda w: w[0])
+        if near and not any(_prose(p) for p in _phrases(near)):
+            on += 1
+    return 2 * on >= len(rows)
+
+
+def _prose(phrase: list[tuple]) -> bool:
+    """A sentence's run of words, most in lower case (column heads set close are capitalised or
+    acronyms: "CoNLL OntoNotes FewNERD TACREV TACRED ACE05"), or a run too long for a cell."""
+    lower = sum(1 for w in phrase if w[4][:1].islower())
+    return (len(phrase) >= _PROSE_WORDS and 2 * lower >= len(phrase)) or sum(len(w[4]) + 1 for w in phrase) > _MAX_CELL
+
+
+def _rows(words: Sequence[tuple]) -> list[list[tuple]]:
+    """Words in visual rows, top to bottom, each left to right."""
+    if not words:
+        return []
+    ordered = sorted(words, key=lambda w: (w[1] + w[3]) / 2)
+    heights = sorted(w[3] - w[1] for w in ordered)
+    step = 0.5 * heights[len(heights) // 2]
+    rows: list[list[tuple]] = [[ordered[0]]]
+    for prev, w in zip(ordered, ordered[1:]):
+        if (w[1] + w[3]) / 2 - (prev[1] + prev[3]) / 2 > step:
+            rows.append([])
+        rows[-1].append(w)
+    return [sorted(row, key=lambda w: w[0]) for row in rows]
+
+
+def _phrases(row: list[tuple]) -> list[list[tuple]]:
+    """A row's words joined across word spaces (cells stand half an em or more apart), and a
+    currency sign or a "%" set apart with its amount, as `pdf_text_tables` joins them."""
+    out: list[list[tuple]] = [[row[0]]]
+    for w in row[1:]:
+        last = out[-1][-1]
+        close = w[0] - last[2] < 0.5 * min(w[3] - w[1], last[3] - last[1])
+        if close and figure(w[4]) and figure(last[4]) and not _GROUP.fullmatch(w[4]):
+            close = False  # two figures are two cells ("99.34 97.01"); "1 234" is one
+        if w[4] not in BEFORE and (close or last[4] in BEFORE or w[4] in AFTER):
+            out[-1].append(w)
+        else:
+            out.append([w])
+    return out
+
+
+def _table(box: Box, inner: list[float], words: list[tuple], page: int) -> Unit | None:
+    rows = [_phrases(row) for row in _rows(words)]
+    if len(rows) < _MIN_ROWS:
+        return None
+    text = [[" ".join(w[4] for w in p) for p in row] for row in rows]  # the figures' test
+    data = [r for r, row in enumerate(text) if len(row) >= 2 and any(figure(c) for c in row[1:])]
+    # The heads: the rows above the rule right over the first row of figures (rows grouped
+    # under captions further down keep theirs as rows).
+    over = [y for y in inner if data and y < _centre(rows[data[0]])]
+    heads = sum(1 for row in rows if _centre(row) < over[-1]) if over else 0
+    # A ruled box of words (an algorithm, a list) is no table of figures; one row of figures
+    # under the heads is a table when it is all there is below them.
+    enough = len(data) >= 2 or (0 < heads and data == list(range(heads, len(rows))))
+    if not enough or 2 * len(data) < len(rows) - heads:
+        return None
+    columns = _columns([rows[r] for r in data])
+    if len(columns) < 2:
+        return None
+    grid = [[""] * len(columns) for _ in rows]
+    for r, row in enumerate(rows):
+        for phrase in row:
+            for c, cell in _placed(phrase, columns):
+                grid[r][c] = f"{grid[r][c]} {cell}".strip()
+    filled = sum(1 for row in grid for cell in row if cell)
+    if filled < 0.5 * len(grid) * len(columns):
+        return None
+    cells = tuple(tuple(row) for row in grid)
+    heads = heads if 0 < heads < len(cells) else header_rows(cells)
+    return Unit("table", [], page, rows=cells, header_rows=heads, bbox=box, meta={"across": True})
+
+
+def _centre(row: list[list[tuple]]) -> float:
+    ws = [w for p in row for w in p]
+    return sum((w[1] + w[3]) / 2 for w in ws) / len(ws)
+
+
+def _columns(rows: list[list[list[tuple]]]) -> list[tuple[float, float]]:
+    """x-ranges of the columns: the phrases' ranges merged where they overlap."""
+    spans = sorted((p[0][0], p[-1][2]) for row in rows for p in row)
+    columns: list[list[float]] = []
+    for x0, x1 in spans:
+        if columns and x0 <= columns[-1][1]:
+            columns[-1][1] = max(columns[-1][1], x1)
+        else:
+            columns.append([x0, x1])
+    return [(a, b) for a, b in columns]
+
+
+def _placed(phrase: list[tuple], columns: list[tuple[float, float]]) -> list[tuple[int, str]]:
+    """The phrase's column and text; heads set a word space apart over as many columns (three or
+    more) as they have words, one word over each ("CoNLL OntoNotes FewNERD"), go one to a column.
+    A head spanning columns ("NER (20-shot)" over three, "RE (100-shot)" over two) goes whole to
+    the column under its centre."""
+    touched = _touched(phrase[0][0], phrase[-1][2], columns)
+    if len(touched) >= 3 and len(phrase) == len(touched):
+        each = [_touched(w[0], w[2], columns) for w in phrase]
+        if [t[0] if len(t) == 1 else -1 for t in each] == touched:
+            return [(c, w[4]) for c, w in zip(touched, phrase)]
+    return [(_column_of(phrase, columns), " ".join(w[4] for w in phrase))]
+
+
+def _touched(x0: float, x1: float, columns: list[tuple[float, float]]) -> list[int]:
+    return [i for i, (a, b) in enumerate(columns) if a < x1 and x0 < b]
+
+
+def _column_of(phrase: list[tuple], columns: list[tuple[float, float]]) -> int:
+    """The column holding the phrase's centre, or the nearest one."""
+    centre = (phrase[0][0] + phrase[-1][2]) / 2
+    return min(
+        range(len(columns)),
+        key=lambda i: 0 if columns[i][0] <= centre <= columns[i][1] else min(abs(centre - c) for c in columns[i]),
+    )
