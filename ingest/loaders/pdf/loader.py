@@ -202,14 +202,16 @@ def _units(placed: PageLines, tables: list[Unit]) -> list[Unit]:
 
 def _reads_better(across: Unit, aligned: Unit) -> bool:
     """A table ruled across only against an aligned table found where it stands: the alignment
-    rule reads a statement's rows as it always has, unless it read past the rules' ends (the
-    other column's prose beside a paper's table) or saw fewer columns (cells a few ems apart
-    that MuPDF set as one line)."""
+    rule reads a statement's rows as it always has (heads over its first rule included), unless
+    it read past the rules' ends (the other column's prose beside a paper's table), or, inside
+    the rules, saw fewer columns (cells a few ems apart that MuPDF set as one line)."""
     a, b = across.bbox, aligned.bbox
     if a is None or b is None or not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]):
         return True
-    wider = b[0] < a[0] - SNAP or b[2] > a[2] + SNAP
-    return wider or len((aligned.rows or ((),))[0]) < len((across.rows or ((),))[0])
+    if b[0] < a[0] - SNAP or b[2] > a[2] + SNAP:
+        return True
+    inside = a[1] - SNAP <= b[1] and b[3] <= a[3] + SNAP
+    return inside and len((aligned.rows or ((),))[0]) < len((across.rows or ((),))[0])
 
 
 def _placed(lines: list[Line], number: int, rect: pymupdf.Rect, repeated: frozenset[str], label: str) -> PageLines:

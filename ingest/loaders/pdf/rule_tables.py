@@ -32,6 +32,9 @@ _MIN_WIDTH = 60.0
 """Shortest rule (points) that spans a table: shorter ones underline a cell or a word."""
 _PROSE_WORDS = 6
 """Words in one run that make a row prose (a caption, a paragraph) rather than a table's row."""
+_LINE_WORDS = 8
+"""Words in one run that make a line beside the rules a column's prose (a full line of a
+paper's column holds eight or more; a statement's label beside its figures, fewer)."""
 _MAX_CELL = 100
 """Longest phrase (characters) a cell holds."""
 _MIN_ROWS = 3
@@ -43,7 +46,10 @@ underline in the next column, a point or two lower, is not."""
 
 
 def rule_tables(
-    rects: Sequence[Box], words: Callable[[], Sequence[tuple]], taken: Sequence[Box], page: int
+    rects: Sequence[Box],
+    words: Callable[[], Sequence[tuple]],
+    taken: Sequence[Box],
+    page: int,
 ) -> list[Unit]:
     """The booktabs tables among a page's rectangles (axis-aligned pieces of its paths); `words`
     gives the page's MuPDF words, `taken` the boxes of the tables found already."""
@@ -63,11 +69,12 @@ def rule_tables(
         ]
         for top, bottom, inner in _runs(ys, inside):
             words_in = [w for w in inside if top < (w[1] + w[3]) / 2 < bottom]
-            # A line of text that runs out past the rules' ends is no table's row: the rules
-            # underline a part of something wider (a statement's columns, a passage).
+            # Rows that run out past the rules' ends are no table's rows: the rules underline a
+            # part of something wider (a statement's figures, a passage).
             lines = {w[5:7] for w in words_in}
-            beside = [w for w in outside if top < (w[1] + w[3]) / 2 < bottom]
-            if any(w[5:7] in lines for w in beside) or _continued(_rows(words_in), beside):
+            if any(w[5:7] in lines and top < (w[1] + w[3]) / 2 < bottom for w in outside):
+                continue
+            if _continued(_rows(words_in), [w for w in outside if top < (w[1] + w[3]) / 2 < bottom]):
                 continue
             table = _table((x0, top, x1, bottom), inner, words_in, page)
             if table is not None:
@@ -119,27 +126,27 @@ def _runs(ys: list[float], words: Sequence[tuple]) -> list[tuple[float, float, l
     return runs
 
 
-def _continued(rows: list[list[tuple]], beside: list[tuple]) -> bool:
-    """Most rows go on past the rules' ends, on their line, in short pieces: labels and figures
-    of a wider table whose rules span only some of its columns (a statement's heads and figures,
-    its labels outside). The other column's prose beside a paper's table runs in sentences, in
-    its own type and line pitch, on the table's lines only here and there."""
-    if not beside:
+def _continued(rows: list[list[tuple]], beside: Sequence[tuple]) -> bool:
+    """Most of the rows (two in three) go on past the rules' ends, on their line, in pieces
+    that are no sentence: the labels of a wider table whose rules span only its figures (a
+    statement's). A booktabs table's rules span its labels too; the other column's prose beside
+    a paper's table runs in lines of sentences, in its own line pitch."""
+    if not beside or not rows:
         return False
     on = 0
     for row in rows:
         centre = sorted((w[1] + w[3]) / 2 for w in row)[len(row) // 2]
-        near = sorted((w for w in beside if abs((w[1] + w[3]) / 2 - centre) <= _LEVEL * 2), key=lambda w: w[0])
-        if near and not any(_prose(p) for p in _phrases(near)):
-            on += 1
-    return 2 * on >= len(rows)
+        height = sorted(w[3] - w[1] for w in row)[len(row) // 2]
+        near = sorted((w for w in beside if abs((w[1] + w[3]) / 2 - centre) <= 0.3 * height), key=lambda w: w[0])
+        on += bool(near) and not any(_prose(p, _LINE_WORDS) for p in _phrases(near))
+    return 3 * on >= 2 * len(rows)
 
 
-def _prose(phrase: list[tuple]) -> bool:
+def _prose(phrase: list[tuple], words: int = _PROSE_WORDS) -> bool:
     """A sentence's run of words, most in lower case (column heads set close are capitalised or
     acronyms: "CoNLL OntoNotes FewNERD TACREV TACRED ACE05"), or a run too long for a cell."""
     lower = sum(1 for w in phrase if w[4][:1].islower())
-    return (len(phrase) >= _PROSE_WORDS and 2 * lower >= len(phrase)) or sum(len(w[4]) + 1 for w in phrase) > _MAX_CELL
+    return (len(phrase) >= words and 2 * lower >= len(phrase)) or sum(len(w[4]) + 1 for w in phrase) > _MAX_CELL
 
 
 def _rows(words: Sequence[tuple]) -> list[list[tuple]]:
@@ -224,10 +231,11 @@ def _columns(rows: list[list[list[tuple]]]) -> list[tuple[float, float]]:
 def _placed(phrase: list[tuple], columns: list[tuple[float, float]]) -> list[tuple[int, str]]:
     """The phrase's column and text; heads set a word space apart over as many columns (three or
     more) as they have words, one word over each ("CoNLL OntoNotes FewNERD"), go one to a column.
-    A head spanning columns ("NER (20-shot)" over three, "RE (100-shot)" over two) goes whole to
-    the column under its centre."""
+    A head spanning columns ("NER (20-shot)" over three, "RE (100-shot)" over two) or a caption
+    running over the labels' column ("Named Entity Recognition") goes whole to the column under
+    its centre."""
     touched = _touched(phrase[0][0], phrase[-1][2], columns)
-    if len(touched) >= 3 and len(phrase) == len(touched):
+    if len(touched) >= 3 and len(phrase) == len(touched) and touched[0] > 0:
         each = [_touched(w[0], w[2], columns) for w in phrase]
         if [t[0] if len(t) == 1 else -1 for t in each] == touched:
             return [(c, w[4]) for c, w in zip(touched, phrase)]
