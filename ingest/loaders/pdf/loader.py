@@ -203,12 +203,13 @@ def _units(placed: PageLines, tables: list[Unit]) -> list[Unit]:
 def _reads_better(across: Unit, aligned: Unit) -> bool:
     """A table ruled across only against an aligned table found where it stands: the alignment
     rule reads a statement's rows as it always has (heads over its first rule included), unless
-    it read past the rules' ends (the other column's prose beside a paper's table), or, inside
-    the rules, saw fewer columns (cells a few ems apart that MuPDF set as one line)."""
+    it read far past the rules' ends (by a quarter of their length) where prose stands beside
+    them (the other column's, beside a paper's table), or, inside the rules, saw fewer columns
+    (cells a few ems apart that MuPDF set as one line)."""
     a, b = across.bbox, aligned.bbox
     if a is None or b is None or not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]):
         return True
-    if b[0] < a[0] - SNAP or b[2] > a[2] + SNAP:
+    if across.meta.get("prose_beside") and max(a[0] - b[0], b[2] - a[2]) > (a[2] - a[0]) / 4:
         return True
     inside = a[1] - SNAP <= b[1] and b[3] <= a[3] + SNAP
     return inside and len((aligned.rows or ((),))[0]) < len((across.rows or ((),))[0])

@@ -7,22 +7,31 @@ already joined cells a few ems apart into one line. Here the rules give the tabl
 the words between them its cells:
 
 - rules: horizontal strokes of one span (left and right ends within a snap), two or more, over
-  one another; the stretches between them must hold rows, not prose (a run of six or more words,
-  most in lower case, is a caption or a paragraph between two tables), so a run of such
-  stretches is one table's;
+  one another, none beside them on their line (a statement rules each column's totals apart);
+  the stretches between them must hold rows, not prose (a run of six or more words, most in
+  lower case, is a caption or a paragraph between two tables), so a run of such stretches is
+  one table's; rows that run on past the rules' ends (one MuPDF line, or most rows with short
+  pieces beside them on their line: a statement's labels left of its ruled figures) make it
+  part of something wider, no table;
 - rows: the words' centres, a new row where they step down by over half a word's height (a label
   centred over its two sub-rows joins one of them);
-- cells: a row's words joined across gaps under an em's half (a phrase); columns: the phrases of
-  the rows with figures, their x-ranges merged where they overlap (heads spanning columns would
-  merge them, so heads are placed afterwards, by centre);
-- a table needs two columns, three rows and figures in half its rows below the heads; the rows
-  above the first rule inside it are its heads.
+- cells: a row's words joined across gaps under an em's half (a phrase), two figures apart;
+  columns: the phrases of the rows with figures, their x-ranges merged where they overlap (heads
+  spanning columns would merge them, so heads are placed afterwards, by centre);
+- a table needs two columns, three rows and figures in half its rows below the heads (or one
+  row of figures, all there is under them); its heads are the rows above the rule right over
+  its first row of figures.
+
+The loader (`_units`) lets `pdf_text_tables` read a statement as it always has: a table found
+here stands where the alignment rule found none, or one that read past the rules' ends or saw
+fewer columns inside them.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from .paragraphs import Unit
 from .tables import SNAP, THIN, Box, header_rows
@@ -33,8 +42,8 @@ _MIN_WIDTH = 60.0
 _PROSE_WORDS = 6
 """Words in one run that make a row prose (a caption, a paragraph) rather than a table's row."""
 _LINE_WORDS = 8
-"""Words in one run that make a line beside the rules a column's prose (a full line of a
-paper's column holds eight or more; a statement's label beside its figures, fewer)."""
+"""Words that make a line beside the rules a column's prose (a full line of a paper's column
+holds eight or more; a statement's label beside its figures, fewer)."""
 _MAX_CELL = 100
 """Longest phrase (characters) a cell holds."""
 _MIN_ROWS = 3
@@ -59,33 +68,52 @@ def rule_tables(
     found: list[Unit] = []
     all_words = words()
     for x0, x1, ys in sets:
-        inside = [
-            w for w in all_words if x0 - SNAP <= (w[0] + w[2]) / 2 <= x1 + SNAP and ys[0] < (w[1] + w[3]) / 2 < ys[-1]
-        ]
-        outside = [
-            w
-            for w in all_words
-            if not x0 - SNAP <= (w[0] + w[2]) / 2 <= x1 + SNAP and ys[0] < (w[1] + w[3]) / 2 < ys[-1]
-        ]
+        inside: list[tuple] = []
+        outside: list[tuple] = []
+        for w in all_words:
+            if ys[0] < (w[1] + w[3]) / 2 < ys[-1]:
+                (inside if x0 - SNAP <= (w[0] + w[2]) / 2 <= x1 + SNAP else outside).append(w)
         for top, bottom, inner in _runs(ys, inside):
             words_in = [w for w in inside if top < (w[1] + w[3]) / 2 < bottom]
-            # Rows that run out past the rules' ends are no table's rows: the rules underline a
+            beside = [w for w in outside if top < (w[1] + w[3]) / 2 < bottom]
+            # Rows that run on past the rules' ends are no table's rows: the rules underline a
             # part of something wider (a statement's figures, a passage).
             lines = {w[5:7] for w in words_in}
-            if any(w[5:7] in lines and top < (w[1] + w[3]) / 2 < bottom for w in outside):
+            if any(w[5:7] in lines for w in beside) or _continued(_rows(words_in), beside):
                 continue
-            if _continued(_rows(words_in), [w for w in outside if top < (w[1] + w[3]) / 2 < bottom]):
-                continue
-            table = _table((x0, top, x1, bottom), inner, words_in, page)
+            # Prose beside the rows (another column's): an aligned table that takes it in with
+            # the rows misreads them (`loader._units`).
+            prose = any(_sentence(row) for row in _rows(beside))
+            # The box holds the rules and the words they took (a figure may stand out a little).
+            box = (min([x0] + [w[0] for w in words_in]), top, max([x1] + [w[2] for w in words_in]), bottom)
+            table = _table(box, inner, words_in, page)
             if table is not None:
-                found.append(table)
-    return found
+                found.append(replace(table, meta={"across": True, "prose_beside": prose}))
+    # Rules of two spans over one stretch (a contents page's rules under its titles and under
+    # its entries) frame one table: the widest.
+    found.sort(key=lambda t: -_width(t))
+    kept: list[Unit] = []
+    for table in found:
+        if not any(_overlap(table.bbox, k.bbox) for k in kept):
+            kept.append(table)
+    return sorted(kept, key=lambda t: (t.bbox or (0.0,) * 4)[1])
+
+
+def _width(table: Unit) -> float:
+    return table.bbox[2] - table.bbox[0] if table.bbox is not None else 0.0
+
+
+def _overlap(a: Box | None, b: Box | None) -> bool:
+    return a is not None and b is not None and a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def _rule_sets(rects: Sequence[Box], taken: Sequence[Box]) -> list[tuple[float, float, list[float]]]:
-    """Horizontal rules of one span, two or more, outside the tables found already: (left, right,
-    their heights top to bottom). A page with a rule down between them is the grid finder's."""
+    """Horizontal rules of one span, two or more, outside the tables found already (a grid's own
+    rules): (left, right, their heights top to bottom)."""
     strokes = [((y0 + y1) / 2, x0, x1) for x0, y0, x1, y1 in rects if y1 - y0 <= THIN and x1 - x0 > THIN]
+    level: dict[int, list[tuple[float, float, float]]] = {}  # strokes by their height, to a point
+    for stroke in strokes:
+        level.setdefault(round(stroke[0]), []).append(stroke)
     rules: list[tuple[float, float, float]] = []  # (y, x0, x1)
     for y, x0, x1 in strokes:
         if x1 - x0 < _MIN_WIDTH or any(
@@ -94,7 +122,8 @@ def _rule_sets(rects: Sequence[Box], taken: Sequence[Box]) -> list[tuple[float, 
             continue
         # A rule with another beside it on its line underlines one column of a statement (each
         # column's totals are ruled apart); a table's rule spans all its columns.
-        if not any(abs(b[0] - y) <= _LEVEL and (b[2] < x0 - SNAP or b[1] > x1 + SNAP) for b in strokes):
+        near = (b for k in (round(y) - 1, round(y), round(y) + 1) for b in level.get(k, ()))
+        if not any(abs(b[0] - y) <= _LEVEL and (b[2] < x0 - SNAP or b[1] > x1 + SNAP) for b in near):
             rules.append((y, x0, x1))
     if len(rules) < 2:
         return []
@@ -137,16 +166,22 @@ def _continued(rows: list[list[tuple]], beside: Sequence[tuple]) -> bool:
     for row in rows:
         centre = sorted((w[1] + w[3]) / 2 for w in row)[len(row) // 2]
         height = sorted(w[3] - w[1] for w in row)[len(row) // 2]
-        near = sorted((w for w in beside if abs((w[1] + w[3]) / 2 - centre) <= 0.3 * height), key=lambda w: w[0])
-        on += bool(near) and not any(_prose(p, _LINE_WORDS) for p in _phrases(near))
+        near = [w for w in beside if abs((w[1] + w[3]) / 2 - centre) <= 0.3 * height]
+        on += bool(near) and not _sentence(near)
     return 3 * on >= 2 * len(rows)
 
 
-def _prose(phrase: list[tuple], words: int = _PROSE_WORDS) -> bool:
+def _sentence(words: list[tuple]) -> bool:
+    """Words on one line, however far apart (justified, in a fixed-width font), that read as a
+    line of prose: eight or more, most in lower case."""
+    return len(words) >= _LINE_WORDS and 2 * sum(1 for w in words if w[4][:1].islower()) >= len(words)
+
+
+def _prose(phrase: list[tuple]) -> bool:
     """A sentence's run of words, most in lower case (column heads set close are capitalised or
     acronyms: "CoNLL OntoNotes FewNERD TACREV TACRED ACE05"), or a run too long for a cell."""
     lower = sum(1 for w in phrase if w[4][:1].islower())
-    return (len(phrase) >= words and 2 * lower >= len(phrase)) or sum(len(w[4]) + 1 for w in phrase) > _MAX_CELL
+    return (len(phrase) >= _PROSE_WORDS and 2 * lower >= len(phrase)) or sum(len(w[4]) + 1 for w in phrase) > _MAX_CELL
 
 
 def _rows(words: Sequence[tuple]) -> list[list[tuple]]:
@@ -208,7 +243,7 @@ def _table(box: Box, inner: list[float], words: list[tuple], page: int) -> Unit 
         return None
     cells = tuple(tuple(row) for row in grid)
     heads = heads if 0 < heads < len(cells) else header_rows(cells)
-    return Unit("table", [], page, rows=cells, header_rows=heads, bbox=box, meta={"across": True})
+    return Unit("table", [], page, rows=cells, header_rows=heads, bbox=box)
 
 
 def _centre(row: list[list[tuple]]) -> float:
