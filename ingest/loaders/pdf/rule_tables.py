@@ -156,10 +156,11 @@ def _runs(ys: list[float], words: Sequence[tuple]) -> list[tuple[float, float, l
 
 
 def _continued(rows: list[list[tuple]], beside: Sequence[tuple]) -> bool:
-    """Most of the rows (two in three) go on past the rules' ends, on their line, in pieces
+    """Most of the rows of figures (two in three) go on past the rules' ends, on their line, in pieces
     that are no sentence: the labels of a wider table whose rules span only its figures (a
     statement's). A booktabs table's rules span its labels too; the other column's prose beside
     a paper's table runs in lines of sentences, in its own line pitch."""
+    rows = [row for row in rows if _figures(_phrases(row))]  # heads may stand alone
     if not beside or not rows:
         return False
     on = 0
@@ -219,8 +220,7 @@ def _table(box: Box, inner: list[float], words: list[tuple], page: int) -> Unit 
     rows = [_phrases(row) for row in _rows(words)]
     if len(rows) < _MIN_ROWS:
         return None
-    text = [[" ".join(w[4] for w in p) for p in row] for row in rows]  # the figures' test
-    data = [r for r, row in enumerate(text) if len(row) >= 2 and any(figure(c) for c in row[1:])]
+    data = [r for r, row in enumerate(rows) if _figures(row)]
     # The heads: the rows above the rule right over the first row of figures (rows grouped
     # under captions further down keep theirs as rows).
     over = [y for y in inner if data and y < _centre(rows[data[0]])]
@@ -244,6 +244,11 @@ def _table(box: Box, inner: list[float], words: list[tuple], page: int) -> Unit 
     cells = tuple(tuple(row) for row in grid)
     heads = heads if 0 < heads < len(cells) else header_rows(cells)
     return Unit("table", [], page, rows=cells, header_rows=heads, bbox=box)
+
+
+def _figures(row: list[list[tuple]]) -> bool:
+    """A row of a table's figures: two cells or more, a figure beside its first."""
+    return len(row) >= 2 and any(figure(" ".join(w[4] for w in p)) for p in row[1:])
 
 
 def _centre(row: list[list[tuple]]) -> float:
