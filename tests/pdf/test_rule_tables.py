@@ -217,3 +217,37 @@ def test_a_statement_whose_rules_span_its_figures_keeps_its_labels(tmp_path):
     assert len(tables) == 1
     assert "| Gross margin | 4,585 | 5,240 | 5,895 |" in tables[0].text
     assert not any(b.kind == "heading" for b in blocks)
+
+
+def _justified(page: pymupdf.Page, y: float, line: str, left: float = 60, right: float = 420) -> None:
+    """One line of words spread from `left` to `right`, as a justified passage sets it."""
+    words = line.split()
+    widths = [pymupdf.get_text_length(w, fontsize=10) for w in words]
+    gap = (right - left - sum(widths)) / (len(words) - 1)
+    x = left
+    for word, width in zip(words, widths):
+        page.insert_text((x, y), word, fontsize=10)
+        x += width + gap
+
+
+def test_a_passage_of_underlined_links_is_no_table(tmp_path):
+    """An exhibit index whose entries are links set justified, each full line underlined from
+    margin to margin: rules of one span with years ending lines, but they underline words."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    entries = (
+        ("Severance Plan for Executive Employees of the Company and Affiliates, as", "amended 2023.*"),
+        ("The International Retirement Plan Defined Contribution Program, as", "restated 2022.*"),
+        ("The Long-Term Incentive Plan for Directors and Officers, as amended and", "restated 2021.*"),
+        ("The Deferral Program for Directors and Officers of the Company, as", "restated 2020.*"),
+    )
+    y = 100.0
+    for full, last in entries:
+        _justified(page, y, full)
+        page.draw_rect(pymupdf.Rect(60, y + 1.5, 420, y + 2.1), color=None, fill=(0, 0, 1))
+        y += 12
+        _justified(page, y, last, right=140)
+        y += 14
+    _, blocks = load(doc, tmp_path)
+    assert not any(b.kind == "table" for b in blocks)
+    assert "restated 2022.*" in " ".join(b.text for b in blocks)

@@ -7,7 +7,8 @@ already joined cells a few ems apart into one line. Here the rules give the tabl
 the words between them its cells:
 
 - rules: horizontal strokes of one span (left and right ends within a snap), two or more, over
-  one another, none beside them on their line (a statement rules each column's totals apart);
+  one another, none beside them on their line (a statement rules each column's totals apart),
+  none right under a line of words it runs the length of (a link's underline in a passage);
   the stretches between them must hold rows, not prose (a run of six or more words, most in
   lower case, is a caption or a paragraph between two tables), so a run of such stretches is
   one table's; rows that run on past the rules' ends (one MuPDF line, or most rows with short
@@ -47,6 +48,8 @@ holds eight or more; a statement's label beside its figures, fewer)."""
 _MAX_CELL = 100
 """Longest phrase (characters) a cell holds."""
 _MIN_ROWS = 3
+_UNDER = 3.0
+"""How far (points) a line's words may end above or below a rule that underlines them."""
 _GROUP = re.compile(r"\d{3}(?:[.,]\d+)?")
 """A group of three digits after a space: the thousands of a number spaced as "1 234"."""
 _LEVEL = 0.5
@@ -67,7 +70,10 @@ def rule_tables(
         return []
     found: list[Unit] = []
     all_words = words()
-    for x0, x1, ys in sets:
+    for x0, x1, ruled in sets:
+        ys = [y for y in ruled if not _underline(y, x0, x1, all_words)]
+        if len(ys) < 2:
+            continue
         inside: list[tuple] = []
         outside: list[tuple] = []
         for w in all_words:
@@ -137,6 +143,24 @@ def _rule_sets(rects: Sequence[Box], taken: Sequence[Box]) -> list[tuple[float, 
         else:
             sets.append((x0, x1, [y]))
     return [s for s in sets if len(s[2]) >= 2]
+
+
+def _underline(y: float, x0: float, x1: float, words: Sequence[tuple]) -> bool:
+    """The rule underlines a line of text (a link's, in a passage): the words right over it,
+    word spaces (under an em) included, run nine tenths of its length. A table's rule runs
+    under a row of cells set apart."""
+    over = sorted(
+        (max(w[0], x0), min(w[2], x1), w[3] - w[1])
+        for w in words
+        if y - _UNDER <= w[3] <= y + _UNDER and (w[1] + w[3]) / 2 < y and w[0] < x1 and x0 < w[2]
+    )
+    runs: list[list[float]] = []  # stretches of words a word space apart
+    for a, b, em in over:
+        if runs and a - runs[-1][1] < em:
+            runs[-1][1] = max(runs[-1][1], b)
+        else:
+            runs.append([a, b])
+    return sum(b - a for a, b in runs) >= 0.9 * (x1 - x0)
 
 
 def _runs(ys: list[float], words: Sequence[tuple]) -> list[tuple[float, float, list[float]]]:
