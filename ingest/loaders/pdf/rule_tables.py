@@ -48,6 +48,8 @@ holds eight or more; a statement's label beside its figures, fewer)."""
 _MAX_CELL = 100
 """Longest phrase (characters) a cell holds."""
 _MIN_ROWS = 3
+_EDGE = 2.0
+"""Points within which the lines of a text column beside the rules share their facing edge."""
 _UNDER = 3.0
 """How far (points) a line's words may end above or below a rule that underlines them."""
 _GROUP = re.compile(r"\d{3}(?:[.,]\d+)?")
@@ -85,11 +87,12 @@ def rule_tables(
             # Rows that run on past the rules' ends are no table's rows: the rules underline a
             # part of something wider (a statement's figures, a passage).
             lines = {w[5:7] for w in words_in}
-            if any(w[5:7] in lines for w in beside) or _continued(_rows(words_in), beside):
+            continued, column = _beside(x0, x1, _rows(words_in), beside)
+            if continued or any(w[5:7] in lines for w in beside):
                 continue
             # Prose beside the rows (another column's): an aligned table that takes it in with
             # the rows misreads them (`loader._units`).
-            prose = any(_sentence(row) for row in _rows(beside))
+            prose = column and any(_sentence(row) for row in _rows(beside))
             # The box holds the rules and the words they took (a figure may stand out a little).
             box = (min([x0] + [w[0] for w in words_in]), top, max([x1] + [w[2] for w in words_in]), bottom)
             table = _table(box, inner, words_in, page)
@@ -179,21 +182,30 @@ def _runs(ys: list[float], words: Sequence[tuple]) -> list[tuple[float, float, l
     return runs
 
 
-def _continued(rows: list[list[tuple]], beside: Sequence[tuple]) -> bool:
-    """Most of the rows of figures (two in three) go on past the rules' ends, on their line, in pieces
-    that are no sentence: the labels of a wider table whose rules span only its figures (a
-    statement's). A booktabs table's rules span its labels too; the other column's prose beside
-    a paper's table runs in lines of sentences, in its own line pitch."""
+def _beside(x0: float, x1: float, rows: list[list[tuple]], beside: Sequence[tuple]) -> tuple[bool, bool]:
+    """What stands beside the rules on the rows of figures: (most rows, two in three, go on past
+    the rules' ends on their line: more figures, or labels that end ragged, of a wider table
+    whose rules span only some of its columns, a statement's; a column of text stands beside:
+    the other column's lines, in words, face the table with one edge, justified or aligned)."""
     rows = [row for row in rows if _figures(_phrases(row))]  # heads may stand alone
-    if not beside or not rows:
-        return False
-    on = 0
+    on = figures = 0
+    edges: list[int] = []  # per row with words beside: the edge they turn to the rules
     for row in rows:
         centre = sorted((w[1] + w[3]) / 2 for w in row)[len(row) // 2]
         height = sorted(w[3] - w[1] for w in row)[len(row) // 2]
-        near = [w for w in beside if abs((w[1] + w[3]) / 2 - centre) <= 0.3 * height]
-        on += bool(near) and not _sentence(near)
-    return 3 * on >= 2 * len(rows)
+        near = sorted((w for w in beside if abs((w[1] + w[3]) / 2 - centre) <= 0.3 * height), key=lambda w: w[0])
+        if not near:
+            continue
+        on += 1
+        if any(figure(" ".join(w[4] for w in p)) for p in _phrases(near)):
+            figures += 1  # a cell of figures beside: the table goes on
+            continue
+        left = [w[2] for w in near if w[2] <= x0 + SNAP]
+        right = [w[0] for w in near if w[0] >= x1 - SNAP]
+        edges.append(round(max(left) / _EDGE) if left else -round(min(right or [0.0]) / _EDGE))
+    common = max((sum(1 for e in edges if abs(e - f) <= 1) for f in edges), default=0)
+    column = bool(edges) and 2 * common >= len(edges) and 3 * figures < len(rows)
+    return not column and 3 * on >= 2 * max(1, len(rows)), column
 
 
 def _sentence(words: list[tuple]) -> bool:
