@@ -10,6 +10,7 @@ import textwrap
 
 import pymupdf
 
+from ingest.loaders.pdf.rule_tables import rule_tables
 from tests.pdf.pages import load, prose
 
 _COLUMNS = (380.0, 430.0, 480.0)
@@ -251,3 +252,41 @@ def test_a_passage_of_underlined_links_is_no_table(tmp_path):
     _, blocks = load(doc, tmp_path)
     assert not any(b.kind == "table" for b in blocks)
     assert "restated 2022.*" in " ".join(b.text for b in blocks)
+
+
+def _rules_and_words(page: pymupdf.Page) -> tuple[list[tuple[float, float, float, float]], list[tuple]]:
+    rects = [(d["rect"].x0, d["rect"].y0 - 0.25, d["rect"].x1, d["rect"].y1 + 0.25) for d in page.get_drawings()]
+    return rects, page.get_text("words")
+
+
+def test_rules_over_a_statements_figures_frame_no_table_of_their_own():
+    """Rules spanning a statement's figures only, each row's label left of them, ragged: the
+    rules frame part of a wider table, not a table (the alignment rule reads it whole)."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    labels = ("Net sales", "Cost of sales and services", "Gross margin", "Operating expenses", "Other income, net")
+    page.draw_line((370, 100), (580, 100), width=0.5)
+    y = 100.0
+    for r, label in enumerate(labels):
+        y += 12
+        page.insert_text((60, y), label, fontsize=9)
+        for c, x in enumerate((380.0, 450.0, 520.0)):
+            page.insert_text((x, y), f"{(r + 3) * (c + 7) * 131:,}", fontsize=9)
+    page.draw_line((370, y + 4), (580, y + 4), width=0.5)
+    rects, words = _rules_and_words(page)
+    assert rule_tables(rects, lambda: words, [], 1) == []
+    # the same rules and figures with a column of prose beside them, its lines justified
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.draw_line((370, 100), (580, 100), width=0.5)
+    y = 100.0
+    for r, label in enumerate(labels):
+        y += 12
+        page.insert_text((372, y), label.split()[0], fontsize=9)
+        for c, x in enumerate((430.0, 480.0, 530.0)):
+            page.insert_text((x, y), f"{(r + 3) * (c + 7) * 13:,}", fontsize=9)
+    page.draw_line((370, y + 4), (580, y + 4), width=0.5)
+    for k in range(8):
+        _justified(page, 106 + 11.5 * k, "the survey found that most wells met the standard of the district", 60, 350)
+    rects, words = _rules_and_words(page)
+    assert len(rule_tables(rects, lambda: words, [], 1)) == 1
