@@ -90,9 +90,10 @@ def rule_tables(
             continued, column = _beside(x0, x1, _rows(words_in), beside)
             if continued or any(w[5:7] in lines for w in beside):
                 continue
-            # Prose beside the rows (another column's): an aligned table that takes it in with
-            # the rows misreads them (`loader._units`).
-            prose = column and any(_sentence(row) for row in _rows(beside))
+            # Prose beside the rows (another column's, most of its lines sentences): an aligned
+            # table that takes it in with the rows misreads them (`loader._units`).
+            lined = _rows(beside)
+            prose = column and 2 * sum(1 for row in lined if _sentence(row)) >= len(lined)
             # The box holds the rules and the words they took (a figure may stand out a little).
             box = (min([x0] + [w[0] for w in words_in]), top, max([x1] + [w[2] for w in words_in]), bottom)
             table = _table(box, inner, words_in, page)
@@ -204,7 +205,7 @@ def _beside(x0: float, x1: float, rows: list[list[tuple]], beside: Sequence[tupl
         right = [w[0] for w in near if w[0] >= x1 - SNAP]
         edges.append(round(max(left) / _EDGE) if left else -round(min(right or [0.0]) / _EDGE))
     common = max((sum(1 for e in edges if abs(e - f) <= 1) for f in edges), default=0)
-    column = bool(edges) and 2 * common >= len(edges) and 3 * figures < len(rows)
+    column = len(edges) >= _MIN_ROWS and 2 * common >= len(edges) and 3 * figures < len(rows)
     return not column and 3 * on >= 2 * max(1, len(rows)), column
 
 
