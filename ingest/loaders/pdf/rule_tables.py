@@ -121,14 +121,15 @@ def _rule_sets(rects: Sequence[Box], taken: Sequence[Box]) -> list[tuple[float, 
     """Horizontal rules of one span, two or more, outside the tables found already (a grid's own
     rules): (left, right, their heights top to bottom)."""
     strokes = [((y0 + y1) / 2, x0, x1) for x0, y0, x1, y1 in rects if y1 - y0 <= THIN and x1 - x0 > THIN]
+    wide = [s for s in strokes if s[2] - s[1] >= _MIN_WIDTH]
+    if len(wide) < 2:
+        return []  # most pages: no two rules that could span a table
     level: dict[int, list[tuple[float, float, float]]] = {}  # strokes by their height, to a point
     for stroke in strokes:
         level.setdefault(round(stroke[0]), []).append(stroke)
     rules: list[tuple[float, float, float]] = []  # (y, x0, x1)
-    for y, x0, x1 in strokes:
-        if x1 - x0 < _MIN_WIDTH or any(
-            t[0] - SNAP <= x0 and x1 <= t[2] + SNAP and t[1] - SNAP <= y <= t[3] + SNAP for t in taken
-        ):
+    for y, x0, x1 in wide:
+        if any(t[0] - SNAP <= x0 and x1 <= t[2] + SNAP and t[1] - SNAP <= y <= t[3] + SNAP for t in taken):
             continue
         # A rule with another beside it on its line underlines one column of a statement (each
         # column's totals are ruled apart); a table's rule spans all its columns.
