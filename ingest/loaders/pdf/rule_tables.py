@@ -31,6 +31,7 @@ fewer columns inside them.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
@@ -72,8 +73,11 @@ def rule_tables(
         return []
     found: list[Unit] = []
     all_words = words()
+    by_foot: dict[int, list[tuple]] = {}  # words by their bottom, to a point: the underline test
+    for w in all_words:
+        by_foot.setdefault(round(w[3]), []).append(w)
     for x0, x1, ruled in sets:
-        ys = [y for y in ruled if not _underline(y, x0, x1, all_words)]
+        ys = [y for y in ruled if not _underline(y, x0, x1, by_foot)]
         if len(ys) < 2:
             continue
         inside: list[tuple] = []
@@ -150,13 +154,15 @@ def _rule_sets(rects: Sequence[Box], taken: Sequence[Box]) -> list[tuple[float, 
     return [s for s in sets if len(s[2]) >= 2]
 
 
-def _underline(y: float, x0: float, x1: float, words: Sequence[tuple]) -> bool:
+def _underline(y: float, x0: float, x1: float, by_foot: dict[int, list[tuple]]) -> bool:
     """The rule underlines a line of text (a link's, in a passage): the words right over it,
     word spaces (under an em) included, run nine tenths of its length. A table's rule runs
     under a row of cells set apart."""
+    feet = range(round(y - _UNDER) - 1, round(y + _UNDER) + 2)
     over = sorted(
         (max(w[0], x0), min(w[2], x1), w[3] - w[1])
-        for w in words
+        for k in feet
+        for w in by_foot.get(k, ())
         if y - _UNDER <= w[3] <= y + _UNDER and (w[1] + w[3]) / 2 < y and w[0] < x1 and x0 < w[2]
     )
     runs: list[list[float]] = []  # stretches of words a word space apart
@@ -172,9 +178,11 @@ def _runs(ys: list[float], words: Sequence[tuple]) -> list[tuple[float, float, l
     """Stretches of consecutive rules whose gaps hold rows, not prose: (top, bottom, the rules
     between). A gap holding prose ends one table; the next may start at its lower rule."""
     runs: list[tuple[float, float, list[float]]] = []
+    ordered = sorted(words, key=lambda w: (w[1] + w[3]) / 2)
+    centres = [(w[1] + w[3]) / 2 for w in ordered]
     start = 0
     for k in range(len(ys) - 1):
-        gap = [w for w in words if ys[k] < (w[1] + w[3]) / 2 < ys[k + 1]]
+        gap = ordered[bisect_right(centres, ys[k]) : bisect_left(centres, ys[k + 1])]
         if any(_prose(p) for row in _rows(gap) for p in _phrases(row)):
             if k > start:
                 runs.append((ys[start], ys[k], ys[start + 1 : k]))
