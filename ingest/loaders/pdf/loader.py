@@ -260,8 +260,9 @@ def _tables(
             read.extend(glyphs.words(found) if glyphs is not None else found)
         return read
 
+    lines = [line["bbox"] for b in text for line in b["lines"]]
     if not grids:
-        return rule_tables(rects, page_words, [], number), []
+        return rule_tables(rects, lines, page_words, [], number), []
     # A plot's frames and grid lines make a grid too, but its cells hold drawn marks (curves,
     # markers), where a table's hold text: such a grid is a figure's, found as one later.
     marks = [b for b, v in zip(boxes, vectors) if _mark(b, v["isrect"])]
@@ -269,7 +270,7 @@ def _tables(
     bars = [b for b, v in zip(boxes, vectors) if v["isrect"] and (v["stroked"] or v["color"] != _WHITE)]
     plots = [g.bbox for g in grids if _plot(g, marks, has_text) or _bars(g, bars, has_text)]
     grids = [g for g in grids if g.bbox not in plots]
-    booktabs = rule_tables(rects, page_words, [g.bbox for g in grids] + plots, number)
+    booktabs = rule_tables(rects, lines, page_words, [g.bbox for g in grids] + plots, number)
     if not grids:
         return booktabs, plots
     words = page_words()

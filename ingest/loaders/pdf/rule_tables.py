@@ -62,13 +62,15 @@ underline in the next column, a point or two lower, is not."""
 
 def rule_tables(
     rects: Sequence[Box],
+    lines: Sequence[Box],
     words: Callable[[], Sequence[tuple]],
     taken: Sequence[Box],
     page: int,
 ) -> list[Unit]:
-    """The booktabs tables among a page's rectangles (axis-aligned pieces of its paths); `words`
-    gives the page's MuPDF words, `taken` the boxes of the tables found already."""
-    sets = _rule_sets(rects, taken)
+    """The booktabs tables among a page's rectangles (axis-aligned pieces of its paths); `lines`
+    are the boxes of the page's MuPDF lines, `words` gives its MuPDF words (read only where rules
+    frame rows), `taken` the boxes of the tables found already."""
+    sets = [s for s in _rule_sets(rects, taken) if _framed_lines(s, lines) >= _MIN_ROWS]
     if not sets:
         return []
     found: list[Unit] = []
@@ -90,9 +92,9 @@ def rule_tables(
             beside = [w for w in outside if top < (w[1] + w[3]) / 2 < bottom]
             # Rows that run on past the rules' ends are no table's rows: the rules underline a
             # part of something wider (a statement's figures, a passage).
-            lines = {w[5:7] for w in words_in}
+            own = {w[5:7] for w in words_in}  # the MuPDF lines of the words between the rules
             continued, column = _beside(x0, x1, _rows(words_in), beside)
-            if continued or any(w[5:7] in lines for w in beside):
+            if continued or any(w[5:7] in own for w in beside):
                 continue
             # Prose beside the rows (another column's, most of its lines sentences): an aligned
             # table that takes it in with the rows misreads them (`loader._units`).
@@ -111,6 +113,17 @@ def rule_tables(
         if not any(_overlap(table.bbox, k.bbox) for k in kept):
             kept.append(table)
     return sorted(kept, key=lambda t: (t.bbox or (0.0,) * 4)[1])
+
+
+def _framed_lines(rules: tuple[float, float, list[float]], lines: Sequence[Box]) -> int:
+    """Rows of text between the rules, counted from MuPDF's lines before any word is read."""
+    x0, x1, ys = rules
+    centres = {
+        round((b[1] + b[3]) / 2)
+        for b in lines
+        if ys[0] < (b[1] + b[3]) / 2 < ys[-1] and x0 - SNAP <= (b[0] + b[2]) / 2 <= x1 + SNAP
+    }
+    return len(centres)
 
 
 def _width(table: Unit) -> float:
