@@ -274,7 +274,7 @@ def test_rules_over_a_statements_figures_frame_no_table_of_their_own():
             page.insert_text((x, y), f"{(r + 3) * (c + 7) * 131:,}", fontsize=9)
     page.draw_line((370, y + 4), (580, y + 4), width=0.5)
     rects, words = _rules_and_words(page)
-    assert rule_tables(rects, [w[:4] for w in words], lambda: words, [], 1) == []
+    assert rule_tables(rects, lambda: [w[:4] for w in words], lambda: words, [], 1) == []
     # the same rules and figures with a column of prose beside them, its lines justified
     doc = pymupdf.open()
     page = doc.new_page(width=612, height=792)
@@ -289,4 +289,4 @@ def test_rules_over_a_statements_figures_frame_no_table_of_their_own():
     for k in range(8):
         _justified(page, 106 + 11.5 * k, "the survey found that most wells met the standard of the district", 60, 350)
     rects, words = _rules_and_words(page)
-    assert len(rule_tables(rects, [w[:4] for w in words], lambda: words, [], 1)) == 1
+    assert len(rule_tables(rects, lambda: [w[:4] for w in words], lambda: words, [], 1)) == 1

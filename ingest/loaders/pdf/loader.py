@@ -260,7 +260,9 @@ def _tables(
             read.extend(glyphs.words(found) if glyphs is not None else found)
         return read
 
-    lines = [line["bbox"] for b in text for line in b["lines"]]
+    def lines() -> list[Box]:
+        return [line["bbox"] for b in text for line in b["lines"]]
+
     if not grids:
         return rule_tables(rects, lines, page_words, [], number), []
     # A plot's frames and grid lines make a grid too, but its cells hold drawn marks (curves,

@@ -62,15 +62,18 @@ underline in the next column, a point or two lower, is not."""
 
 def rule_tables(
     rects: Sequence[Box],
-    lines: Sequence[Box],
+    lines: Callable[[], Sequence[Box]],
     words: Callable[[], Sequence[tuple]],
     taken: Sequence[Box],
     page: int,
 ) -> list[Unit]:
     """The booktabs tables among a page's rectangles (axis-aligned pieces of its paths); `lines`
-    are the boxes of the page's MuPDF lines, `words` gives its MuPDF words (read only where rules
-    frame rows), `taken` the boxes of the tables found already."""
-    sets = [s for s in _rule_sets(rects, taken) if _framed_lines(s, lines) >= _MIN_ROWS]
+    gives the boxes of the page's MuPDF lines, `words` its MuPDF words (each read only where
+    rules could frame rows), `taken` the boxes of the tables found already."""
+    sets = _rule_sets(rects, taken)
+    if sets:
+        boxes = lines()
+        sets = [s for s in sets if _framed_lines(s, boxes) >= _MIN_ROWS]
     if not sets:
         return []
     found: list[Unit] = []
