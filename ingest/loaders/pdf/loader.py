@@ -67,16 +67,17 @@ from .figures import figure_lines, figure_regions
 from .framed_prose import framed_prose, peel_prose
 from .headings import heading_levels, mark_units
 from .hyphens import Spelling, spelling
-from .lines import TEXT_FLAGS, GlyphOrder, Line, extract, mend_drop_caps, restore_glyph_order
+from .lines import TEXT_FLAGS, GlyphOrder, Line, extract, inside, mend_drop_caps, restore_glyph_order
 from .margins import PageLines, recurring, split_margins
 from .overprint import single_printed
 from .paragraphs import TERMINAL, Unit, box_of, continues, join_lines, list_marker, page_units
 from .rejoin import rejoin
+from .rule_tables import rule_tables
 from .shaded_lines import rejoin_shaded_lines
 from .table_heads import heads_into_tables
-from .tables import Box, Grid, cell_texts, find_grids, header_rows, right_to_left_rows, shading_within
+from .tables import SNAP, Box, Grid, cell_texts, find_grids, header_rows, right_to_left_rows, shading_within
 from .text_boxes import holds, text_boxes
-from .text_tables import text_tables
+from .text_tables import cut_at_tables, text_tables
 from .word_spaces import restore_word_spaces, spaced_words
 
 pymupdf.TOOLS.mupdf_display_errors(False)
@@ -150,7 +151,9 @@ def _read_pages(
         tables, plots = _tables(page, textpage, text, ruled, number, glyphs)
         if hidden:
             vectors = [v for k, v in enumerate(vectors) if k not in hidden]
-        lines = mend_drop_caps(extract(text, [t.bbox for t in tables if t.bbox is not None], in_tables))
+        # A table ruled across only is the alignment rule's to read where it finds one (`_units`).
+        framed = [t.bbox for t in tables if t.bbox is not None and not t.meta.get("across")]
+        lines = mend_drop_caps(extract(text, framed, in_tables))
         if len(vectors) >= 8 and lines:
             regions = figure_regions(
                 [v["bbox"] for v in vectors],
@@ -191,9 +194,33 @@ def _heads(page: tuple[PageLines, list[Unit]]) -> tuple[PageLines, list[Unit]]:
 
 
 def _units(placed: PageLines, tables: list[Unit]) -> list[Unit]:
+    across = [t for t in tables if t.meta.get("across")]
     aligned, lines = text_tables(placed.body, placed.number)
+    if across:
+        tables = [t for t in tables if not t.meta.get("across")]
+        across = [t for t in across if all(_reads_better(t, a) for a in aligned)]
+        if across:  # the alignment rule reads the rest of the page without the rules' tables
+            boxes = [t.bbox for t in across if t.bbox is not None]
+            aligned, lines = text_tables([ln for ln in placed.body if not inside(ln.bbox, boxes)], placed.number)
+            lines = cut_at_tables(lines, across)
+            tables = tables + across
     tables = tables + aligned
     return mark_units(page_units(lines, tables, placed.number), tables, tuple(lines))
+
+
+def _reads_better(across: Unit, aligned: Unit) -> bool:
+    """A table ruled across only against an aligned table found where it stands: the alignment
+    rule reads a statement's rows as it always has (heads over its first rule included), unless
+    it read far past the rules' ends (by a quarter of their length) where prose stands beside
+    them (the other column's, beside a paper's table), or, inside the rules, saw fewer columns
+    (cells a few ems apart that MuPDF set as one line)."""
+    a, b = across.bbox, aligned.bbox
+    if a is None or b is None or not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]):
+        return True
+    if across.meta.get("prose_beside") and max(a[0] - b[0], b[2] - a[2]) > (a[2] - a[0]) / 4:
+        return True
+    inside = a[1] - SNAP <= b[1] and b[3] <= a[3] + SNAP
+    return inside and len((aligned.rows or ((),))[0]) < len((across.rows or ((),))[0])
 
 
 def _placed(
@@ -235,8 +262,19 @@ def _tables(
         return any(x0 <= x <= x1 and y0 <= y <= y1 for x, y in centres)
 
     grids = [g for g in find_grids(rects, shapes, has_text) if len(g.rows) > 1]
+    read: list[tuple] = []
+
+    def page_words() -> list[tuple]:
+        if not read:
+            found = page.get_text("words", textpage=textpage)
+            read.extend(spaced_words(page, textpage, glyphs.words(found) if glyphs is not None else found))
+        return read
+
+    def lines() -> list[Box]:
+        return [line["bbox"] for b in text for line in b["lines"]]
+
     if not grids:
-        return [], []
+        return rule_tables(rects, lines, page_words, [], number), []
     # A plot's frames and grid lines make a grid too, but its cells hold drawn marks (curves,
     # markers), where a table's hold text: such a grid is a figure's, found as one later.
     marks = [b for b, v in zip(boxes, vectors) if _mark(b, v["isrect"])]
@@ -244,12 +282,10 @@ def _tables(
     bars = [b for b, v in zip(boxes, vectors) if v["isrect"] and (v["stroked"] or v["color"] != _WHITE)]
     plots = [g.bbox for g in grids if _plot(g, marks, has_text) or _bars(g, bars, has_text)]
     grids = [g for g in grids if g.bbox not in plots]
+    booktabs = rule_tables(rects, lines, page_words, [g.bbox for g in grids] + plots, number)
     if not grids:
-        return [], plots
-    words = page.get_text("words", textpage=textpage)
-    if glyphs is not None:
-        words = glyphs.words(words)
-    words = spaced_words(page, textpage, words)
+        return booktabs, plots
+    words = page_words()
     units = []
     for whole in grids:
         rows = [tuple(_cell(c) for c in row) for row in cell_texts(whole, words)]
@@ -274,7 +310,7 @@ def _tables(
                 meta={"columns": columns},
             )
         )
-    return units, plots
+    return units + booktabs, plots
 
 
 def _stacked(vectors: list[dict]) -> list[Box]:

@@ -17,8 +17,8 @@ from dataclasses import replace
 from .lines import Line
 from .paragraphs import Unit, box_of
 
-_BEFORE = ("$", "\u20ac", "\u00a3", "\u00a5", "US$")
-_AFTER = ("%", ")", "%)", "pts", "bps")
+BEFORE = ("$", "\u20ac", "\u00a3", "\u00a5", "US$")
+AFTER = ("%", ")", "%)", "pts", "bps")
 """A currency sign set apart before its amount, a sign set apart after it: one cell with it."""
 _MIN_ROWS = 3
 _YEAR = re.compile(r"(?:19|20)\d\d")
@@ -58,14 +58,14 @@ def text_tables(lines: Sequence[Line], page: int) -> tuple[list[Unit], list[Line
         run = [row] if row and _cell_row(row) else []
     if not tables:
         return [], list(lines)
-    return tables, _cut_at_tables([line for line in lines if id(line) not in taken], tables)
+    return tables, cut_at_tables([line for line in lines if id(line) not in taken], tables)
 
 
 _SEGMENT = 100_000
 """Above any pymupdf block number: a block's lines below the n-th table get block + n * _SEGMENT."""
 
 
-def _cut_at_tables(lines: list[Line], tables: list[Unit]) -> list[Line]:
+def cut_at_tables(lines: list[Line], tables: list[Unit]) -> list[Line]:
     """The lines left, with a pymupdf block that a table was cut out of split at the table.
 
     MuPDF often lays a whole statement out as one block; its lines that are no table rows (a
@@ -107,7 +107,7 @@ def _pieces(row: list[Line], parts: dict[int, list[Line]]) -> list[Line]:
     for line in row[1:]:
         last = out[-1]
         close = line.bbox[0] - last.bbox[2] < 0.8 * max(line.size, last.size)
-        if line.text not in _BEFORE and (close or last.text in _BEFORE or line.text in _AFTER):
+        if line.text not in BEFORE and (close or last.text in BEFORE or line.text in AFTER):
             box = (last.bbox[0], min(last.bbox[1], line.bbox[1]), line.bbox[2], max(last.bbox[3], line.bbox[3]))
             joined = Line(f"{last.text} {line.text}", box, last.size, last.bold, last.block, italic=last.italic)
             parts[id(joined)] = parts.pop(id(last), [last]) + [line]
@@ -126,7 +126,7 @@ def _cell_row(row: list[Line]) -> bool:
     if not all(len(line.text) <= _MAX_CELL for line in rest):
         return False
     # A statement's row label may run long when only figures stand beside it.
-    longest = 3 * _MAX_CELL if all(_figure(line.text) for line in rest) else 2 * _MAX_CELL
+    longest = 3 * _MAX_CELL if all(figure(line.text) for line in rest) else 2 * _MAX_CELL
     return len(first.text) <= longest
 
 
@@ -134,7 +134,7 @@ def _label_row(row: list[Line], run: list[list[Line]]) -> bool:
     """A row of the label column alone, inside a table: a group's caption ("Cash Flows from
     Investing Activities"), a label wrapped onto a second line. It stays in the table when
     more rows follow; read apart, it would become a heading or a paragraph between two tables."""
-    if len(row) != 1 or len(row[0].text) > 3 * _MAX_CELL or _figure(row[0].text):
+    if len(row) != 1 or len(row[0].text) > 3 * _MAX_CELL or figure(row[0].text):
         return False
     cells = run[-1][1:]  # where the figure columns of the row above begin
     return row[0].bbox[0] < cells[0].bbox[0] and row[0].bbox[2] <= max(line.bbox[2] for line in cells)
@@ -156,7 +156,7 @@ def _year_heads(row: list[Line]) -> bool:
 
 
 def _table(run: list[list[Line]], page: int) -> Unit | None:
-    data = [row for row in run if any(_figure(ln.text) for ln in row[1:])]
+    data = [row for row in run if any(figure(ln.text) for ln in row[1:])]
     if len(data) < max(_MIN_ROWS, len(run) // 2):
         return None  # a grid of words is as likely a layout as a table; figures make it one
     columns = _columns(data)  # heads may span columns: the figures' rows set them
@@ -216,7 +216,7 @@ def _column_of(line: Line, columns: list[tuple[float, float]]) -> int:
     )
 
 
-def _figure(text: str) -> bool:
+def figure(text: str) -> bool:
     """A cell that holds a figure: digits with the signs and marks of amounts and dates."""
     stripped = text.strip().replace(",", "").replace(".", "").replace("%", "").replace("$", "")
     stripped = stripped.strip("()+-\u2013\u2014 *")
