@@ -109,10 +109,11 @@ class TiktokenTokenizer:
     def join(self, a: str, a_count: int, sep: str, b: str, b_count: int, whole: bool = True) -> int | None:
         if not a or not b:  # nothing to correct against: count what there is
             return self.count(a + sep + b) if sep else a_count + b_count
-        if sep and not sep.strip("\n") and not a[-1].isspace() and b[0] not in _NO_BREAK_AFTER_NL:
+        blank_lines = sep and not sep.strip("\n") and not a[-1].isspace() and b[0] not in _NO_BREAK_AFTER_NL
+        if blank_lines and (tail := _punct_tail(a)) is not None:
             # Blocks joined by blank lines: only a trailing punctuation run (".", "|", ":")
             # can glue to the newlines, so the seam is keyed on that run alone.
-            tail, head = _punct_tail(a), ""
+            head = ""
         else:
             tail, head = _tail_start(a), b[: _head_end(b)]
         if tail == 0 and not whole:
@@ -128,14 +129,18 @@ class TiktokenTokenizer:
 _NO_BREAK_AFTER_NL = " \t\r\n\f\v/"
 
 
-def _punct_tail(a: str) -> int:
-    """Start of what follows the last letter or digit of `a`.
+def _punct_tail(a: str) -> int | None:
+    """Start of what follows the last letter or digit of `a` (None: no such start is sure).
 
     A pre-token can run from trailing punctuation over newlines (and, in o200k, slashes), but
-    never back across a letter or digit, so the seam starts there.
+    never back across a letter or digit, so the seam starts there. A combining mark goes with
+    the punctuation before it, or (o200k) with the letter before it, or apart after a digit:
+    where one stands in the way, the caller takes the general seam.
     """
     i = len(a)
-    while i > 0 and not (a[i - 1].isalnum() or unicodedata.category(a[i - 1])[0] == "M"):
+    while i > 0 and not a[i - 1].isalnum():
+        if unicodedata.category(a[i - 1])[0] == "M":
+            return None
         i -= 1
     return i
 
