@@ -56,7 +56,11 @@ def breaks(paragraph: Sequence[str]) -> Iterable[tuple[str, str]]:
 
 
 def spelling(paragraphs: Sequence[Sequence[str]]) -> Spelling:
-    """The spelling evidence of a document, from the lines of its paragraphs."""
+    """The spelling evidence of a document, from the lines of its paragraphs (none needed where
+    no line ends in a hyphen between lower-case letters: most filings' pages, and no pass then)."""
+    found = [pair for lines in paragraphs for pair in breaks(lines)]
+    if not found:
+        return UNKNOWN
     # One pass over the whole text and a set of its tokens (lines apart, as a line-end hyphen
     # before a newline joins no token): a Python loop per word cost 1% of a 10-K's load.
     tokens = set(_WORD.findall("\n".join(line for lines in paragraphs for line in lines).lower()))
@@ -67,5 +71,5 @@ def spelling(paragraphs: Sequence[Sequence[str]]) -> Spelling:
         words.update(parts)
         compounds.update(f"{a}-{b}" for a, b in zip(parts, parts[1:]))
     evidence = Spelling(frozenset(words), frozenset(compounds))
-    votes = [v for lines in paragraphs for h, t in breaks(lines) if (v := evidence.settles(h, t)) is not None]
+    votes = [v for h, t in found if (v := evidence.settles(h, t)) is not None]
     return Spelling(evidence.words, evidence.compounds, keeps=sum(votes) * 2 > len(votes))
