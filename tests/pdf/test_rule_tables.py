@@ -168,11 +168,7 @@ def test_one_row_of_figures_under_two_rows_of_heads_is_a_table(tmp_path):
     """A paper's results in one row across the page, two figures a word space apart."""
     doc = pymupdf.open()
     page = doc.new_page(width=612, height=792)
-    y = 80.0
-    for line in textwrap.wrap(prose(90, 2), 95):
-        page.insert_text((72, y), line, fontsize=10)
-        y += 12.5
-    top = y + 6
+    top = _paragraph(page, 90, 2, 72) + 6
     page.draw_line((120, top), (490, top), width=0.8)
     for x, head in ((150, "Step 1"), (270, "Step 2"), (410, "Step 3")):
         page.insert_text((x, top + 9), head, fontsize=9)
@@ -196,11 +192,7 @@ def test_a_statement_whose_rules_span_its_figures_keeps_its_labels(tmp_path):
     line: the rules frame part of a wider table, which the alignment rule reads whole."""
     doc = pymupdf.open()
     page = doc.new_page(width=612, height=792)
-    y = 80.0
-    for line in textwrap.wrap(prose(60, 3), 95):
-        page.insert_text((60, y), line, fontsize=10)
-        y += 12.5
-    top = y + 8
+    top = _paragraph(page, 60, 3, 60) + 8
     page.draw_line((370, top), (580, top), width=0.5)
     for x, year in zip((390.0, 460.0, 530.0), ("2023", "2022", "2021")):
         page.insert_text((x, top + 10), year, fontsize=9)
@@ -218,6 +210,15 @@ def test_a_statement_whose_rules_span_its_figures_keeps_its_labels(tmp_path):
     assert len(tables) == 1
     assert "| Gross margin | 4,585 | 5,240 | 5,895 |" in tables[0].text
     assert not any(b.kind == "heading" for b in blocks)
+
+
+def _paragraph(page: pymupdf.Page, words: int, seed: int, x: float) -> float:
+    """A paragraph of 10 pt prose atop the page; returns the baseline under its last line."""
+    y = 80.0
+    for line in textwrap.wrap(prose(words, seed), 95):
+        page.insert_text((x, y), line, fontsize=10)
+        y += 12.5
+    return y
 
 
 def _justified(page: pymupdf.Page, y: float, line: str, left: float = 60, right: float = 420) -> None:

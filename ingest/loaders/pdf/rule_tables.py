@@ -37,7 +37,7 @@ from dataclasses import replace
 
 from .paragraphs import Unit
 from .tables import SNAP, THIN, Box, header_rows
-from .text_tables import AFTER, BEFORE, figure
+from .text_tables import AFTER, BEFORE, figure, merged_spans
 
 _MIN_WIDTH = 60.0
 """Shortest rule (points) that spans a table: shorter ones underline a cell or a word."""
@@ -320,14 +320,7 @@ def _centre(row: list[list[tuple]]) -> float:
 
 def _columns(rows: list[list[list[tuple]]]) -> list[tuple[float, float]]:
     """x-ranges of the columns: the phrases' ranges merged where they overlap."""
-    spans = sorted((p[0][0], p[-1][2]) for row in rows for p in row)
-    columns: list[list[float]] = []
-    for x0, x1 in spans:
-        if columns and x0 <= columns[-1][1]:
-            columns[-1][1] = max(columns[-1][1], x1)
-        else:
-            columns.append([x0, x1])
-    return [(a, b) for a, b in columns]
+    return merged_spans((p[0][0], p[-1][2]) for row in rows for p in row)
 
 
 def _placed(phrase: list[tuple], columns: list[tuple[float, float]]) -> list[tuple[int, str]]:

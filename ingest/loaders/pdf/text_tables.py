@@ -11,7 +11,7 @@ has long pieces; a list has one piece a row; a label and its value on a few rows
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from .lines import Line
@@ -193,7 +193,12 @@ def _rejoin_wrapped(grid: list[list[str]]) -> list[list[str]]:
 
 def _columns(rows: list[list[Line]]) -> list[tuple[float, float]]:
     """x-ranges of the rows' columns: the pieces' ranges merged where they overlap."""
-    spans = sorted((line.bbox[0], line.bbox[2]) for row in rows for line in row)
+    return merged_spans((line.bbox[0], line.bbox[2]) for row in rows for line in row)
+
+
+def merged_spans(pieces: Iterable[tuple[float, float]]) -> list[tuple[float, float]]:
+    """x-ranges merged where they overlap, left to right: the columns their pieces stand in."""
+    spans = sorted(pieces)
     columns: list[list[float]] = []
     for x0, x1 in spans:
         if columns and x0 <= columns[-1][1]:
