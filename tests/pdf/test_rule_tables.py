@@ -197,14 +197,9 @@ def test_a_statement_whose_rules_span_its_figures_keeps_its_labels(tmp_path):
     for x, year in zip((390.0, 460.0, 530.0), ("2023", "2022", "2021")):
         page.insert_text((x, top + 10), year, fontsize=9)
     page.draw_line((370, top + 14), (580, top + 14), width=0.5)
-    labels = ("Net sales", "Cost of sales", "Gross margin", "Operating expenses", "Operating income")
-    y = top + 14
-    for r, label in enumerate(labels):
-        y += 12
-        page.insert_text((60, y), label, fontsize=9)
-        for c, x in enumerate((380.0, 450.0, 520.0)):
-            page.insert_text((x, y), f"{(r + 3) * (c + 7) * 131:,}", fontsize=9)
-    page.draw_line((370, y + 4), (580, y + 4), width=0.5)
+    _statement_rows(
+        page, ("Net sales", "Cost of sales", "Gross margin", "Operating expenses", "Operating income"), top + 14
+    )
     _, blocks = load(doc, tmp_path)
     tables = [b for b in blocks if b.kind == "table"]
     assert len(tables) == 1
@@ -219,6 +214,17 @@ def _paragraph(page: pymupdf.Page, words: int, seed: int, x: float) -> float:
         page.insert_text((x, y), line, fontsize=10)
         y += 12.5
     return y
+
+
+def _statement_rows(page: pymupdf.Page, labels: tuple[str, ...], y: float) -> None:
+    """A statement's rows under `y`, each label at the left margin and three figures right, a
+    rule under the figures only."""
+    for r, label in enumerate(labels):
+        y += 12
+        page.insert_text((60, y), label, fontsize=9)
+        for c, x in enumerate((380.0, 450.0, 520.0)):
+            page.insert_text((x, y), f"{(r + 3) * (c + 7) * 131:,}", fontsize=9)
+    page.draw_line((370, y + 4), (580, y + 4), width=0.5)
 
 
 def _justified(page: pymupdf.Page, y: float, line: str, left: float = 60, right: float = 420) -> None:
@@ -267,13 +273,7 @@ def test_rules_over_a_statements_figures_frame_no_table_of_their_own():
     page = doc.new_page(width=612, height=792)
     labels = ("Net sales", "Cost of sales and services", "Gross margin", "Operating expenses", "Other income, net")
     page.draw_line((370, 100), (580, 100), width=0.5)
-    y = 100.0
-    for r, label in enumerate(labels):
-        y += 12
-        page.insert_text((60, y), label, fontsize=9)
-        for c, x in enumerate((380.0, 450.0, 520.0)):
-            page.insert_text((x, y), f"{(r + 3) * (c + 7) * 131:,}", fontsize=9)
-    page.draw_line((370, y + 4), (580, y + 4), width=0.5)
+    _statement_rows(page, labels, 100.0)
     rects, words = _rules_and_words(page)
     assert rule_tables(rects, lambda: [w[:4] for w in words], lambda: words, [], 1) == []
     # the same rules and figures with a column of prose beside them, its lines justified

@@ -75,7 +75,7 @@ from .rejoin import rejoin
 from .rule_tables import rule_tables
 from .shaded_lines import rejoin_shaded_lines
 from .table_heads import heads_into_tables
-from .tables import SNAP, Box, Grid, cell_texts, find_grids, header_rows, right_to_left_rows, shading_within
+from .tables import PAPER, SNAP, Box, Grid, cell_texts, find_grids, header_rows, right_to_left_rows, shading_within
 from .text_boxes import holds, text_boxes
 from .text_tables import cut_at_tables, text_tables
 from .word_spaces import restore_word_spaces, spaced_words
@@ -279,7 +279,7 @@ def _tables(
     # markers), where a table's hold text: such a grid is a figure's, found as one later.
     marks = [b for b, v in zip(boxes, vectors) if _mark(b, v["isrect"])]
     # A bar is seen: outlined, or filled in a colour other than the paper's white.
-    bars = [b for b, v in zip(boxes, vectors) if v["isrect"] and (v["stroked"] or v["color"] != _WHITE)]
+    bars = [b for b, v in zip(boxes, vectors) if v["isrect"] and (v["stroked"] or v["color"] != PAPER)]
     plots = [g.bbox for g in grids if _plot(g, marks, has_text) or _bars(g, bars, has_text)]
     grids = [g for g in grids if g.bbox not in plots]
     booktabs = rule_tables(rects, lines, page_words, [g.bbox for g in grids] + plots, number)
@@ -371,7 +371,6 @@ def _plot(grid: Grid, marks: list[Box], has_text: Callable[[Box], bool]) -> bool
 
 _MIN_BARS = 4
 """Bars standing on one baseline that make a grid a bar chart's frame."""
-_WHITE = 0xFFFFFF
 
 
 def _bars(grid: Grid, rects: list[Box], has_text: Callable[[Box], bool]) -> bool:

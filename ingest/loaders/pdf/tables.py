@@ -34,6 +34,8 @@ _RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")
 
 SNAP = 3.0
 """Rules closer than this (points) lie on one line; also the join and crossing tolerance."""
+PAPER = 0xFFFFFF
+"""The paper's colour: a fill in it is no shading, no bar."""
 THIN = 3.0
 """A filled or stroked rectangle at most this thick is a rule, not a box."""
 

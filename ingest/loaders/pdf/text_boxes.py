@@ -14,9 +14,7 @@ import bisect
 from collections.abc import Sequence
 
 from .lines import Line
-from .tables import Box
-
-_WHITE = 0xFFFFFF
+from .tables import PAPER, Box
 
 
 def text_boxes(vectors: Sequence[dict], lines: Sequence[Line], width: float, height: float) -> tuple[Box, ...]:
@@ -27,7 +25,7 @@ def text_boxes(vectors: Sequence[dict], lines: Sequence[Line], width: float, hei
         for v in vectors
         if v.get("isrect")
         and not v.get("stroked")
-        and v.get("color") not in (None, _WHITE)
+        and v.get("color") not in (None, PAPER)
         and v["bbox"][3] - v["bbox"][1] >= 10
     ]
     if not fills or len(lines) < 3:
