@@ -46,7 +46,7 @@ def finder_tables(path) -> list[tuple[int, tuple[float, ...], list[tuple[str, ..
             # Ligature glyphs in right-to-left words are put in reading order as the loader does
             # (tested on its own in test_pdf_groundtruth), so only the table structure is compared.
             text = [b for b in page.get_text("dict", textpage=textpage)["blocks"] if b["type"] == 0]
-            glyphs = restore_glyph_order(page, textpage, text)
+            glyphs = restore_glyph_order(textpage, text)
             if glyphs is not None:
                 words = glyphs.words(words)
             for table in page.find_tables().tables:

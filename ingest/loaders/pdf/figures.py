@@ -146,21 +146,26 @@ def _clusters(boxes: Sequence[Box]) -> list[tuple[list[int], Box]]:
     cell = 4 * _NEAR
     grid: dict[tuple[int, int], list[int]] = {}
     for i, (x0, y0, x1, y1) in enumerate(boxes):
-        seen: set[int] = set()
-        for gx in range(int((x0 - _NEAR) // cell), int((x1 + _NEAR) // cell) + 1):
-            for gy in range(int((y0 - _NEAR) // cell), int((y1 + _NEAR) // cell) + 1):
-                bucket = grid.get((gx, gy))
-                if bucket is None:
-                    grid[(gx, gy)] = [i]
-                    continue
-                for j in bucket:
-                    if j in seen:
-                        continue
-                    seen.add(j)
-                    b = boxes[j]
-                    if x0 - _NEAR <= b[2] and b[0] - _NEAR <= x1 and y0 - _NEAR <= b[3] and b[1] - _NEAR <= y1:
-                        groups.attach(j, i)
+        a0, b0, a1, b1 = x0 - _NEAR, y0 - _NEAR, x1 + _NEAR, y1 + _NEAR
+        keys = [
+            (gx, gy)
+            for gx in range(int(a0 // cell), int(a1 // cell) + 1)
+            for gy in range(int(b0 // cell), int(b1 // cell) + 1)
+        ]
+        met: list[int] = []  # the boxes placed before this one in the cells it reaches
+        for key in keys:
+            bucket = grid.get(key)
+            if bucket is None:
+                grid[key] = [i]
+            else:
+                met.extend(bucket)
                 bucket.append(i)
+        candidates = set(met) if len(keys) > 1 else met  # a box met in two cells is tested once
+        near = [
+            j for j in candidates if a0 <= boxes[j][2] and boxes[j][0] <= a1 and b0 <= boxes[j][3] and boxes[j][1] <= b1
+        ]
+        if near:
+            groups.attach_all(near, i)
     out = []
     for members in groups.members():
         xs0, ys0, xs1, ys1 = zip(*(boxes[i] for i in members))

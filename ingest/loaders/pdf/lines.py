@@ -126,21 +126,21 @@ def _accented(text: str) -> str:
     return unicodedata.normalize("NFC", re.sub("\u0131(?=[\u0300-\u036f])", "i", text))  # TeX's dotless i
 
 
-def raw_text_blocks(page: pymupdf.Page, textpage: pymupdf.TextPage) -> list[dict]:
+def raw_text_blocks(textpage: pymupdf.TextPage) -> list[dict]:
     """The page's text blocks at the character level ("rawdict"), in the order of its "dict"
     blocks: the passes that need glyph boxes read them only on the pages that need them.
 
     A character MuPDF reads as half of a surrogate pair (a broken ToUnicode map) is no text and
     cannot be encoded: "dict" shows it as U+FFFD, and so do these.
     """
-    blocks = [b for b in page.get_text("rawdict", textpage=textpage)["blocks"] if b["type"] == 0]
+    blocks = [b for b in textpage.extractRAWDICT()["blocks"] if b["type"] == 0]
     for char in (c for b in blocks for ln in b["lines"] for s in ln["spans"] for c in s["chars"]):
         if "\ud800" <= char["c"] <= "\udfff":  # a comparison: this runs for every glyph
             char["c"] = "\ufffd"
     return blocks
 
 
-def restore_glyph_order(page: pymupdf.Page, textpage: pymupdf.TextPage, blocks: list[dict]) -> GlyphOrder | None:
+def restore_glyph_order(textpage: pymupdf.TextPage, blocks: list[dict]) -> GlyphOrder | None:
     """Right-to-left text: put back in order the characters one glyph stands for, in the spans
     (in place) and, through the returned `GlyphOrder`, in the page's words (None: nothing to do).
 
@@ -152,7 +152,7 @@ def restore_glyph_order(page: pymupdf.Page, textpage: pymupdf.TextPage, blocks: 
     spans = (s["text"] for b in blocks for ln in b["lines"] for s in ln["spans"])
     if not any(not t.isascii() and RIGHT_TO_LEFT.search(t) for t in spans):
         return None
-    raw = raw_text_blocks(page, textpage)
+    raw = raw_text_blocks(textpage)
     lines: dict[tuple[int, int], list[dict]] = {}
     for block_no, (block, raw_block) in enumerate(zip(blocks, raw)):  # words count text blocks only
         for line_no, (line, raw_line) in enumerate(zip(block["lines"], raw_block["lines"])):
@@ -353,7 +353,7 @@ def _line(raw: dict, block: int) -> Line | None:
     first = spans[0]
     size, font, flags = first["size"], first["font"], first["flags"]
     # Most lines are one run of type; MuPDF splits them only at its synthetic spaces.
-    if all(s["size"] == size and s["font"] == font and s["flags"] == flags for s in spans):
+    if len(spans) == 1 or all(s["size"] == size and s["font"] == font and s["flags"] == flags for s in spans):
         text = normalise(first["text"] if len(spans) == 1 else "".join(s["text"] for s in spans))
         if not text or text == "\u00ad":
             return None

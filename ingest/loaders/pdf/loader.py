@@ -130,19 +130,21 @@ def _read_pages(
     doc: pymupdf.Document, document: Document
 ) -> tuple[list[tuple[PageLines, list[Unit]]], list[Line], list[str]]:
     """Each page's placed lines and tables, the lines that were read as table cells, and warnings."""
-    read: list[tuple[list[Line], list[Unit], int, pymupdf.Rect, tuple[Box, ...]]] = []
+    read: list[tuple[list[Line], list[Unit], int, pymupdf.Rect, tuple[Box, ...], str]] = []
     in_tables: list[Line] = []
     imaged: list[int] = []
+    labelled = bool(doc.get_page_labels())
     for page in doc.pages():
         number = page.number + 1
+        rect = page.rect  # computed by MuPDF on every access
         # One pass over the page: its text, and the vector rules the tables are found from.
         textpage = page.get_textpage(flags=TEXT_FLAGS)
-        blocks = page.get_text("dict", textpage=textpage)["blocks"]
+        blocks = textpage.extractDICT()["blocks"]  # page.get_text's wrapper adds a crop box lookup
         rejoin_shaded_lines(blocks)
         text = [b for b in blocks if b["type"] == 0]
-        glyphs = restore_glyph_order(page, textpage, text)
-        restore_word_spaces(page, textpage, text)
-        text = single_printed(page, textpage, text)
+        glyphs = restore_glyph_order(textpage, text)
+        restore_word_spaces(textpage, text)
+        text = single_printed(textpage, text)
         vectors = [b for b in blocks if b["type"] == 3]
         # Fills inside a fill of their colour draw nothing: no figure's mark, and where they
         # shade a cell's lines no cell's edge.
@@ -158,8 +160,8 @@ def _read_pages(
             regions = figure_regions(
                 [v["bbox"] for v in vectors],
                 plots + _charts(_stacked(vectors), lines),
-                page.rect.width,
-                page.rect.height,
+                rect.width,
+                rect.height,
                 [t.bbox for t in tables if t.bbox is not None],
             )
             held, lines = figure_lines(lines, regions)
@@ -168,12 +170,12 @@ def _read_pages(
             if page.get_images():
                 imaged.append(number)
             continue
-        read.append((lines, tables, number, page.rect, text_boxes(vectors, lines, page.rect.width, page.rect.height)))
-    repeated = recurring([(lines, rect.height) for lines, _, _, rect, _ in read])
-    labelled = bool(doc.get_page_labels())
+        boxes = text_boxes(vectors, lines, rect.width, rect.height)
+        read.append((lines, tables, number, rect, boxes, page.get_label() if labelled else ""))
+    repeated = recurring([(lines, rect.height) for lines, _, _, rect, _, _ in read])
     pages = [
-        (_placed(lines, number, rect, repeated, doc[number - 1].get_label() if labelled else "", boxes), tables)
-        for lines, tables, number, rect, boxes in read
+        (_placed(lines, number, rect, repeated, label, boxes), tables)
+        for lines, tables, number, rect, boxes, label in read
     ]
     if not pages:
         raise LoaderError(
@@ -266,8 +268,8 @@ def _tables(
 
     def page_words() -> list[tuple]:
         if not read:
-            found = page.get_text("words", textpage=textpage)
-            read.extend(spaced_words(page, textpage, glyphs.words(found) if glyphs is not None else found))
+            found = textpage.extractWORDS()
+            read.extend(spaced_words(textpage, glyphs.words(found) if glyphs is not None else found))
         return read
 
     def lines() -> list[Box]:

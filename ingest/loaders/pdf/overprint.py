@@ -15,7 +15,7 @@ from .lines import raw_text_blocks
 BOLD = 16  # pymupdf's span flag for bold type
 
 
-def single_printed(page: pymupdf.Page, textpage: pymupdf.TextPage, blocks: list[dict]) -> list[dict]:
+def single_printed(textpage: pymupdf.TextPage, blocks: list[dict]) -> list[dict]:
     """The text blocks ("dict" output) with each overprinted character kept once, as bold.
 
     Only a block whose lines overlap on one row (the mark of a second copy) pays for the
@@ -24,7 +24,7 @@ def single_printed(page: pymupdf.Page, textpage: pymupdf.TextPage, blocks: list[
     suspects = [i for i, b in enumerate(blocks) if _overlapping_lines(b["lines"])]
     if not suspects:
         return blocks
-    raw = raw_text_blocks(page, textpage)
+    raw = raw_text_blocks(textpage)
     out = list(blocks)
     for i in suspects:
         if i < len(raw) and len(raw[i]["lines"]) == len(blocks[i]["lines"]):

@@ -356,9 +356,8 @@ def _breaks(unit: Unit, b: Line, pitch: float, rtl: bool = False) -> bool:
     """b opens a new paragraph after the unit. On a right-to-left page lines start at the right:
     an indent, a short line and the next column are mirrored."""
     a = unit.lines[-1]
-    if rtl:
+    if rtl:  # the unit's own lines are mirrored below, where their edges count
         a, b = _mirrored(a), _mirrored(b)
-        unit = Unit(unit.kind, [_mirrored(line) for line in unit.lines], unit.page)
     if a.rotated or b.rotated or abs(a.size - b.size) > 0.6:
         return True
     if a.bold != b.bold and not a.mixed:  # a bold lead-in that runs on is its paragraph's start
@@ -388,7 +387,11 @@ def _breaks(unit: Unit, b: Line, pitch: float, rtl: bool = False) -> bool:
         return True  # a first-line indent opens the next paragraph
     if unit.kind == "paragraph" and len(unit.lines) == 1 and b.bbox[0] > a.bbox[0] + 0.8 * a.size:
         return not continues(a.text, b.text) and a.text.endswith(TERMINAL)
-    right = max(max(line.bbox[2] for line in unit.lines), b.bbox[2])
-    left = min(min(line.bbox[0] for line in unit.lines), b.bbox[0])
+    if rtl:  # mirrored: a line's right edge is its left one negated
+        right = max(-min(line.bbox[0] for line in unit.lines), b.bbox[2])
+        left = min(-max(line.bbox[2] for line in unit.lines), b.bbox[0])
+    else:
+        right = max(max(line.bbox[2] for line in unit.lines), b.bbox[2])
+        left = min(min(line.bbox[0] for line in unit.lines), b.bbox[0])
     short = a.bbox[2] < right - 0.2 * (right - left)
     return short and a.text.endswith(TERMINAL) and not b.text[:1].islower()

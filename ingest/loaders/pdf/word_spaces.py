@@ -22,11 +22,12 @@ _GAP = 0.2
 justified letters stand a few hundredths apart)."""
 
 
-def restore_word_spaces(page: pymupdf.Page, textpage: pymupdf.TextPage, blocks: list[dict]) -> None:
+def restore_word_spaces(textpage: pymupdf.TextPage, blocks: list[dict]) -> None:
     """Put back, in the spans (in place), the spaces of Korean words painted apart."""
-    if not any(_HANGUL.search(s["text"]) for b in blocks for ln in b["lines"] for s in ln["spans"]):
+    spans = (s["text"] for b in blocks for ln in b["lines"] for s in ln["spans"])
+    if not any(not t.isascii() and _HANGUL.search(t) for t in spans):  # isascii first: most pages
         return
-    raw = raw_text_blocks(page, textpage)
+    raw = raw_text_blocks(textpage)
     for block, raw_block in zip(blocks, raw):
         for line, raw_line in zip(block["lines"], raw_block["lines"]):
             for span, raw_span in zip(line["spans"], raw_line["spans"]):
@@ -34,14 +35,14 @@ def restore_word_spaces(page: pymupdf.Page, textpage: pymupdf.TextPage, blocks: 
                     span["text"] = _spaced(raw_span["chars"], raw_span["size"])
 
 
-def spaced_words(page: pymupdf.Page, textpage: pymupdf.TextPage, words: list[tuple]) -> list[tuple]:
+def spaced_words(textpage: pymupdf.TextPage, words: list[tuple]) -> list[tuple]:
     """`extractWORDS` tuples, each word of Korean syllables painted apart cut into its words (a
     box each, so every piece lands in its own table cell)."""
     if not _HANGUL.search("".join(w[4] for w in words)):
         return words
     chars = {
         (b, n): [(c, span["size"]) for span in line["spans"] for c in span["chars"]]
-        for b, block in enumerate(raw_text_blocks(page, textpage))  # words count text blocks only
+        for b, block in enumerate(raw_text_blocks(textpage))  # words count text blocks only
         for n, line in enumerate(block["lines"])
     }
     return [
