@@ -20,9 +20,7 @@ class Groups:
     def attach(self, i: int, root: int) -> None:
         """Put i's group under `root`, which must be a group's root: the item being placed, which
         nothing was put under yet but by this call, costs one walk instead of two."""
-        a = self.root(i)
-        if a != root:
-            self.parent[a] = root
+        self.attach_all((i,), root)
 
     def attach_all(self, items: Iterable[int], root: int) -> None:
         """`attach` for each item, in one call: a dense chart attaches thousands of pairs."""
@@ -36,12 +34,7 @@ class Groups:
 
     def members(self) -> list[list[int]]:
         """Each group's items, in the order their first item comes."""
-        parent = self.parent
         groups: dict[int, list[int]] = {}
-        for i in range(len(parent)):
-            r = i
-            while parent[r] != r:  # `root`, written out: this runs for every item
-                parent[r] = parent[parent[r]]
-                r = parent[r]
-            groups.setdefault(r, []).append(i)
+        for i in range(len(self.parent)):
+            groups.setdefault(self.root(i), []).append(i)
         return list(groups.values())
