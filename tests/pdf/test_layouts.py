@@ -13,7 +13,7 @@ import textwrap
 import pymupdf
 import pytest
 
-from tests.pdf.pages import Page, all_text, chunks_of, load, prose
+from tests.pdf.pages import Page, all_text, chunks_of, load, prose, ruled_statement
 
 # -- 1. doubled list markers ------------------------------------------------------------------
 
@@ -599,3 +599,25 @@ def test_italic_lines_above_upright_text_are_subheadings(tmp_path):
     assert all(b.level > heads[0].level for b in heads[1:])
     under = [b.text for b in blocks if b.kind == "paragraph" and b.path[-1] == "Dividends"]
     assert any("f(x) = a + b" in t for t in under) and "Reservoir" in under
+
+
+# -- a head spanning a table's columns --------------------------------------------------------------
+
+
+def test_a_head_over_a_tables_columns_of_figures_is_no_heading(tmp_path):
+    """A filing sets "Increase/(Decrease)" in bold over the columns of figures at a ruled table's
+    right, a line over the table: it heads columns, not a section. The table's title, bold at its
+    left edge, and a bold heading centred over the text stay headings."""
+    doc = pymupdf.open()
+    page = Page(doc)
+    page.heading("Consolidated Results")
+    page.para(prose(60))
+    page.heading("Revenues by Segment")
+    page.page.insert_text((430, page.y + 12), "Increase/(Decrease)", fontsize=10, fontname="hebo")
+    bottom = ruled_statement(page.page, page.y + 16, ("Consumer", "Business", "Corporate", "Total"), 10, 1)
+    page.y = bottom + 10
+    page.para(prose(60, 3))
+    _, blocks = load(doc, tmp_path)
+    assert [b.text for b in blocks if b.kind == "heading"] == ["Consolidated Results", "Revenues by Segment"]
+    assert any(b.kind == "table" for b in blocks)
+    assert "Increase/(Decrease)" in all_text(blocks)

@@ -27,8 +27,16 @@ from collections.abc import Iterable
 
 from ...page_furniture import CAPTION
 from .lines import Line, side_by_side
-from .paragraphs import Unit, box_of, capitals, section_depth, stamp_like
-from .section_labels import contents_entries, join_labels, opens_with_label, series_tiers
+from .paragraphs import Unit, box_of, capitals, right_to_left, section_depth, stamp_like
+from .section_labels import (
+    contents_entries,
+    join_labels,
+    label_of,
+    numbered_series,
+    opens_with_label,
+    plain_item,
+    series_tiers,
+)
 from .statement_titles import PERIOD, title_periods
 
 _NUMBERED = re.compile(
@@ -72,12 +80,22 @@ def heading_levels(units: Iterable[Unit], toc: list, body: float) -> dict[int, i
     placed = list(units)
     alone = {id(u) for i, u in enumerate(placed) if _italics_alone(placed, i, body)}
     units = [u for u in placed if u.kind != "table"]
+    grids: dict[int, list[tuple[float, float, float, float]]] = {}
+    for t in placed:
+        if t.kind == "table" and t.bbox is not None:
+            grids.setdefault(t.page, []).append(t.bbox)
+    alone |= {id(u) for u in units if _column_head(u, grids.get(u.page, ()))}
     found = [
         u
         for i, u in enumerate(units)
         if heading_like(u, body) and not _office_of_signer(units, i) and id(u) not in alone
     ]
-    entries = contents_entries(units, found)
+    # Items in plain type are headings as members of a series ("Item 1.", "Item 1A." ...), not
+    # on a contents page: one alone is a line of prose that opens with a reference.
+    plain = [u for u in found if plain_item(u) and not _set_apart(u, body)]
+    series = numbered_series(found)
+    lone = {id(u) for u in plain if label_of(u.text) not in series}
+    entries = contents_entries(units, found, plain) | lone
     found = [u for u in found if id(u) not in entries]
     levels = _font_levels(found, body, _text_area(units))
     if len(toc) < 2:
@@ -161,6 +179,25 @@ def _under(line: Line, unit: Unit) -> bool:
     return below and any(abs(x - line.bbox[0]) <= 2 * line.size for x in lefts)
 
 
+def _column_head(unit: Unit, grids: Iterable[tuple[float, float, float, float]]) -> bool:
+    """A short line right over a table, off to the side over its columns of figures rather than
+    over the whole table or from the edge its lines start at (the left; the right in a
+    right-to-left script): a head spanning columns ("Fiscal Year" over "2022 2021",
+    "Increase/(Decrease)"), not a title."""
+    if len(unit.lines) != 1 or len(unit.text.split()) > 6:
+        return False
+    line = unit.lines[0]
+    x0, _, x1, y1 = line.bbox
+    rtl = right_to_left(unit.lines)
+    for g in grids:
+        width = g[2] - g[0]
+        over = -0.2 * line.height <= g[1] - y1 <= 1.5 * line.height and g[0] - 2 <= x0 and x1 <= g[2] + 2
+        indent = g[2] - x1 if rtl else x0 - g[0]
+        if over and indent >= 0.3 * width and abs((x0 + x1) - (g[0] + g[2])) / 2 >= 0.15 * width:
+            return True
+    return False
+
+
 def _office_of_signer(units: list[Unit], i: int) -> bool:
     """The office under a signer's name ("Senior Vice President and Controller"): part of the
     signature block, however it is set."""
@@ -185,7 +222,7 @@ def heading_like(unit: Unit, body: float) -> bool:
         return False
     bold = all(line.bold and not line.mixed for line in unit.lines)
     bigger = size >= body + 0.9
-    if not (bigger or bold) and not _body_size_heading(unit):
+    if not (bigger or bold) and not _body_size_heading(unit) and not plain_item(unit):
         return False  # cheap test first: most units are body text
     if any(abs(line.size - size) > 0.5 for line in unit.lines):
         return False
@@ -222,6 +259,13 @@ def heading_like(unit: Unit, body: float) -> bool:
     if not (strong or (bold and (words <= 14 or labelled)) or block or _body_size_heading(unit)):
         return False
     return not stamp_like(text)  # a bold "FILED" or date stamp is set like a heading but heads nothing
+
+
+def _set_apart(unit: Unit, body: float) -> bool:
+    """Set apart by its type: larger than the body, bold, or a heading at the body's size by its
+    number and type."""
+    line = unit.lines[0]
+    return line.size >= body + 0.9 or all(ln.bold for ln in unit.lines) or _body_size_heading(unit)
 
 
 def _body_size_heading(unit: Unit) -> bool:
