@@ -153,6 +153,25 @@ def test_author_lines_and_lead_ins_are_not_headings(tmp_path):
     assert headings == ["Clean Water for Every Village"]
 
 
+def test_authors_set_side_by_side_in_large_type_are_not_headings(tmp_path):
+    """A paper sets its authors in a grid under the title, each name larger than the body over its
+    affiliation, three to a row: pieces of one row in one type, not headings."""
+    doc = pymupdf.open()
+    page = Page(doc)
+    page.heading("Clean Water for Every Village", size=18)
+    for row, names in enumerate((("Alice Smith", "Bob Jones", "Carol White"), ("Dan Brown", "Eve Green", "Fay Black"))):
+        y = 150 + 50 * row
+        for k, name in enumerate(names):
+            page.text(80 + 170 * k, y, name, size=13)
+            page.text(80 + 170 * k, y + 14, "Northern University", size=9)
+    page.y = 280
+    page.heading("Abstract", size=12)
+    page.para(prose(80, 1))
+    _, blocks = load(doc, tmp_path)
+    assert [b.text for b in blocks if b.kind == "heading"] == ["Clean Water for Every Village", "Abstract"]
+    assert "Eve Green" in all_text(blocks)
+
+
 def test_a_centred_title_heads_the_flush_left_headings_of_its_size(tmp_path):
     """A statement's title set centred over flush-left row groups in the same bold type: the
     groups are under the title, and the unit note in parentheses heads nothing."""

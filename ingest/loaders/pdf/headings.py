@@ -243,8 +243,10 @@ def heading_like(unit: Unit, body: float) -> bool:
     labelled = opens_with_label(text)  # "Item 5. Market for Registrant's Common Equity, ... Securities."
     if text.endswith(".") and words > 8 and not labelled:
         return False
-    if unit.meta.get("shares_row") and not (bigger and size >= 1.2 * body):
-        return False  # a table's row label or column head, set in bold
+    if unit.meta.get("shares_row") and (unit.meta.get("row_peers") or not (bigger and size >= 1.2 * body)):
+        # A table's row label or column head, set in bold; however large, one of a row of pieces
+        # in its own type (a paper's authors side by side, a table's heads).
+        return False
     if not (bigger or bold):
         return not stamp_like(text)
     # Bigger alone is not enough (author lines run a point above the body): bold or much bigger.
@@ -429,6 +431,8 @@ def mark_units(units: list[Unit], tables: list[Unit], lines: tuple[Line, ...]) -
                 or (len(cells) == 1 and _heads_columns(line, cells[0], rows, tops, own, grids))
             ):
                 unit.meta["shares_row"] = True
+                if any(abs(o.size - line.size) <= 0.5 and o.bold == line.bold for o in cells):
+                    unit.meta["row_peers"] = True
     return units
 
 
