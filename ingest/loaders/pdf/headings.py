@@ -80,16 +80,12 @@ def heading_levels(units: Iterable[Unit], toc: list, body: float) -> dict[int, i
     placed = list(units)
     alone = {id(u) for i, u in enumerate(placed) if _italics_alone(placed, i, body)}
     units = [u for u in placed if u.kind != "table"]
-    grids: dict[int, list[tuple[float, float, float, float]]] = {}
-    for t in placed:
-        if t.kind == "table" and t.bbox is not None:
-            grids.setdefault(t.page, []).append(t.bbox)
-    alone |= {id(u) for u in units if _column_head(u, grids.get(u.page, ()))}
     found = [
         u
         for i, u in enumerate(units)
         if heading_like(u, body) and not _office_of_signer(units, i) and id(u) not in alone
     ]
+    found = _without_column_heads(found, placed, body)
     # Items in plain type are headings as members of a series ("Item 1.", "Item 1A." ...), not
     # on a contents page: one alone is a line of prose that opens with a reference.
     plain = [u for u in found if plain_item(u) and not _set_apart(u, body)]
@@ -179,19 +175,43 @@ def _under(line: Line, unit: Unit) -> bool:
     return below and any(abs(x - line.bbox[0]) <= 2 * line.size for x in lefts)
 
 
-def _column_head(unit: Unit, grids: Iterable[tuple[float, float, float, float]]) -> bool:
-    """A short line right over a table, off to the side over its columns of figures rather than
-    over the whole table or from the edge its lines start at (the left; the right in a
-    right-to-left script): a head spanning columns ("Fiscal Year" over "2022 2021",
+def _without_column_heads(found: list[Unit], placed: list[Unit], body: float) -> list[Unit]:
+    """found without the heads of a table's columns (`_column_head`) that stand alone on their
+    row: a statement's title block sets the company at the right of the title's row, over the
+    table's figures, beside the title."""
+    grids: dict[int, list[tuple[float, float, float, float]]] = {}
+    for t in placed:
+        if t.kind == "table" and t.bbox is not None:
+            grids.setdefault(t.page, []).append(t.bbox)
+    heads = [u for u in found if u.page in grids and _column_head(u, grids[u.page], body)]
+    if not heads:
+        return found
+    by_page: dict[int, list[Unit]] = {}
+    for u in found:
+        by_page.setdefault(u.page, []).append(u)
+    gone = {
+        id(u)
+        for u in heads
+        if not any(o is not u and side_by_side(o.lines[0], u.lines[0], 0.5) for o in by_page[u.page])
+    }
+    return [u for u in found if id(u) not in gone]
+
+
+def _column_head(unit: Unit, grids: Iterable[tuple[float, float, float, float]], body: float) -> bool:
+    """A short line in the body's size right over a table, off to the side over its columns of
+    figures rather than over the whole table or from the edge its lines start at (the left; the
+    right in a right-to-left script): a head spanning columns ("Fiscal Year" over "2022 2021",
     "Increase/(Decrease)"), not a title."""
     if len(unit.lines) != 1 or len(unit.text.split()) > 6:
         return False
     line = unit.lines[0]
+    if line.size >= body + 0.9:
+        return False
     x0, _, x1, y1 = line.bbox
     rtl = right_to_left(unit.lines)
     for g in grids:
         width = g[2] - g[0]
-        over = -0.2 * line.height <= g[1] - y1 <= 1.5 * line.height and g[0] - 2 <= x0 and x1 <= g[2] + 2
+        over = -0.2 * line.size <= g[1] - y1 <= 1.5 * line.size and g[0] - 2 <= x0 and x1 <= g[2] + 2
         indent = g[2] - x1 if rtl else x0 - g[0]
         if over and indent >= 0.3 * width and abs((x0 + x1) - (g[0] + g[2])) / 2 >= 0.15 * width:
             return True
@@ -431,7 +451,11 @@ def mark_units(units: list[Unit], tables: list[Unit], lines: tuple[Line, ...]) -
                 or (len(cells) == 1 and _heads_columns(line, cells[0], rows, tops, own, grids))
             ):
                 unit.meta["shares_row"] = True
-                if any(abs(o.size - line.size) <= 0.5 and o.bold == line.bold for o in cells):
+                # Pieces in its own type, words rather than a number split off its title ("3.").
+                if any(
+                    abs(o.size - line.size) <= 0.5 and o.bold == line.bold and not any(c.isdigit() for c in o.text)
+                    for o in cells
+                ):
                     unit.meta["row_peers"] = True
     return units
 
