@@ -636,7 +636,21 @@ def test_a_head_over_a_tables_columns_of_figures_is_no_heading(tmp_path):
     bottom = ruled_statement(page.page, page.y + 16, ("Consumer", "Business", "Corporate", "Total"), 10, 1)
     page.y = bottom + 10
     page.para(prose(60, 3))
+    # A statement's title block: its name at the left, the company at the right of the same row,
+    # over the figures; and a chapter's title set large at the right, over a table.
+    page = Page(doc)
+    page.page.insert_text((60, 100), "Balance Sheets", fontsize=10, fontname="hebo")
+    page.page.insert_text((380, 100), "Northern Water Company", fontsize=10, fontname="hebo")
+    bottom = ruled_statement(page.page, 104, ("Cash", "Wells", "Pipes", "Total assets"), 10, 2)
+    page.page.insert_text((380, bottom + 40), "Outlook", fontsize=20, fontname="hebo")
+    ruled_statement(page.page, bottom + 48, ("Cash", "Wells", "Pipes", "Total assets"), 10, 3)
     _, blocks = load(doc, tmp_path)
-    assert [b.text for b in blocks if b.kind == "heading"] == ["Consolidated Results", "Revenues by Segment"]
-    assert any(b.kind == "table" for b in blocks)
+    assert [b.text for b in blocks if b.kind == "heading"] == [
+        "Consolidated Results",
+        "Revenues by Segment",
+        "Balance Sheets",
+        "Northern Water Company",
+        "Outlook",
+    ]
+    assert sum(b.kind == "table" for b in blocks) == 3
     assert "Increase/(Decrease)" in all_text(blocks)
