@@ -1,6 +1,6 @@
 """Which units of a PDF are headings, and at which level.
 
-Two kinds of evidence, combined rather than one switching the other off:
+Kinds of evidence, combined rather than one switching the others off:
 
 - the type: a short unit set larger than the body, or all bold; at the body's own size, a unit
   that opens with a section number ("2.1", "IV.", "A.") and is set apart in bold, italic or
@@ -12,11 +12,14 @@ Two kinds of evidence, combined rather than one switching the other off:
   outline lacks (the title, "Abstract") stay headings, at the level of the outline entries set in
   the same type. A unit larger than every entry and before the first of them (a headline) heads
   the outline's chapters.
+- a series: in plain type at the body's size, a label and its title alone ("Item 1A. Risk
+  Factors.", a 10-Q's items) is a heading when its label numbers two or more of them.
 
 Ruled out whatever type it is set in: a clerk's stamp ("FILED", a date), an author line (three or
 more commas), a lead-in ending in ":", text that opens in lower case or with punctuation (the tail
 of a line), e-mail addresses and links, a signature block's lines ("By: /s/", "Date:", a signer's
-name and office).
+name and office), a head spanning a table's columns of figures ("Increase/(Decrease)" over the
+table's right), one of a row of pieces in its own type (a paper's authors side by side).
 """
 
 from __future__ import annotations
