@@ -645,12 +645,8 @@ def test_a_head_over_a_tables_columns_of_figures_is_no_heading(tmp_path):
     page.page.insert_text((380, bottom + 40), "Outlook", fontsize=20, fontname="hebo")
     ruled_statement(page.page, bottom + 48, ("Cash", "Wells", "Pipes", "Total assets"), 10, 3)
     _, blocks = load(doc, tmp_path)
-    assert [b.text for b in blocks if b.kind == "heading"] == [
-        "Consolidated Results",
-        "Revenues by Segment",
-        "Balance Sheets",
-        "Northern Water Company",
-        "Outlook",
-    ]
+    titles = ("Balance Sheets", "Northern Water Company", "Outlook")
+    headings = [b.text for b in blocks if b.kind == "heading"]
+    assert headings == ["Consolidated Results", "Revenues by Segment", *titles]
     assert sum(b.kind == "table" for b in blocks) == 3
     assert "Increase/(Decrease)" in all_text(blocks)
