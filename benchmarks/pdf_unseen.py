@@ -198,8 +198,8 @@ def inside(box, outer) -> bool:
     return outer[0] - 1 <= cx <= outer[2] + 1 and outer[1] - 1 <= cy <= outer[3] + 1
 
 
-def printed_entries(raw: Raw) -> list[tuple[str, int]]:
-    """Outline entries whose words are printed on their page (or one off): (key, page)."""
+def printed_entries(raw: Raw) -> list[tuple[str, int, str]]:
+    """Outline entries whose words are printed on their page (or one off): (key, page, title)."""
     text = defaultdict(str)
     for line in raw.lines:
         text[line.page] += "".join(c for c in unicodedata.normalize("NFKC", line.text).lower() if c.isalnum())
@@ -207,20 +207,21 @@ def printed_entries(raw: Raw) -> list[tuple[str, int]]:
     for _level, title, page in raw.toc:
         k = key(title)
         if len(k) >= 3 and any(k in text.get(p, "") for p in (page, page - 1, page + 1)):
-            out.append((k, page))
+            out.append((k, page, title))
     return out
 
 
-def recall(entries: list[tuple[str, int]], headings: list[tuple[str, int]]) -> tuple[int, int]:
+def recall(entries: list[tuple[str, int, str]], headings: list[tuple[str, int]]) -> tuple[int, int, list]:
+    """Entries found among the headings of their page (or one off), of all; the missed (page, title)."""
     by_page = defaultdict(list)
     for k, page in headings:
         by_page[page].append(k)
-    hit = 0
-    for k, page in entries:
+    missed = []
+    for k, page, title in entries:
         near = [h for p in (page, page - 1, page + 1) for h in by_page.get(p, ())]
-        if any(h and (h.startswith(k) or (len(h) >= 6 and k.startswith(h))) for h in near):
-            hit += 1
-    return hit, len(entries)
+        if not any(h and (h.startswith(k) or (len(h) >= 6 and k.startswith(h))) for h in near):
+            missed.append((page, title))
+    return len(entries) - len(missed), len(entries), missed
 
 
 # ----------------------------------------------------------------------------- one tool's output
@@ -303,19 +304,24 @@ def figures(raw: Raw, out: Output, toc_out: Output | None, pairs: list) -> dict:
     for line in raw.lines:
         by_page[line.page].append(line)
     sus = Counter()
+    suspects = []
     for text, page, bbox in heads:
         n = len(text.split())
         lower = sum(w[:1].islower() for w in text.split())
         if text.rstrip().endswith((".", "!", "?")) and n >= 6 and 2 * lower >= n:
-            sus["sentence"] += 1  # "Item 8. Financial Statements and Supplementary Data." is a title
+            kind = "sentence"  # "Item 8. Financial Statements and Supplementary Data." is a title
         elif not any(c.isalpha() for c in text):
-            sus["number"] += 1
+            kind = "number"
         elif n > 15:
-            sus["long"] += 1
+            kind = "long"
         elif bbox is not None and _in_row(bbox, by_page[page]):
-            sus["cell"] += 1
+            kind = "cell"
         elif counts[" ".join(text.split()).lower()] >= 3:
-            sus["repeated"] += 1
+            kind = "repeated"
+        else:
+            continue
+        sus[kind] += 1
+        suspects.append((kind, page, text[:120]))
     entries = printed_entries(raw) if raw.toc else []
     row = {
         "pages": raw.pages,
@@ -329,12 +335,15 @@ def figures(raw: Raw, out: Output, toc_out: Output | None, pairs: list) -> dict:
         "headings": len(heads),
         "head_sus": sum(sus.values()),
         "sus": dict(sus),
+        "suspects": suspects,
         "order": (sum(p in out.grams for p in pairs), len(pairs)),
     }
     if entries:
-        row["toc_on"] = recall(entries, [(key(h), p) for h, p, _ in heads])
+        hit, of, _ = recall(entries, [(key(h), p) for h, p, _ in heads])
+        row["toc_on"] = (hit, of)
         if toc_out is not None:
-            row["toc_off"] = recall(entries, [(key(h), p) for h, p, _ in toc_out.headings])
+            hit, of, row["toc_missed"] = recall(entries, [(key(h), p) for h, p, _ in toc_out.headings])
+            row["toc_off"] = (hit, of)
     return row
 
 
@@ -493,6 +502,18 @@ def print_table(title: str, named: list[tuple[str, dict]]) -> None:
         print(f"{name:{width}}  " + "  ".join(f"{c:>10}" for c in cells(r)))
 
 
+def print_detail(named: list[tuple[str, dict]]) -> None:
+    """Outline entries the outline-free run missed, and the suspect headings, per document."""
+    for name, r in named:
+        missed, suspects = r.get("toc_missed", []), r.get("suspects", [])
+        if missed or suspects:
+            print(f"\n{name}")
+        for page, title in missed:
+            print(f"  missed   p{page:<4} {title[:100]!r}")
+        for kind, page, text in suspects:
+            print(f"  {kind:8} p{page:<4} {text[:100]!r}")
+
+
 def summary(label: str, t: dict) -> str:
     return (
         f"{label:22} {t['docs']:>4} docs {t['pages']:>5} pages | furn lines leaked {t['furn_leaked']}/{t['furn_lines']}"
@@ -514,6 +535,7 @@ def main() -> int:
     ap.add_argument("--peer-max-pages", type=int, default=30)
     ap.add_argument("--peer-cache", type=Path, default=Path(tempfile.gettempdir()) / "pdf_unseen_peer")
     ap.add_argument("--only", default=None, help="only PDFs whose path contains this")
+    ap.add_argument("--detail", action="store_true", help="print each document's missed outline entries and suspects")
     args = ap.parse_args()
     docs = documents(args.shared, args.only)
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
@@ -524,6 +546,8 @@ def main() -> int:
     for name, r in named:
         if r.get("leaks"):
             print(f"  {name}: {r['leaks']}")
+    if args.detail:
+        print_detail(named)
     sets = sorted({s for s, _ in docs})
     print("\ningest, totals")
     result = {"ingest": {}, "peer": {}}

@@ -13,7 +13,7 @@ import textwrap
 import pymupdf
 import pytest
 
-from tests.pdf.pages import Page, all_text, chunks_of, load, prose
+from tests.pdf.pages import Page, all_text, chunks_of, load, prose, ruled_statement
 
 # -- 1. doubled list markers ------------------------------------------------------------------
 
@@ -151,6 +151,25 @@ def test_author_lines_and_lead_ins_are_not_headings(tmp_path):
     loaded, blocks = load(doc, tmp_path)
     headings = [b.text for b in blocks if b.kind == "heading"]
     assert headings == ["Clean Water for Every Village"]
+
+
+def test_authors_set_side_by_side_in_large_type_are_not_headings(tmp_path):
+    """A paper sets its authors in a grid under the title, each name larger than the body over its
+    affiliation, three to a row: pieces of one row in one type, not headings."""
+    doc = pymupdf.open()
+    page = Page(doc)
+    page.heading("Clean Water for Every Village", size=18)
+    for row, names in enumerate((("Alice Smith", "Bob Jones", "Carol White"), ("Dan Brown", "Eve Green", "Fay Black"))):
+        y = 150 + 50 * row
+        for k, name in enumerate(names):
+            page.text(80 + 170 * k, y, name, size=13)
+            page.text(80 + 170 * k, y + 14, "Northern University", size=9)
+    page.y = 280
+    page.heading("Abstract", size=12)
+    page.para(prose(80, 1))
+    _, blocks = load(doc, tmp_path)
+    assert [b.text for b in blocks if b.kind == "heading"] == ["Clean Water for Every Village", "Abstract"]
+    assert "Eve Green" in all_text(blocks)
 
 
 def test_a_centred_title_heads_the_flush_left_headings_of_its_size(tmp_path):
@@ -599,3 +618,35 @@ def test_italic_lines_above_upright_text_are_subheadings(tmp_path):
     assert all(b.level > heads[0].level for b in heads[1:])
     under = [b.text for b in blocks if b.kind == "paragraph" and b.path[-1] == "Dividends"]
     assert any("f(x) = a + b" in t for t in under) and "Reservoir" in under
+
+
+# -- a head spanning a table's columns --------------------------------------------------------------
+
+
+def test_a_head_over_a_tables_columns_of_figures_is_no_heading(tmp_path):
+    """A filing sets "Increase/(Decrease)" in bold over the columns of figures at a ruled table's
+    right, a line over the table: it heads columns, not a section. The table's title, bold at its
+    left edge, and a bold heading centred over the text stay headings."""
+    doc = pymupdf.open()
+    page = Page(doc)
+    page.heading("Consolidated Results")
+    page.para(prose(60))
+    page.heading("Revenues by Segment")
+    page.page.insert_text((430, page.y + 12), "Increase/(Decrease)", fontsize=10, fontname="hebo")
+    bottom = ruled_statement(page.page, page.y + 16, ("Consumer", "Business", "Corporate", "Total"), 10, 1)
+    page.y = bottom + 10
+    page.para(prose(60, 3))
+    # A statement's title block: its name at the left, the company at the right of the same row,
+    # over the figures; and a chapter's title set large at the right, over a table.
+    page = Page(doc)
+    page.page.insert_text((60, 100), "Balance Sheets", fontsize=10, fontname="hebo")
+    page.page.insert_text((380, 100), "Northern Water Company", fontsize=10, fontname="hebo")
+    bottom = ruled_statement(page.page, 104, ("Cash", "Wells", "Pipes", "Total assets"), 10, 2)
+    page.page.insert_text((380, bottom + 40), "Outlook", fontsize=20, fontname="hebo")
+    ruled_statement(page.page, bottom + 48, ("Cash", "Wells", "Pipes", "Total assets"), 10, 3)
+    _, blocks = load(doc, tmp_path)
+    titles = ("Balance Sheets", "Northern Water Company", "Outlook")
+    headings = [b.text for b in blocks if b.kind == "heading"]
+    assert headings == ["Consolidated Results", "Revenues by Segment", *titles]
+    assert sum(b.kind == "table" for b in blocks) == 3
+    assert "Increase/(Decrease)" in all_text(blocks)

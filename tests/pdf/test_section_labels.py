@@ -231,3 +231,42 @@ def test_items_set_centred_or_flush_left_stand_at_one_level(tmp_path):
     _, blocks = load(doc, tmp_path)
     paths = [b.path[1:] for b in blocks if b.kind == "heading" and b.text.startswith("ITEM")]
     assert paths == [(item,) for item in items], paths
+
+
+def test_items_in_plain_type_are_headings_when_they_number_a_series(tmp_path):
+    # A 10-Q sets Part II's items in the body's own type, each alone on its line over the prose
+    # that answers it: headings, as the series they number shows. An item whose title runs into its
+    # answer ("Item 3. Defaults. None.") and a line of prose that opens with a reference stay prose.
+    doc = pymupdf.open()
+    page = Page(doc)
+    page.heading("Part I - Financial Information")
+    page.para(prose(50, 9))
+    page.heading("Part II - Other Information")
+    titles = ("Item 1. Legal Proceedings.", "Item 1A. Risk Factors.", "Item 2. Unregistered Sales of Equity.")
+    for n, title in enumerate(titles):
+        page.para(title, gap=4)
+        page.para(prose(40, n))
+    page.para("Item 3. Defaults Upon Senior Securities. None.", gap=14)
+    page.para("Item 6. Exhibits.", gap=4)
+    page.para(prose(30, 5))
+    page.para("Section 4 of the plan, as amended.", gap=4)
+    page.para(prose(30, 6))
+    _, blocks = load(doc, tmp_path)
+    headings = [b.text for b in blocks if b.kind == "heading"]
+    assert headings[1:] == ["Part II - Other Information", *titles, "Item 6. Exhibits."]
+    answer = next(b for b in blocks if b.text.startswith(prose(40, 1)[:30]))
+    assert answer.path[-2:] == ("Part II - Other Information", "Item 1A. Risk Factors.")
+    assert any(b.kind == "paragraph" and b.text.startswith("Item 3. Defaults") for b in blocks)
+
+
+def test_a_reference_in_plain_type_numbers_no_series(tmp_path):
+    # One line in plain type that opens with a label ("Item 7. See the annual report.") above prose:
+    # no series of items, no heading.
+    doc = pymupdf.open()
+    page = Page(doc)
+    page.heading("Overview")
+    page.para(prose(50))
+    page.para("Item 7. Management Discussion.", gap=4)
+    page.para(prose(50, 2))
+    _, blocks = load(doc, tmp_path)
+    assert [b.text for b in blocks if b.kind == "heading"] == ["Overview"]

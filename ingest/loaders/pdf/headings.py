@@ -1,6 +1,6 @@
 """Which units of a PDF are headings, and at which level.
 
-Two kinds of evidence, combined rather than one switching the other off:
+Kinds of evidence, combined rather than one switching the others off:
 
 - the type: a short unit set larger than the body, or all bold; at the body's own size, a unit
   that opens with a section number ("2.1", "IV.", "A.") and is set apart in bold, italic or
@@ -12,11 +12,14 @@ Two kinds of evidence, combined rather than one switching the other off:
   outline lacks (the title, "Abstract") stay headings, at the level of the outline entries set in
   the same type. A unit larger than every entry and before the first of them (a headline) heads
   the outline's chapters.
+- a series: in plain type at the body's size, a label and its title alone ("Item 1A. Risk
+  Factors.", a 10-Q's items) is a heading when its label numbers two or more of them.
 
 Ruled out whatever type it is set in: a clerk's stamp ("FILED", a date), an author line (three or
 more commas), a lead-in ending in ":", text that opens in lower case or with punctuation (the tail
 of a line), e-mail addresses and links, a signature block's lines ("By: /s/", "Date:", a signer's
-name and office).
+name and office), a head spanning a table's columns of figures ("Increase/(Decrease)" over the
+table's right), one of a row of pieces in its own type (a paper's authors side by side).
 """
 
 from __future__ import annotations
@@ -27,8 +30,16 @@ from collections.abc import Iterable
 
 from ...page_furniture import CAPTION
 from .lines import Line, side_by_side
-from .paragraphs import Unit, box_of, capitals, section_depth, stamp_like
-from .section_labels import contents_entries, join_labels, opens_with_label, series_tiers
+from .paragraphs import Unit, box_of, capitals, right_to_left, section_depth, stamp_like
+from .section_labels import (
+    contents_entries,
+    join_labels,
+    label_of,
+    numbered_series,
+    opens_with_label,
+    plain_item,
+    series_tiers,
+)
 from .statement_titles import PERIOD, title_periods
 
 _NUMBERED = re.compile(
@@ -77,7 +88,13 @@ def heading_levels(units: Iterable[Unit], toc: list, body: float) -> dict[int, i
         for i, u in enumerate(units)
         if heading_like(u, body) and not _office_of_signer(units, i) and id(u) not in alone
     ]
-    entries = contents_entries(units, found)
+    found = _without_column_heads(found, placed, body)
+    # Items in plain type are headings as members of a series ("Item 1.", "Item 1A." ...), not
+    # on a contents page: one alone is a line of prose that opens with a reference.
+    plain = [u for u in found if plain_item(u) and not _set_apart(u, body)]
+    series = numbered_series(found)
+    lone = {id(u) for u in plain if label_of(u.text) not in series}
+    entries = contents_entries(units, found, plain) | lone
     found = [u for u in found if id(u) not in entries]
     levels = _font_levels(found, body, _text_area(units))
     if len(toc) < 2:
@@ -161,6 +178,49 @@ def _under(line: Line, unit: Unit) -> bool:
     return below and any(abs(x - line.bbox[0]) <= 2 * line.size for x in lefts)
 
 
+def _without_column_heads(found: list[Unit], placed: list[Unit], body: float) -> list[Unit]:
+    """found without the heads of a table's columns (`_column_head`) that stand alone on their
+    row: a statement's title block sets the company at the right of the title's row, over the
+    table's figures, beside the title."""
+    grids: dict[int, list[tuple[float, float, float, float]]] = {}
+    for t in placed:
+        if t.kind == "table" and t.bbox is not None:
+            grids.setdefault(t.page, []).append(t.bbox)
+    heads = [u for u in found if u.page in grids and _column_head(u, grids[u.page], body)]
+    if not heads:
+        return found
+    by_page: dict[int, list[Unit]] = {}
+    for u in found:
+        by_page.setdefault(u.page, []).append(u)
+    gone = {
+        id(u)
+        for u in heads
+        if not any(o is not u and side_by_side(o.lines[0], u.lines[0], 0.5) for o in by_page[u.page])
+    }
+    return [u for u in found if id(u) not in gone]
+
+
+def _column_head(unit: Unit, grids: Iterable[tuple[float, float, float, float]], body: float) -> bool:
+    """A short line in the body's size right over a table, off to the side over its columns of
+    figures rather than over the whole table or from the edge its lines start at (the left; the
+    right in a right-to-left script): a head spanning columns ("Fiscal Year" over "2022 2021",
+    "Increase/(Decrease)"), not a title."""
+    if len(unit.lines) != 1 or len(unit.text.split()) > 6:
+        return False
+    line = unit.lines[0]
+    if line.size >= body + 0.9:
+        return False
+    x0, _, x1, y1 = line.bbox
+    rtl = right_to_left(unit.lines)
+    for g in grids:
+        width = g[2] - g[0]
+        over = -0.2 * line.size <= g[1] - y1 <= 1.5 * line.size and g[0] - 2 <= x0 and x1 <= g[2] + 2
+        indent = g[2] - x1 if rtl else x0 - g[0]
+        if over and indent >= 0.3 * width and abs((x0 + x1) - (g[0] + g[2])) / 2 >= 0.15 * width:
+            return True
+    return False
+
+
 def _office_of_signer(units: list[Unit], i: int) -> bool:
     """The office under a signer's name ("Senior Vice President and Controller"): part of the
     signature block, however it is set."""
@@ -185,7 +245,7 @@ def heading_like(unit: Unit, body: float) -> bool:
         return False
     bold = all(line.bold and not line.mixed for line in unit.lines)
     bigger = size >= body + 0.9
-    if not (bigger or bold) and not _body_size_heading(unit):
+    if not (bigger or bold) and not _body_size_heading(unit) and not plain_item(unit):
         return False  # cheap test first: most units are body text
     if any(abs(line.size - size) > 0.5 for line in unit.lines):
         return False
@@ -206,8 +266,10 @@ def heading_like(unit: Unit, body: float) -> bool:
     labelled = opens_with_label(text)  # "Item 5. Market for Registrant's Common Equity, ... Securities."
     if text.endswith(".") and words > 8 and not labelled:
         return False
-    if unit.meta.get("shares_row") and not (bigger and size >= 1.2 * body):
-        return False  # a table's row label or column head, set in bold
+    if unit.meta.get("shares_row") and (unit.meta.get("row_peers") or not (bigger and size >= 1.2 * body)):
+        # A table's row label or column head, set in bold; however large, one of a row of pieces
+        # in its own type (a paper's authors side by side, a table's heads).
+        return False
     if not (bigger or bold):
         return not stamp_like(text)
     # Bigger alone is not enough (author lines run a point above the body): bold or much bigger.
@@ -222,6 +284,13 @@ def heading_like(unit: Unit, body: float) -> bool:
     if not (strong or (bold and (words <= 14 or labelled)) or block or _body_size_heading(unit)):
         return False
     return not stamp_like(text)  # a bold "FILED" or date stamp is set like a heading but heads nothing
+
+
+def _set_apart(unit: Unit, body: float) -> bool:
+    """Set apart by its type: larger than the body, bold, or a heading at the body's size by its
+    number and type."""
+    line = unit.lines[0]
+    return line.size >= body + 0.9 or all(ln.bold for ln in unit.lines) or _body_size_heading(unit)
 
 
 def _body_size_heading(unit: Unit) -> bool:
@@ -385,6 +454,12 @@ def mark_units(units: list[Unit], tables: list[Unit], lines: tuple[Line, ...]) -
                 or (len(cells) == 1 and _heads_columns(line, cells[0], rows, tops, own, grids))
             ):
                 unit.meta["shares_row"] = True
+                # Pieces in its own type, words rather than a number split off its title ("3.").
+                if any(
+                    abs(o.size - line.size) <= 0.5 and o.bold == line.bold and not any(c.isdigit() for c in o.text)
+                    for o in cells
+                ):
+                    unit.meta["row_peers"] = True
     return units
 
 

@@ -87,13 +87,14 @@ def opens_with_label(text: str) -> bool:
     return _OPENS.match(text) is not None
 
 
-def contents_entries(units: Sequence[Unit], found: Sequence[Unit]) -> set[int]:
+def contents_entries(units: Sequence[Unit], found: Sequence[Unit], plain: Sequence[Unit] = ()) -> set[int]:
     """id() of the found headings that open with a label on a contents page: a page where three
     or more short units in plain type open with a label too ("ITEM 5", "Item 7A.") and outnumber
     its paragraphs of prose. There a bold or capitals "PART II" is an entry like them, and taken
     for a heading it would hold every item up to the real PART II. (A 10-Q that sets its items in
-    plain type answers each with prose: no contents page.)"""
-    headed = set(map(id, found))
+    plain type answers each with prose: no contents page.) `plain` are found headings in plain
+    type (`plain_item`): they count as the page's entries, and go with the rest."""
+    headed = set(map(id, found)) - set(map(id, plain))
     entries: dict[int, int] = {}
     prose: dict[int, int] = {}
     for unit in units:
@@ -105,6 +106,33 @@ def contents_entries(units: Sequence[Unit], found: Sequence[Unit]) -> set[int]:
             prose[unit.page] = prose.get(unit.page, 0) + 1
     pages = {page for page, n in entries.items() if n >= 3 and n > prose.get(page, 0)}
     return {id(u) for u in found if u.page in pages and _OPENS.match(u.text)}
+
+
+def plain_item(unit: Unit) -> bool:
+    """A unit that is a label and its title alone, a line or two ("Item 1A. Risk Factors."): a
+    10-Q sets its items so, in the body's own type, each over the prose that answers it. A title
+    that runs into its text ("Item 3. Defaults. None.") or a line that ends mid-clause is prose."""
+    text = unit.text
+    m = _OPENS.match(text)
+    if m is None or unit.kind != "paragraph" or len(unit.lines) > 2 or len(text.split()) > 20:
+        return False
+    title = text[m.end() :]
+    return any(c.isalpha() for c in title) and not _runs_in(text) and not text.endswith((",", ";", ":"))
+
+
+def numbered_series(units: Sequence[Unit]) -> set[str]:
+    """The labels that open units with two or more numbers ("Item 1.", "Item 4."): a series."""
+    numbers: dict[str, set[str]] = {}
+    for unit in units:
+        m = _OPENS.match(unit.text)
+        if m is not None:
+            numbers.setdefault(m.group("label").lower(), set()).add(m.group("number").lower())
+    return {label for label, seen in numbers.items() if len(seen) >= 2}
+
+
+def label_of(text: str) -> str | None:
+    m = _OPENS.match(text)
+    return m.group("label").lower() if m else None
 
 
 _SENTENCE = re.compile(r"(?<!\.)[.;:]\s+[^\W\d_]")
