@@ -13,7 +13,7 @@ import textwrap
 import pymupdf
 import pytest
 
-from tests.pdf.pages import Page, all_text, chunks_of, load, prose, ruled_statement
+from tests.pdf.pages import ChunkOptions, Page, all_text, chunk, chunks_of, load, prose, ruled_statement
 
 # -- 1. doubled list markers ------------------------------------------------------------------
 
@@ -348,6 +348,40 @@ def test_statement_without_rules_is_a_table_of_rows(tmp_path):
     )
     assert tables[0].header_rows == 1
     assert not any(b.text in ("46,298", "Revenue") for b in blocks if b.kind != "table")
+
+
+def test_the_years_under_a_statements_heads_go_with_them_into_every_piece(tmp_path):
+    """ "Year ended December 31," over "2023 | 2022": a long table cut into pieces repeats both rows,
+    so no piece leaves its columns without their periods."""
+    doc = pymupdf.open()
+    page = Page(doc)
+    page.para(prose(50, 1))
+
+    def right(x: float, y: float, text: str) -> None:
+        page.text(x - pymupdf.get_text_length(text, fontsize=9), y, text, size=9)
+
+    y = page.y + 20
+    right(430, y, "Year ended December 31,")
+    right(520, y, "% change")
+    y += 12
+    for x, text in ((330, "2023"), (430, "2022"), (520, "23 vs. 22")):
+        right(x, y, text)
+    for i in range(40):
+        y += 12
+        page.text(60, y, f"Line item number {i}", size=9)
+        for x, text in ((330, f"{1000 + i * 37:,}"), (430, f"{900 + i * 41:,}"), (520, f"{i % 9 + 1}%")):
+            right(x, y, text)
+    page.y = y + 22
+    page.para(prose(50, 2))
+    loaded, blocks = load(doc, tmp_path)
+    (table,) = [b for b in blocks if b.kind == "table"]
+    assert table.rows[1][1:3] == ("2023", "2022") and table.header_rows == 2
+    pieces = [
+        c.text for c in chunk(loaded, ChunkOptions(max_tokens=120, min_tokens=0, overlap_tokens=0), blocks=blocks)
+    ]
+    pieces = [p for p in pieces if "Line item number" in p]
+    assert len(pieces) >= 3
+    assert all("Year ended December 31," in p and "| 2023 | 2022 |" in p for p in pieces), pieces
 
 
 def test_statement_stays_one_table_across_its_row_groups(tmp_path):

@@ -150,3 +150,13 @@ def test_table_words_stay_out_of_the_text(corpus):
 def test_first_row_is_the_header_unless_it_holds_an_amount_or_prose(first, header):
     assert header_rows([first, ("Other", "1", "2")]) == header
     assert header_rows([first]) == 0  # one row heads nothing
+
+
+def test_rows_of_years_under_the_first_head_row_are_heads_too():
+    title = ("", "Year ended December 31,", "", "% change")
+    years = ("", "2023", "2022", "23 vs. 22")
+    data = ("Net sales", "$ 14,189", "$ 14,082", "1%")
+    assert header_rows([title, years, data, data]) == 2
+    assert header_rows([title, years]) == 1  # a data row stays
+    assert header_rows([title, ("", "2023", "", ""), data]) == 1  # one year: no comparative columns
+    assert header_rows([title, ("", "2023", "2022", "1,234"), data]) == 1  # an amount: a data row

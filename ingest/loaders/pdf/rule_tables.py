@@ -36,7 +36,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from .paragraphs import Unit
-from .tables import SNAP, THIN, Box, header_rows
+from .tables import SNAP, THIN, Box, header_rows, with_year_rows
 from .text_tables import AFTER, BEFORE, figure, merged_spans
 
 _MIN_WIDTH = 60.0
@@ -304,7 +304,7 @@ def _table(box: Box, inner: list[float], words: list[tuple], page: int) -> Unit 
     if filled < 0.5 * len(grid) * len(columns):
         return None
     cells = tuple(tuple(row) for row in grid)
-    heads = heads if 0 < heads < len(cells) else header_rows(cells)
+    heads = with_year_rows(cells, heads) if 0 < heads < len(cells) else header_rows(cells)
     return Unit("table", [], page, rows=cells, header_rows=heads, bbox=box)
 
 

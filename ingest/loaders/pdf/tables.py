@@ -90,14 +90,35 @@ _HEAD_CHARS = 100
 def header_rows(rows: Sequence[Sequence[str]]) -> int:
     """How many leading rows are column heads: the first row, unless it holds an amount that is no
     year ("Net sales | 1,234 | 5,678" is a data row; "| 2023 | 2022" heads its columns) or a cell
-    of prose. A data row taken for the header would repeat in every piece of the table and stand
-    apart from its rows."""
-    if len(rows) < 2:
+    of prose; and the rows of years under it ("Years ended December 31," over "2022 | 2021"),
+    which say which column is which period. A data row taken for the header would repeat in every
+    piece of the table and stand apart from its rows; a years row taken for data would leave every
+    piece after the first without its periods."""
+    if len(rows) < 2 or not _head_row(rows[0]):
         return 0
-    cells = [" ".join(c.split()) for c in rows[0] if c and c.strip()]
-    if any(_AMOUNT.fullmatch(c) and not _YEAR.fullmatch(c) or len(c) > _HEAD_CHARS for c in cells):
-        return 0
-    return 1
+    return with_year_rows(rows, 1)
+
+
+def with_year_rows(rows: Sequence[Sequence[str]], heads: int) -> int:
+    """`heads` column-head rows, and the rows of years right under them (two or more years, no
+    other amount), whatever rule found the first ones; at least one data row stays."""
+    while 0 < heads < len(rows) - 1 and _head_row(rows[heads]) and _years(rows[heads]) >= 2:
+        heads += 1
+    return heads
+
+
+def _head_row(row: Sequence[str]) -> bool:
+    cells = _filled(row)
+    return not any(_AMOUNT.fullmatch(c) and not _YEAR.fullmatch(c) or len(c) > _HEAD_CHARS for c in cells)
+
+
+def _years(row: Sequence[str]) -> int:
+    # Distinct years: a comparative statement heads its columns with two or more.
+    return len({c for c in _filled(row) if _YEAR.fullmatch(c)})
+
+
+def _filled(row: Sequence[str]) -> list[str]:
+    return [" ".join(c.split()) for c in row if c and c.strip()]
 
 
 def cell_texts(grid: Grid, words: Sequence[tuple]) -> list[tuple[str, ...]]:

@@ -16,6 +16,7 @@ from dataclasses import replace
 
 from .lines import Line
 from .paragraphs import Unit, box_of
+from .tables import with_year_rows
 
 BEFORE = ("$", "\u20ac", "\u00a3", "\u00a5", "US$")
 AFTER = ("%", ")", "%)", "pts", "bps")
@@ -172,7 +173,7 @@ def _table(run: list[list[Line]], page: int) -> Unit | None:
     if filled < 0.5 * len(grid) * len(columns):
         return None  # labels scattered over a chart, not rows of a table
     # The column heads: a first row without figures, or without a row label ("", "2023", "2022").
-    header = 1 if run[0] not in data or not grid[0][0] or _year_heads(run[0]) else 0
+    header = with_year_rows(grid, 1 if run[0] not in data or not grid[0][0] or _year_heads(run[0]) else 0)
     lines = [ln for row in run for ln in row]
     return Unit("table", [], page, rows=tuple(tuple(r) for r in grid), header_rows=header, bbox=box_of(lines))
 
