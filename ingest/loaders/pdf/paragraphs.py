@@ -30,6 +30,8 @@ _BULLET = re.compile(
 )
 _NUMBERED = re.compile(r"^(\(?\d{1,3}[.)]|\(?[a-z][.)]|\([ivx]{1,5}\)|[ivx]{1,5}\.)\s+(?=\S)")
 _SECTION_NUMBER = re.compile(r"^(\d{1,2}(?:\.\d{1,2}){0,4})\.?\s+\S")
+_HEAD_NUMBER = re.compile(r"^(?:[A-Z]|\d{1,2})(?P<sub>(?:\.\d{1,2}){1,4})?\.?\s+(?=[A-Z])")
+"""A heading's own number before its title: "B.1 Dataset", "2.1 Scope", "B TRAINING", "3 Method"."""
 _STAMP_WORD = re.compile(
     r"(?i)(filed|received|entered|lodged|docketed|scanned|sealed|closed|(?:conformed )?copy|draft|"
     r"confidential|void|paid|approved|rejected|denied|granted)\b[\s:.,\-\u2013\u2014]*"
@@ -346,6 +348,18 @@ def _mirrored(line: Line) -> Line:
     return replace(line, bbox=(-x1, y0, -x0, y1))
 
 
+def _next_numbered_heading(unit: Unit, b: Line) -> bool:
+    """b, in a heading's bold, opens with a section number after a bold line that does not run on
+    into it: the next heading ("B TRAINING DETAILS / ON TWO TASKS" then "B.1 Dataset
+    Construction"). The number is one of a subsection ("B.1"), or the unit opens with one too
+    (two numbered headings stacked): a title wrapped before a figure ("Top / 10 Risks") is neither."""
+    a = unit.lines[-1]
+    if not (a.bold and b.bold and not a.mixed and not b.mixed) or continues(a.text, b.text):
+        return False
+    m = _HEAD_NUMBER.match(b.text)
+    return m is not None and (m.group("sub") is not None or _HEAD_NUMBER.match(unit.lines[0].text) is not None)
+
+
 def continues(prev: str, nxt: str) -> bool:
     """Text that reads on: no sentence end before, a lower-case word or a hyphen break after."""
     prev = prev.rstrip()
@@ -367,6 +381,8 @@ def _breaks(unit: Unit, b: Line, pitch: float, rtl: bool = False) -> bool:
     if a.bold and not a.mixed and b.mixed and not continues(a.text, b.text):
         return True
     if b.bold and not b.mixed and a.mixed and a.text.rstrip().endswith(TERMINAL):
+        return True
+    if _next_numbered_heading(unit, b):
         return True
     overlap = min(a.bbox[3], b.bbox[3]) - max(a.bbox[1], b.bbox[1])
     if overlap > 0.5 * min(a.height, b.height) and -1 <= b.bbox[0] - a.bbox[2] < 2 * a.size:
