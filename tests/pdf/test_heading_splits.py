@@ -22,3 +22,48 @@ def test_a_numbered_subsection_right_under_its_sections_title_is_its_own_heading
     _, blocks = load(doc, tmp_path)
     headings = [b.text for b in blocks if b.kind == "heading"]
     assert headings == ["B TRAINING DETAILS OF THE LARGE MODEL ON TWO TASKS", "B.1 Dataset Construction"], headings
+
+
+def test_an_item_over_its_one_line_answer_in_the_same_block_is_a_heading(tmp_path):
+    # A 10-Q's Part II in the body's type: "Item 3." closes its title with a stop at the end of its
+    # line and "None." answers it on the next, at the paragraph's own pitch.
+    doc = pymupdf.open()
+    page = Page(doc)
+    page.heading("Part I - Financial Information")
+    page.para(prose(50, 9))
+    page.heading("Part II - Other Information")
+    for n, title in enumerate(("Item 1. Legal Proceedings.", "Item 1A. Risk Factors.")):
+        page.para(title, gap=4)
+        page.para(prose(40, n))
+    for title, answer in (
+        ("Item 3. Defaults Upon Senior Securities.", "None."),
+        ("Item 4. Mine Safety.", "Not applicable."),
+    ):
+        page.para(title, gap=0)
+        page.para(answer, gap=6)
+    _, blocks = load(doc, tmp_path)
+    headings = [b.text for b in blocks if b.kind == "heading"]
+    assert headings[-2:] == ["Item 3. Defaults Upon Senior Securities.", "Item 4. Mine Safety."], headings
+    none = next(b for b in blocks if b.text == "None.")
+    assert none.kind == "paragraph" and none.path[-1] == "Item 3. Defaults Upon Senior Securities."
+
+
+def test_a_page_of_items_each_answered_by_a_sentence_is_no_contents_page(tmp_path):
+    # The last page of a 10-Q's Part II: short items in plain type, each over its one-sentence
+    # answer. They outnumber the page's prose, yet each is answered: headings, not entries.
+    doc = pymupdf.open()
+    page = Page(doc)
+    page.heading("Part II - Other Information")
+    for n, title in enumerate(("Item 1. Legal Proceedings.", "Item 1A. Risk Factors.", "Item 2. Sales of Equity.")):
+        page.para(title, gap=4)
+        page.para(prose(60, n))
+    page = Page(doc)
+    answers = (("Item 3. Defaults Upon Senior Securities.", "None."), ("Item 4. Mine Safety.", "Not applicable."))
+    for title, answer in (*answers, ("Item 5. Other Information.", "None.")):
+        page.para(title, gap=6)
+        page.para(answer, gap=8)
+    page.para("Item 6. Exhibits.", gap=6)
+    page.para(prose(30, 4))
+    _, blocks = load(doc, tmp_path)
+    headings = [b.text for b in blocks if b.kind == "heading" and b.page == 2]
+    assert headings == [t for t, _ in answers] + ["Item 5. Other Information.", "Item 6. Exhibits."], headings

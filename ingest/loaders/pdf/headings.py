@@ -39,6 +39,7 @@ from .section_labels import (
     opens_with_label,
     plain_item,
     series_tiers,
+    split_answers,
 )
 from .statement_titles import PERIOD, title_periods
 
@@ -424,7 +425,7 @@ def mark_units(units: list[Unit], tables: list[Unit], lines: tuple[Line, ...]) -
     """Mark the short units that can be no heading, whatever their type: those set inside a figure
     (its title, a legend in bold), and those sharing their row with other text (a row label or a
     column head of a table drawn without rules: "Total", "At December 31, 2021")."""
-    units = title_periods(join_labels(units), lines)
+    units = title_periods(split_answers(join_labels(units)), lines)
     regions = [t.meta["region"] for t in tables if t.kind == "figure"]
     grids = [t.bbox for t in tables if t.kind == "table" and t.bbox is not None]
     rows = sorted(lines, key=lambda ln: ln.bbox[1])
