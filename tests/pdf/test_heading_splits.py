@@ -4,6 +4,8 @@ column's table row (found on papers' appendices and 10-Qs, where each was lost).
 
 from __future__ import annotations
 
+import textwrap
+
 import pymupdf
 
 from tests.pdf.pages import Page, load, prose
@@ -67,3 +69,29 @@ def test_a_page_of_items_each_answered_by_a_sentence_is_no_contents_page(tmp_pat
     _, blocks = load(doc, tmp_path)
     headings = [b.text for b in blocks if b.kind == "heading" and b.page == 2]
     assert headings == [t for t, _ in answers] + ["Item 5. Other Information.", "Item 6. Exhibits."], headings
+
+
+def test_a_bold_heading_level_with_a_table_row_in_the_column_before_is_a_heading(tmp_path):
+    # Two columns: the left one ends in a table of figures, the right one goes on with a bold
+    # heading set level with one of the table's ruled rows, then its prose. The row is in another column.
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    y = 80.0
+    for line in textwrap.wrap(prose(160, 1), 48):
+        page.insert_text((52, y), line, fontsize=10)
+        page.insert_text((320, y), line, fontsize=10)
+        y += 12.5
+    labels = ("Total adjusted assets", "Add: exposures")
+    for r, label in enumerate(labels):
+        row = y + 10 + r * 13
+        page.draw_line((50, row + 3), (290, row + 3), width=0.5)
+        page.insert_text((52, row), label, fontsize=8)
+        for c, x in enumerate((185, 245)):
+            page.insert_text((x, row), f"{(r + 3) * (c + 7) * 4_111:,}", fontsize=8)
+    page.insert_text((320, y + 10), "Capital actions", fontsize=10, fontname="hebo")
+    y += 26
+    for line in textwrap.wrap(prose(60, 4), 48):
+        page.insert_text((320, y), line, fontsize=10)
+        y += 12.5
+    _, blocks = load(doc, tmp_path)
+    assert [b.text for b in blocks if b.kind == "heading"] == ["Capital actions"]

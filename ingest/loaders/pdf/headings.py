@@ -449,6 +449,7 @@ def mark_units(units: list[Unit], tables: list[Unit], lines: tuple[Line, ...]) -
                 and side_by_side(line, o, 0.5)
                 and not _columns_apart(line, o, rows, tops)
             ]
+            cells = _in_its_column(line, cells, rows, tops)
             if (
                 len(cells) >= 2
                 or any(any(c.isdigit() for c in o.text) for o in cells)
@@ -510,6 +511,26 @@ def _columns_apart(a: Line, b: Line, rows: list[Line], tops: list[float]) -> boo
     side): each has lines of prose next to it, above or below, that do not reach the other (one
     such line is a table's long column head)."""
     return _prose_near(a, b, rows, tops) and _prose_near(b, a, rows, tops)
+
+
+def _in_its_column(line: Line, cells: list[Line], rows: list[Line], tops: list[float]) -> list[Line]:
+    """cells without those in the column before the line's, a gutter between: a clear strip left
+    of the line that no line near it crosses, and prose in the line's column beside it (a heading
+    over its column's text, level with a table row in the column to its left). A table's row label
+    has its figures after it, and no prose beside it."""
+    before = [o for o in cells if o.bbox[2] + line.size <= line.bbox[0]]
+    if not before:
+        return cells
+    nearest = max(before, key=lambda o: o.bbox[2])
+    middle = (nearest.bbox[2] + line.bbox[0]) / 2
+    reach = 3 * line.height
+    lo = bisect.bisect_left(tops, line.bbox[1] - reach)
+    if any(o.bbox[0] < middle < o.bbox[2] for o in rows[lo : bisect.bisect_right(tops, line.bbox[3] + reach)]):
+        return cells
+    if not _prose_near(line, nearest, rows, tops):
+        return cells
+    gone = set(map(id, before))
+    return [o for o in cells if id(o) not in gone]
 
 
 def _prose_near(line: Line, other: Line, rows: list[Line], tops: list[float]) -> bool:
