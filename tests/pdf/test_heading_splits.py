@@ -8,7 +8,7 @@ import textwrap
 
 import pymupdf
 
-from tests.pdf.pages import Page, load, prose
+from tests.pdf.pages import Page, load, other_information, prose
 
 
 def test_a_numbered_subsection_right_under_its_sections_title_is_its_own_heading(tmp_path):
@@ -31,12 +31,7 @@ def test_an_item_over_its_one_line_answer_in_the_same_block_is_a_heading(tmp_pat
     # line and "None." answers it on the next, at the paragraph's own pitch.
     doc = pymupdf.open()
     page = Page(doc)
-    page.heading("Part I - Financial Information")
-    page.para(prose(50, 9))
-    page.heading("Part II - Other Information")
-    for n, title in enumerate(("Item 1. Legal Proceedings.", "Item 1A. Risk Factors.")):
-        page.para(title, gap=4)
-        page.para(prose(40, n))
+    other_information(page, ("Item 1. Legal Proceedings.", "Item 1A. Risk Factors."))
     for title, answer in (
         ("Item 3. Defaults Upon Senior Securities.", "None."),
         ("Item 4. Mine Safety.", "Not applicable."),
@@ -54,11 +49,7 @@ def test_a_page_of_items_each_answered_by_a_sentence_is_no_contents_page(tmp_pat
     # The last page of a 10-Q's Part II: short items in plain type, each over its one-sentence
     # answer. They outnumber the page's prose, yet each is answered: headings, not entries.
     doc = pymupdf.open()
-    page = Page(doc)
-    page.heading("Part II - Other Information")
-    for n, title in enumerate(("Item 1. Legal Proceedings.", "Item 1A. Risk Factors.", "Item 2. Sales of Equity.")):
-        page.para(title, gap=4)
-        page.para(prose(60, n))
+    other_information(Page(doc), ("Item 1. Legal Proceedings.", "Item 1A. Risk Factors.", "Item 2. Sales of Equity."))
     page = Page(doc)
     answers = (("Item 3. Defaults Upon Senior Securities.", "None."), ("Item 4. Mine Safety.", "Not applicable."))
     for title, answer in (*answers, ("Item 5. Other Information.", "None.")):
