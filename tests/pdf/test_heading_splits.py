@@ -86,3 +86,18 @@ def test_a_bold_heading_level_with_a_table_row_in_the_column_before_is_a_heading
         y += 12.5
     _, blocks = load(doc, tmp_path)
     assert [b.text for b in blocks if b.kind == "heading"] == ["Capital actions"]
+
+
+def test_a_bold_title_over_a_bold_lead_in_is_a_heading(tmp_path):
+    # A manual sets its subheading and the lead-in under it in one bold type at the body's pitch.
+    doc = pymupdf.open()
+    page = Page(doc)
+    page.heading("Lock and Unlock", size=14)
+    page.para(prose(40, 2))
+    for text in ("Lock Your Screen", "Auto-lock:"):
+        page.y += 12.5
+        page.text(60, page.y, text, font="hebo")
+    page.para(prose(40, 5))
+    _, blocks = load(doc, tmp_path)
+    assert [b.text for b in blocks if b.kind == "heading"] == ["Lock and Unlock", "Lock Your Screen"]
+    assert any(b.kind == "paragraph" and b.text == "Auto-lock:" for b in blocks)

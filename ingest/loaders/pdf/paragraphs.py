@@ -354,10 +354,25 @@ def _next_numbered_heading(unit: Unit, b: Line) -> bool:
     Construction"). The number is one of a subsection ("B.1"), or the unit opens with one too
     (two numbered headings stacked): a title wrapped before a figure ("Top / 10 Risks") is neither."""
     a = unit.lines[-1]
-    if not (a.bold and b.bold and not a.mixed and not b.mixed) or continues(a.text, b.text):
+    if not _wholly_bold(a, b) or continues(a.text, b.text):
         return False
     m = _HEAD_NUMBER.match(b.text)
     return m is not None and (m.group("sub") is not None or _HEAD_NUMBER.match(unit.lines[0].text) is not None)
+
+
+def _wholly_bold(a: Line, b: Line) -> bool:
+    return a.bold and b.bold and not a.mixed and not b.mixed
+
+
+def _lead_in_after_title(unit: Unit, b: Line) -> bool:
+    """b, bold like the line over it, is a lead-in of a few words ending in ":" ("Auto-lock:")
+    under a bold line that does not run on into it ("Lock Your Screen"): a lead-in labels the text
+    after it, so the line over it is a heading of its own, not the start of one title."""
+    a = unit.lines[-1]
+    if not _wholly_bold(a, b) or continues(a.text, b.text):
+        return False
+    text = b.text.rstrip()
+    return text.endswith(":") and len(text.split()) <= 4 and not a.text.rstrip().endswith(TERMINAL)
 
 
 def continues(prev: str, nxt: str) -> bool:
@@ -382,7 +397,7 @@ def _breaks(unit: Unit, b: Line, pitch: float, rtl: bool = False) -> bool:
         return True
     if b.bold and not b.mixed and a.mixed and a.text.rstrip().endswith(TERMINAL):
         return True
-    if _next_numbered_heading(unit, b):
+    if _next_numbered_heading(unit, b) or _lead_in_after_title(unit, b):
         return True
     overlap = min(a.bbox[3], b.bbox[3]) - max(a.bbox[1], b.bbox[1])
     if overlap > 0.5 * min(a.height, b.height) and -1 <= b.bbox[0] - a.bbox[2] < 2 * a.size:
