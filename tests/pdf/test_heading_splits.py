@@ -98,6 +98,13 @@ def test_a_bold_title_over_a_bold_lead_in_is_a_heading(tmp_path):
         page.y += 12.5
         page.text(60, page.y, text, font="hebo")
     page.para(prose(40, 5))
+    # A year over its lead-in, and a group's label over a label indented under it, are one label.
+    for x, text in ((60, "2016"), (60, "Operating data:"), (60, "Derivative receivables"), (67, "Rate contracts:")):
+        page.y += 12.5
+        page.text(x, page.y, text, font="hebo")
+    page.para(prose(40, 7))
     _, blocks = load(doc, tmp_path)
     assert [b.text for b in blocks if b.kind == "heading"] == ["Lock and Unlock", "Lock Your Screen"]
-    assert any(b.kind == "paragraph" and b.text == "Auto-lock:" for b in blocks)
+    paragraphs = [b.text for b in blocks if b.kind == "paragraph"]
+    assert "Auto-lock:" in paragraphs and "2016 Operating data:" in paragraphs, paragraphs
+    assert "Derivative receivables Rate contracts:" in paragraphs, paragraphs

@@ -365,14 +365,18 @@ def _wholly_bold(a: Line, b: Line) -> bool:
 
 
 def _lead_in_after_title(unit: Unit, b: Line) -> bool:
-    """b, bold like the line over it, is a lead-in of a few words ending in ":" ("Auto-lock:")
-    under a bold line that does not run on into it ("Lock Your Screen"): a lead-in labels the text
-    after it, so the line over it is a heading of its own, not the start of one title."""
+    """b, bold like the line over it and flush with it, is a lead-in of a few words ending in ":"
+    ("Auto-lock:") under a bold line of words that does not run on into it ("Lock Your Screen"): a
+    lead-in labels the text after it, so the line over it is a heading of its own, not the start
+    of one title."""
     a = unit.lines[-1]
     if not _wholly_bold(a, b) or continues(a.text, b.text):
         return False
     text = b.text.rstrip()
-    return text.endswith(":") and len(text.split()) <= 4 and not a.text.rstrip().endswith(TERMINAL)
+    words = sum(c.isalpha() for c in a.text) > 2 * sum(c.isdigit() for c in a.text)  # not a year's label
+    # Flush with the line over it: a table's label indented under its group's is a row of the table.
+    flush = abs(b.bbox[0] - a.bbox[0]) <= 0.3 * a.size
+    return text.endswith(":") and len(text.split()) <= 4 and words and flush and not a.text.rstrip().endswith(TERMINAL)
 
 
 def continues(prev: str, nxt: str) -> bool:
