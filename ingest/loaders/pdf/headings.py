@@ -13,13 +13,16 @@ Kinds of evidence, combined rather than one switching the others off:
   the same type. A unit larger than every entry and before the first of them (a headline) heads
   the outline's chapters.
 - a series: in plain type at the body's size, a label and its title alone ("Item 1A. Risk
-  Factors.", a 10-Q's items) is a heading when its label numbers two or more of them.
+  Factors.", a 10-Q's items) is a heading when its label numbers two or more of them; an item
+  whose title closes its line over the answer's ("Item 3. ... Securities." / "None.") is split
+  from it, and items answered so are no contents page's entries.
 
 Ruled out whatever type it is set in: a clerk's stamp ("FILED", a date), an author line (three or
 more commas), a lead-in ending in ":", text that opens in lower case or with punctuation (the tail
 of a line), e-mail addresses and links, a signature block's lines ("By: /s/", "Date:", a signer's
 name and office), a head spanning a table's columns of figures ("Increase/(Decrease)" over the
-table's right), one of a row of pieces in its own type (a paper's authors side by side).
+table's right), one of a row of pieces in its own type (a paper's authors side by side). Pieces
+of the row in the column before, a gutter and the line's own prose between, are no row partners.
 """
 
 from __future__ import annotations

@@ -4,7 +4,9 @@ Order: pymupdf blocks (and tables) are read top to bottom; where the page holds 
 vertical gutters between blocks), they are read one after the other, left to right.
 Paragraphs: consecutive lines stay together unless the geometry says a new one starts: a wider
 line pitch than the page's usual, a first-line indent, a change of font size or weight, a list
-marker, or a short line closing a sentence. Joining undoes hyphenation at line ends.
+marker, or a short line closing a sentence; in a heading's bold, a line that opens with a
+subsection's number ("B.1") or a lead-in ending in ":" starts a unit of its own. Joining undoes
+hyphenation at line ends.
 """
 
 from __future__ import annotations
