@@ -44,6 +44,10 @@ _PAGE_NUMBER = re.compile(
 CAPTION = re.compile(r"(?i)^(?:fig(?:ure)?|table|tab|listing|chart|plate|exhibit|scheme|graph)\.?\s*[A-Z]?\d")
 """The opening of a caption ("Fig. 7.", "Table 2", "Listing 1:"): body text wherever it is set."""
 _FOOTNOTE = re.compile(r"^\s*(?:\d{1,2}|[*\u2020\u2021\u00a7\u00b6])\s*(?=\S)")
+_COPYRIGHT = re.compile(r"(?i)^(?:copyright\s*)?(?:\u00a9|\(c\)|copyright\b)\s*(?P<rest>.*)$")
+_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+_RESERVED = re.compile(r"(?i)\ball rights reserved\b\.?|\bused under licen[cs]e\b\.?")
+_NAME_GLUE = {"and", "of", "the", "for", "in", "by", "on", "und", "de", "du", "des", "la", "le", "et", "y", "&"}
 _FILLER = re.compile(r"[\s|\u2022\u00b7/,;:.()\[\]<>\u2013\u2014-]+")
 
 
@@ -52,12 +56,27 @@ def furniture_like(text: str) -> bool:
     name), under two thirds of the line."""
     if not _TOKENS.search(text):
         return False
+    if copyright_line(text):
+        return True
     strong = _STRONG.search(text) is not None
     if _FOOTNOTE.match(text) and not strong:
         return False  # "1 https://github.com/..." is a footnote, and body text
     rest = _FILLER.sub(" ", _DATES.sub(" ", _TOKENS.sub(" ", text))).split()
     rest = [w for w in rest if not w.isdigit()]
     return len(rest) <= (9 if strong else 6) and sum(map(len, rest)) <= max(16, 0.65 * len(text))
+
+
+def copyright_line(text: str) -> bool:
+    """A copyright notice: the sign or word, a year and an owner's name ("\u00a9 2023 The International
+    Bank for Reconstruction and Development / The World Bank"), however long the name, so long as
+    it is a name (its words capitalised but for the glue of names) and not a sentence about
+    copyright."""
+    m = _COPYRIGHT.match(text.strip())
+    if m is None or not _YEAR.search(text):
+        return False
+    owner = _FILLER.sub(" ", _RESERVED.sub(" ", _YEAR.sub(" ", m["rest"].replace("\u00a9", " ")))).split()
+    named = [w for w in owner if w.lower() not in _NAME_GLUE]
+    return 0 < len(named) <= 12 and sum(w[:1].islower() for w in named) <= 1
 
 
 def is_page_number(text: str) -> bool:
