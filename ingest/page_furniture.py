@@ -68,15 +68,21 @@ def furniture_like(text: str) -> bool:
 
 def copyright_line(text: str) -> bool:
     """A copyright notice: the sign or word, a year and an owner's name ("\u00a9 2023 The International
-    Bank for Reconstruction and Development / The World Bank"), however long the name, so long as
-    it is a name (its words capitalised but for the glue of names) and not a sentence about
-    copyright."""
+    Bank for Reconstruction and Development / The World Bank", "\u00a9Lonely Planet Publications Pty
+    Ltd"), however long the name, so long as it is a name (its words capitalised but for the glue of
+    names) and not a sentence about copyright."""
     m = _COPYRIGHT.match(text.strip())
-    if m is None or not _YEAR.search(text):
+    # "(c)" opens a list's third item too ("(c) 2019 Plan amendments" aside, which reads as one)
+    if m is None or (m[0].startswith("(") and not _YEAR.match(m["rest"])):
         return False
     owner = _FILLER.sub(" ", _RESERVED.sub(" ", _YEAR.sub(" ", m["rest"].replace("\u00a9", " ")))).split()
     named = [w for w in owner if w.lower() not in _NAME_GLUE]
     return 0 < len(named) <= 12 and sum(w[:1].islower() for w in named) <= 1
+
+
+def band_key(text: str) -> str:
+    """A band line's text with digits and case normalised: "Page 3" and "page 4" are one line."""
+    return " ".join(re.sub(r"\d+", "#", text.lower()).split())
 
 
 def is_page_number(text: str) -> bool:

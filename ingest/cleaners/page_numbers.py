@@ -11,6 +11,11 @@ Row and column access control 15") shows the number as its first or last word: i
 is the PDF's own page label, or when it keeps a constant step from the page index over two pages
 or more (chapter-page labels "7-45" within their chapter likewise, and an appendix's "A-1" alone on
 its line).
+
+Such a header is the same line on every page it is on but for its number, so where one page's copy
+goes, the others go with it ("12 | Annual Report" on a page between two unnumbered dividers, whose
+number steps from the page index as no other page's does): this cleaner runs before
+`running_headers`, which would see too few of the header's pages left to find it recurring.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from dataclasses import replace
 from pydantic import BaseModel
 
 from ..blocks import Block
+from ..page_furniture import band_key
 from . import CleanContext, Cleaner
 
 _NUMBER = re.compile(
@@ -56,6 +62,9 @@ def drop_page_numbers(blocks: Iterable[Block], ctx: CleanContext) -> Iterator[Bl
     drop = {i for run in found.values() for i in _sequence(run)}
     printed = _printed_numbers(blocks, drop)
     for i, piece in printed.items():
+        drop.add(i)
+        pieces[i] = piece
+    for i, piece in _same_line(blocks, drop, pieces).items():
         drop.add(i)
         pieces[i] = piece
     for i, block in enumerate(blocks):
@@ -93,6 +102,28 @@ def _printed_numbers(blocks: list[Block], taken: set[int]) -> dict[int, str]:
     for members in runs.values():
         if len({page for page, _, _ in members}) >= 2:
             out.update((i, token) for _, i, token in members if i not in out)
+    return out
+
+
+def _same_line(blocks: list[Block], taken: set[int], pieces: dict[int, str]) -> dict[int, str]:
+    """Band lines that are a taken line with text beside its number, but for the number ("12 |
+    Annual Report" where "10 | Annual Report" went): a page whose number steps from the page
+    index as no other page does (between two unnumbered dividers) shows the same header. The
+    number found at the same end of the line goes as the piece."""
+    keys: dict[tuple[str, str], bool] = {}
+    for i in taken:
+        block = blocks[i]
+        text = block.text.strip()
+        if any(c.isalpha() for c in text) and text != pieces[i].strip():
+            keys[(str(block.meta["band"]), band_key(text))] = text.startswith(pieces[i].strip())
+    out: dict[int, str] = {}
+    for i, block in enumerate(blocks):
+        if i in taken or not block.meta or block.meta.get("band") not in ("top", "bottom"):
+            continue
+        first = keys.get((str(block.meta["band"]), band_key(block.text)))
+        words = block.text.split()
+        if first is not None and words:
+            out[i] = words[0] if first else words[-1]
     return out
 
 

@@ -27,7 +27,7 @@ from difflib import SequenceMatcher
 from pydantic import BaseModel, Field
 
 from ..blocks import Block
-from ..page_furniture import CAPTION, furniture_like, is_page_number
+from ..page_furniture import CAPTION, band_key, furniture_like, is_page_number
 from . import CleanContext, Cleaner, drop_lines
 
 _ET_AL = re.compile(r"\bet al\b\.?")
@@ -74,7 +74,7 @@ def drop_running_headers(blocks: Iterable[Block], ctx: CleanContext) -> Iterator
         if opts.one_off and (_one_off(block, band, body, short=len(pages) <= 2) or _names_its_section(block)):
             drop.add(i)
             continue
-        key = _key(block.text)
+        key = band_key(block.text)
         for c_band, c_key, c_pages, members in clusters:
             if c_band == band and _alike(key, c_key, opts.similarity):
                 c_pages.add(block.page or 0)
@@ -89,8 +89,8 @@ def drop_running_headers(blocks: Iterable[Block], ctx: CleanContext) -> Iterator
             # Subsidiaries / Consolidated Balance Sheet") changes from page to page
             same: dict[str, set[int]] = {}
             for i in members:
-                same.setdefault(_key(blocks[i].text), set()).add(blocks[i].page or 0)
-            drop.update(i for i in members if blocks[i].page in _runs(same[_key(blocks[i].text)], opts.min_run))
+                same.setdefault(band_key(blocks[i].text), set()).add(blocks[i].page or 0)
+            drop.update(i for i in members if blocks[i].page in _runs(same[band_key(blocks[i].text)], opts.min_run))
     yield from drop_lines(blocks, drop, ctx)
 
 
@@ -153,10 +153,6 @@ def _body_size(blocks: list[Block]) -> float:
 def _pieces(block: Block) -> tuple[str, ...]:
     """The whole line, and each piece of it: stamps are matched on either."""
     return (block.text, *block.meta.get("segments", ()))
-
-
-def _key(text: str) -> str:
-    return " ".join(re.sub(r"\d+", "#", text.lower()).split())
 
 
 def _alike(a: str, b: str, threshold: float) -> bool:

@@ -21,3 +21,25 @@ def test_copyright_line_with_a_long_owners_name_is_furniture(tmp_path):
     text = all_text(blocks)
     assert "Reconstruction and Development" not in text
     assert all(prose(80, seed)[:60] in text for seed in range(9))
+
+
+def test_a_header_with_the_page_number_goes_on_every_page_it_is_on(tmp_path):
+    # A report whose chapter dividers carry no header and no number of their own: the printed
+    # number's step from the page index changes at each divider, and a page between two dividers
+    # shows its step once. The header is the same line there, but for its number.
+    doc = pymupdf.open()
+    printed = 10
+    for n in range(10):
+        page = Page(doc)
+        if n in (2, 4):
+            page.heading(f"Part {n // 2}", size=24)
+            page.para(prose(30, n))
+            continue
+        page.text(60, 40, f"{printed} | Korea Health Panel Annual Report", size=9)
+        printed += 1
+        for seed in range(3):
+            page.para(prose(80, seed + 3 * n))
+    _, blocks = load(doc, tmp_path)
+    text = all_text(blocks)
+    assert "Korea Health Panel" not in text, [b.text for b in blocks if "Korea" in b.text]
+    assert all(prose(80, seed + 3 * n)[:60] in text for n in (0, 3, 5) for seed in range(3))

@@ -14,10 +14,10 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
-from ...page_furniture import CAPTION, furniture_like, is_page_number
+from ...page_furniture import CAPTION, band_key, furniture_like, is_page_number
 from .headings import heading_like
 from .lines import Line
-from .margins import PageLines, band_key
+from .margins import PageLines
 from .paragraphs import Unit
 
 
