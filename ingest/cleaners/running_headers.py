@@ -21,13 +21,13 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from difflib import SequenceMatcher
 
 from pydantic import BaseModel, Field
 
 from ..blocks import Block
-from ..page_furniture import CAPTION, band_key, furniture_like, is_page_number
+from ..page_furniture import CAPTION, STAMP, band_key, furniture_like, is_page_number
 from . import CleanContext, Cleaner, drop_lines
 
 _ET_AL = re.compile(r"\bet al\b\.?")
@@ -60,6 +60,10 @@ def drop_running_headers(blocks: Iterable[Block], ctx: CleanContext) -> Iterator
     patterns = [re.compile(p) for p in opts.patterns]
     drop: set[int] = set()
     body = _body_size(blocks) if opts.one_off else 0.0
+    floats: dict[int, list[tuple[float, float, float, float]]] = {}
+    for block in blocks:
+        if block.kind in ("figure", "table") and block.bbox is not None and block.page is not None:
+            floats.setdefault(block.page, []).append(block.bbox)
     clusters: list[tuple[str, str, set[int], list[int]]] = []  # band, key, pages, block indexes
     for i, block in enumerate(blocks):
         band = block.meta.get("band") if block.meta else None
@@ -69,6 +73,9 @@ def drop_running_headers(blocks: Iterable[Block], ctx: CleanContext) -> Iterator
         if band not in ("top", "bottom"):
             continue
         if any(p.search(s) for p in patterns for s in _pieces(block)):
+            drop.add(i)
+            continue
+        if band == "top" and opts.one_off and _stamp(block, floats.get(block.page or 0, ())):
             drop.add(i)
             continue
         if opts.one_off and (_one_off(block, band, body, short=len(pages) <= 2) or _names_its_section(block)):
@@ -126,6 +133,18 @@ def _one_off(block: Block, band: str, body: float, short: bool) -> bool:
     size = block.meta.get("font_size") or 0.0
     # A masthead or running title above the body, in small type or in italics.
     return (body > 0 and 0 < size <= body - 1.0) or bool(block.meta.get("italic"))
+
+
+def _stamp(block: Block, floats: Sequence[tuple[float, float, float, float]]) -> bool:
+    """An exhibit stamp atop the page (`STAMP`), unless a figure or table starts just under it, as
+    under a figure's label ("Exhibit 2" over its chart)."""
+    if not STAMP.match(block.text.strip()):
+        return False
+    if block.bbox is None:
+        return True
+    x0, _, x1, y1 = block.bbox
+    reach = 3 * max(block.bbox[3] - block.bbox[1], 8.0)
+    return not any(b[0] < x1 and x0 < b[2] and -2 <= b[1] - y1 <= reach for b in floats)
 
 
 def _names_its_section(block: Block) -> bool:

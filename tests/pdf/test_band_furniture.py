@@ -6,6 +6,7 @@ from __future__ import annotations
 import pymupdf
 
 from tests.pdf.pages import Page, all_text, load, prose
+from tests.pdf.test_bar_charts import bar_chart
 
 
 def test_copyright_line_with_a_long_owners_name_is_furniture(tmp_path):
@@ -43,3 +44,33 @@ def test_a_header_with_the_page_number_goes_on_every_page_it_is_on(tmp_path):
     text = all_text(blocks)
     assert "Korea Health Panel" not in text, [b.text for b in blocks if "Korea" in b.text]
     assert all(prose(80, seed + 3 * n)[:60] in text for n in (0, 3, 5) for seed in range(3))
+
+
+def test_exhibit_stamps_atop_a_filings_pages_are_furniture(tmp_path):
+    doc = pymupdf.open()
+    stamps = {1: "Exhibit 10.1(13)", 3: "EXHIBIT A", 4: "Annex II to the Credit Agreement"}
+    for n in range(6):
+        page = Page(doc)
+        if n in stamps:  # once each, in the corner over the exhibit's title
+            page.text(440, 40, stamps[n], size=10)
+        page.heading(f"Amended Credit Agreement Part {n + 1}", size=14)
+        for seed in range(3):
+            page.para(prose(80, seed + 3 * n))
+    _, blocks = load(doc, tmp_path)
+    text = all_text(blocks)
+    assert not [s for s in stamps.values() if s in text], text[:300]
+    assert all(prose(80, seed + 3 * n)[:60] in text for n in range(6) for seed in range(3))
+
+
+def test_an_exhibits_label_over_its_chart_stays(tmp_path):
+    doc = pymupdf.open()
+    for n in range(3):
+        page = Page(doc)
+        if n == 1:  # a consultant's report labels its figures "Exhibit 2"
+            page.text(200, 60, "Exhibit 2", size=10)
+            bar_chart(page.page, 200, 70, [68, 90, 95, 94, 25, 27, 36, 43])
+            page.y = 220
+        for seed in range(3):
+            page.para(prose(80, seed + 3 * n))
+    _, blocks = load(doc, tmp_path)
+    assert "Exhibit 2" in all_text(blocks)
