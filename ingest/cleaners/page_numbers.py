@@ -109,21 +109,23 @@ def _same_line(blocks: list[Block], taken: set[int], pieces: dict[int, str]) -> 
     """Band lines that are a taken line with text beside its number, but for the number ("12 |
     Annual Report" where "10 | Annual Report" went): a page whose number steps from the page
     index as no other page does (between two unnumbered dividers) shows the same header. The
-    number found at the same end of the line goes as the piece."""
-    keys: dict[tuple[str, str], bool] = {}
+    number must differ: a number that stays the same from page to page is a chapter's ("1 Getting
+    Started"), however it came to be taken on one page. The word at the number's end goes as the
+    piece."""
+    keys: dict[tuple[str, str], tuple[bool, set[str]]] = {}
     for i in taken:
-        block = blocks[i]
-        text = block.text.strip()
+        text = blocks[i].text.strip()
         if any(c.isalpha() for c in text) and text != pieces[i].strip():
-            keys[(str(block.meta["band"]), band_key(text))] = text.startswith(pieces[i].strip())
+            key = (str(blocks[i].meta["band"]), band_key(text))
+            keys.setdefault(key, (text.startswith(pieces[i].strip()), set()))[1].add(text)
     out: dict[int, str] = {}
     for i, block in enumerate(blocks):
         if i in taken or not block.meta or block.meta.get("band") not in ("top", "bottom"):
             continue
-        first = keys.get((str(block.meta["band"]), band_key(block.text)))
+        found = keys.get((str(block.meta["band"]), band_key(block.text)))
         words = block.text.split()
-        if first is not None and words:
-            out[i] = words[0] if first else words[-1]
+        if found is not None and words and block.text.strip() not in found[1]:
+            out[i] = words[0] if found[0] else words[-1]
     return out
 
 

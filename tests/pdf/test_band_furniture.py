@@ -74,3 +74,24 @@ def test_an_exhibits_label_over_its_chart_stays(tmp_path):
             page.para(prose(80, seed + 3 * n))
     _, blocks = load(doc, tmp_path)
     assert "Exhibit 2" in all_text(blocks)
+
+
+def test_a_chapters_number_in_the_header_is_no_page_number_on_its_other_pages(tmp_path):
+    # A manual's header names its section at its right end, "1 Getting Started" over the
+    # chapter's pages; on the chapter's first page the PDF's page label is "1" too. The header stays one running header
+    # with the contents pages' "Contents" version, which recurs on too few pages alone.
+    doc = pymupdf.open()
+    for n in range(8):
+        page = Page(doc)
+        page.text(60, 40, "Smart Watch GS Pro Online Help (01,en)", size=9)
+        page.text(440, 40, "Contents" if n < 2 else "1 Getting Started", size=9)
+        for seed in range(3):
+            page.para(prose(80, seed + 3 * n))
+    doc.set_page_labels(
+        [
+            {"startpage": 0, "prefix": "", "style": "r", "firstpagenum": 1},
+            {"startpage": 2, "prefix": "", "style": "D", "firstpagenum": 1},
+        ]
+    )
+    _, blocks = load(doc, tmp_path)
+    assert "Online Help" not in all_text(blocks)
