@@ -150,9 +150,16 @@ def _stamp(block: Block, floats: Sequence[tuple[float, float, float, float]]) ->
 def _names_its_section(block: Block) -> bool:
     """A band line that is the title of a heading it sits under, or of the document ("Chapter 1:
     Background" atop the chapter's later pages): a chapter's running title, however few pages the
-    chapter has. The chunk's heading path carries the same words."""
+    chapter has. The chunk's heading path carries the same words. A line set in pieces names its
+    sections piece by piece ("Product Introduction" and "2 Advantages" over that chapter's pages),
+    a page number beside them."""
+    titles = {_letters(title) for title in block.path}
     key = _letters(block.text)
-    return len(key) >= 4 and any(_letters(title) == key for title in block.path)
+    if len(key) >= 4 and key in titles:
+        return True
+    pieces = block.meta.get("segments") or ()
+    named = [p for p in pieces if not is_page_number(p)]
+    return len(named) >= 2 and all(len(_letters(p)) >= 4 and _letters(p) in titles for p in named)
 
 
 def _letters(text: str) -> str:

@@ -95,3 +95,30 @@ def test_a_chapters_number_in_the_header_is_no_page_number_on_its_other_pages(tm
     )
     _, blocks = load(doc, tmp_path)
     assert "Online Help" not in all_text(blocks)
+
+
+def test_a_header_set_in_pieces_that_name_its_sections_is_furniture(tmp_path):
+    # A manual's header: the book's title at the left, the chapter's at the right. The second
+    # chapter is two pages long, too few for its header to recur page after page.
+    doc = pymupdf.open()
+    page = Page(doc)
+    page.heading("Product Guide", size=24)
+    page.para(prose(40))
+    for c, (chapter, pages) in enumerate((("1 Overview", 4), ("2 Advantages", 2), ("3 Functions", 4))):
+        for k in range(pages):
+            page = Page(doc)
+            if k == 0:
+                page.heading(chapter, size=18)
+            else:
+                page.text(60, 40, "Product Guide", size=9)
+                page.text(440, 40, chapter, size=9)
+            for seed in range(3):
+                page.para(prose(80, seed + 3 * k + 20 * c))
+    _, blocks = load(doc, tmp_path)
+    assert [b.text for b in blocks if b.kind == "heading"] == [
+        "Product Guide",
+        "1 Overview",
+        "2 Advantages",
+        "3 Functions",
+    ]
+    assert not [b.text for b in blocks if b.kind != "heading" and "Product Guide" in b.text]
