@@ -74,17 +74,19 @@ def furniture_like(text: str) -> bool:
 
 
 def copyright_line(text: str) -> bool:
-    """A copyright notice: the sign or word, a year and an owner's name ("\u00a9 2023 The International
-    Bank for Reconstruction and Development / The World Bank", "\u00a9Lonely Planet Publications Pty
-    Ltd"), however long the name, so long as it is a name (its words capitalised but for the glue of
-    names) and not a sentence about copyright."""
+    """A copyright notice: the sign or word, then an owner's name and perhaps a year ("\u00a9 2023
+    The International Bank for Reconstruction and Development / The World Bank", "\u00a9Lonely
+    Planet Publications Pty Ltd"), however long the name, so long as it is a name (its words
+    capitalised but for the glue of names) and not a sentence about copyright."""
     m = _COPYRIGHT.match(text.strip())
-    # "(c)" opens a list's third item too ("(c) 2019 Plan amendments" aside, which reads as one)
-    if m is None or (m[0].startswith("(") and not _YEAR.match(m["rest"])):
+    if m is None:
         return False
     owner = _FILLER.sub(" ", _RESERVED.sub(" ", _YEAR.sub(" ", m["rest"].replace("\u00a9", " ")))).split()
     named = [w for w in owner if w.lower() not in _NAME_GLUE]
-    return 0 < len(named) <= 12 and sum(w[:1].islower() for w in named) <= 1
+    lower = sum(w[:1].islower() for w in named)
+    if m[0].startswith("("):  # "(c)" opens a list's third item too: a year, and a name only
+        return _YEAR.match(m["rest"]) is not None and 0 < len(named) <= 12 and lower == 0
+    return 0 < len(named) <= 12 and lower <= 1
 
 
 def band_key(text: str) -> str:
