@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ...blocks import Band
-from ...page_furniture import is_page_number
+from ...page_furniture import band_key, is_page_number
 from .lines import Line, side_by_side
 
 BAND = 0.13
@@ -73,11 +73,6 @@ def recurring(pages: Sequence[tuple[Sequence[Line], float]]) -> frozenset[str]:
         )
     need = max(2, -(-len(pages) // 4))
     return frozenset(k for k, n in seen.items() if n >= need and any(c.isalpha() for c in k))
-
-
-def band_key(text: str) -> str:
-    """A band line's text with digits and case normalised: "Page 3" and "page 4" are one line."""
-    return " ".join(re.sub(r"\d+", "#", text.lower()).split())
 
 
 def split_margins(
