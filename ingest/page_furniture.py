@@ -44,12 +44,13 @@ _PAGE_NUMBER = re.compile(
 CAPTION = re.compile(r"(?i)^(?:fig(?:ure)?|table|tab|listing|chart|plate|exhibit|scheme|graph)\.?\s*[A-Z]?\d")
 """The opening of a caption ("Fig. 7.", "Table 2", "Listing 1:"): body text wherever it is set."""
 STAMP = re.compile(
-    r"(?i)^(?:exhibit|annex|schedule|attachment|appendix)\s+"
+    r"(?i)^(?:exhibit|annex|schedule|attachment)\s+"
     r"(?:\d{1,3}(?:\.\d{1,3})*[a-z]?(?:\s*\(\w{1,4}\))?|[a-z](?:-\d{1,3})?|[ivxlc]{1,6})\.?(?:\s+to\s+\S.{0,80})?$"
 )
 """A filing's exhibit stamp atop a page ("Exhibit 10.1(13)", "EXHIBIT A", "Annex II to the Credit
 Agreement"): its number alone, or what it is attached to. "Exhibit 2" over a chart reads the
-same; a figure's label sits on the drawing, which tells them apart."""
+same; a figure's label sits on the drawing, which tells them apart. Not "Appendix B": a report's
+or paper's appendix opens its pages with that label, set as plainly as a stamp."""
 _FOOTNOTE = re.compile(r"^\s*(?:\d{1,2}|[*\u2020\u2021\u00a7\u00b6])\s*(?=\S)")
 _COPYRIGHT = re.compile(r"(?i)^(?:copyright\s*)?(?:\u00a9|\(c\)|copyright\b)\s*(?P<rest>.*)$")
 _YEAR = re.compile(r"\b(?:19|20)\d\d\b")

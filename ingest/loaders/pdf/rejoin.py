@@ -63,7 +63,7 @@ def rejoin(pages: list[tuple[PageLines, list[Unit]]], body: float) -> list[tuple
                 and len(key.split()) >= 3  # a title, not a column's head ("Total")
             )
             # An exhibit stamp in the body's size ("EXHIBIT A" in capitals) is no title; an
-            # appendix's title set large is.
+            # exhibit's title set large is.
             stamp = STAMP.match(lines[0].text.strip()) is not None and lines[0].size <= body + 0.5
             if (once or again) and not stamp and heading_like(Unit("paragraph", list(lines), 0), body):
                 headed.add(id(group))
