@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import pymupdf
@@ -140,21 +140,35 @@ def raw_text_blocks(textpage: pymupdf.TextPage) -> list[dict]:
     return blocks
 
 
-def restore_glyph_order(textpage: pymupdf.TextPage, blocks: list[dict]) -> GlyphOrder | None:
+RawText = Callable[[], list[dict]]
+"""The page's `raw_text_blocks`, read on the first call and shared by the passes that need them
+(glyph order, word spaces, overprint, table words): a page pays for one character-level read."""
+
+
+def raw_text(textpage: pymupdf.TextPage) -> RawText:
+    return functools.cache(functools.partial(raw_text_blocks, textpage))
+
+
+def span_text(blocks: list[dict]) -> str:
+    """The text of the blocks' spans run together: the script checks (right-to-left letters,
+    Hangul) search one string, where a test per span cost a Python step for each."""
+    return "".join([s["text"] for b in blocks for ln in b["lines"] for s in ln["spans"]])
+
+
+def restore_glyph_order(raw: RawText, blocks: list[dict], text: str) -> GlyphOrder | None:
     """Right-to-left text: put back in order the characters one glyph stands for, in the spans
     (in place) and, through the returned `GlyphOrder`, in the page's words (None: nothing to do).
+    `text` is the blocks' `span_text`.
 
     A ligature glyph (Arabic lam-alef) maps to two characters; MuPDF reverses the glyphs of a
     right-to-left run into reading order but keeps that pair as written, so "الإ" comes out
     "اإل". The second character of a glyph has zero width at the glyph's edge, which is how it is
     found here. Only pages with right-to-left letters pay for the character-level pass.
     """
-    spans = (s["text"] for b in blocks for ln in b["lines"] for s in ln["spans"])
-    if not any(not t.isascii() and RIGHT_TO_LEFT.search(t) for t in spans):
+    if text.isascii() or not RIGHT_TO_LEFT.search(text):
         return None
-    raw = raw_text_blocks(textpage)
     lines: dict[tuple[int, int], list[dict]] = {}
-    for block_no, (block, raw_block) in enumerate(zip(blocks, raw)):  # words count text blocks only
+    for block_no, (block, raw_block) in enumerate(zip(blocks, raw())):  # words count text blocks only
         for line_no, (line, raw_line) in enumerate(zip(block["lines"], raw_block["lines"])):
             for span, raw_span in zip(line["spans"], raw_line["spans"]):
                 span["text"] = _glyph_order(raw_span["chars"])
