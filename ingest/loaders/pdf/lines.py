@@ -102,6 +102,9 @@ def _printable(text: str) -> str:
 _CONTROL = re.compile("[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f]")
 RIGHT_TO_LEFT = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]")
 """Letters of right-to-left scripts: Hebrew, Arabic, Syriac, Thaana and their presentation forms."""
+_RIGHT_TO_LEFT_ONLY = re.compile(RIGHT_TO_LEFT.pattern + "*")
+_LATIN_OR_DIGIT = re.compile("[0-9A-Za-z]")
+"""The ASCII characters str.isalnum() takes."""
 # TeX's Type 1 fonts set an accent as a glyph of its own before the letter ("J´an Min´aˇc"): the
 # spacing accent becomes the combining one, after its letter ("Ján Mináč").
 _COMBINING = {
@@ -240,12 +243,18 @@ def _visual_order(chars: list[dict]) -> list[dict]:
     digits and Latin runs read left to right, and MuPDF's order is right wherever it follows the
     glyphs. A space laid over letters is not between them, and goes.
     """
-    if len(chars) < 3 or any(c["c"].isascii() and c["c"].isalnum() for c in chars):
+    # A glyph's "c" is one character: the span's text run together is searched once, not per glyph.
+    if len(chars) < 3 or _LATIN_OR_DIGIT.search("".join([c["c"] for c in chars])):
         return chars
     letters = [c for c in chars if c["c"].isalpha()]
-    if not all(RIGHT_TO_LEFT.match(c["c"]) for c in letters):
+    if not _RIGHT_TO_LEFT_ONLY.fullmatch("".join([c["c"] for c in letters])):
         return chars
-    centres = [_centre(c) for c in chars if _wide(c) and not c["c"].isspace()]
+    centres = [  # `_centre` of each `_wide` glyph but spaces, inline: this runs for every glyph
+        (x0 + x1) / 2
+        for c in chars
+        for x0, _, x1, _ in (c["bbox"],)
+        if x1 - x0 >= 0.01 and not unicodedata.combining(c["c"]) and not c["c"].isspace()
+    ]
     if all(b <= a + 0.5 for a, b in zip(centres, centres[1:])):
         return chars
     groups: list[list[dict]] = []  # a glyph with the zero-width marks MuPDF gives after it
