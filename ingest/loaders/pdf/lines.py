@@ -381,9 +381,10 @@ def _line(raw: dict, block: int) -> Line | None:
         if not text or text == "\u00ad":
             return None
         size = round(size, 1)
-        bold = bool(flags & 16) or "Bold" in font or "Black" in font
-        italic = bool(flags & 2) or "Italic" in font or "Oblique" in font
-        mono = bool(flags & 8) or _fixed_width(font)
+        heavy_font, slanted_font, fixed_font = _font_style(font)
+        bold = bool(flags & 16) or heavy_font
+        italic = bool(flags & 2) or slanted_font
+        mono = bool(flags & 8) or fixed_font
         mixed = False
     else:
         sizes: dict[float, int] = {}
@@ -395,12 +396,12 @@ def _line(raw: dict, block: int) -> Line | None:
             chars += n
             size = round(span["size"], 1)
             sizes[size] = sizes.get(size, 0) + n
-            font = span["font"]
-            if span["flags"] & 16 or "Bold" in font or "Black" in font:
+            heavy_font, slanted_font, fixed_font = _font_style(span["font"])
+            if span["flags"] & 16 or heavy_font:
                 heavy += n
-            if span["flags"] & 2 or "Italic" in font or "Oblique" in font:
+            if span["flags"] & 2 or slanted_font:
                 slanted += n
-            if span["flags"] & 8 or _fixed_width(font):
+            if span["flags"] & 8 or fixed_font:
                 fixed += n
         if not chars:
             return None
@@ -423,8 +424,15 @@ def _line(raw: dict, block: int) -> Line | None:
 
 
 @functools.lru_cache(maxsize=256)
-def _fixed_width(font: str) -> bool:
-    return _MONO.search(font) is not None  # a page has a few fonts and thousands of lines
+def _font_style(font: str) -> tuple[bool, bool, bool]:
+    """What the font's name says: (bold, italic, fixed width). A page has a few fonts and
+    thousands of lines."""
+    return "Bold" in font or "Black" in font, "Italic" in font or "Oblique" in font, _MONO.search(font) is not None
+
+
+@functools.lru_cache(maxsize=256)
+def _pictographs(font: str) -> bool:
+    return _DINGBATS.search(font) is not None
 
 
 def _join_spans(spans: list[dict]) -> str:
@@ -432,7 +440,7 @@ def _join_spans(spans: list[dict]) -> str:
     for before, span in zip(spans, spans[1:]):
         if (
             span["font"] != before["font"]
-            and (_DINGBATS.search(span["font"]) or _DINGBATS.search(before["font"]))
+            and (_pictographs(span["font"]) or _pictographs(before["font"]))
             and span["text"][:1].strip()
             and before["text"][-1:].strip()
         ):
