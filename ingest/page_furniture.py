@@ -43,7 +43,19 @@ _PAGE_NUMBER = re.compile(
 )
 CAPTION = re.compile(r"(?i)^(?:fig(?:ure)?|table|tab|listing|chart|plate|exhibit|scheme|graph)\.?\s*[A-Z]?\d")
 """The opening of a caption ("Fig. 7.", "Table 2", "Listing 1:"): body text wherever it is set."""
+STAMP = re.compile(
+    r"(?i)^(?:exhibit|annex|schedule|attachment)\s+"
+    r"(?:\d{1,3}(?:\.\d{1,3})*[a-z]?(?:\s*\(\w{1,4}\))?|[a-z](?:-\d{1,3})?|[ivxlc]{1,6})\.?(?:\s+to\s+\S.{0,80})?$"
+)
+"""A filing's exhibit stamp atop a page ("Exhibit 10.1(13)", "EXHIBIT A", "Annex II to the Credit
+Agreement"): its number alone, or what it is attached to. "Exhibit 2" over a chart reads the
+same; a figure's label sits on the drawing, which tells them apart. Not "Appendix B": a report's
+or paper's appendix opens its pages with that label, set as plainly as a stamp."""
 _FOOTNOTE = re.compile(r"^\s*(?:\d{1,2}|[*\u2020\u2021\u00a7\u00b6])\s*(?=\S)")
+_COPYRIGHT = re.compile(r"(?i)^(?:copyright\s*)?(?:\u00a9|\(c\)|copyright\b)\s*(?P<rest>.*)$")
+_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+_RESERVED = re.compile(r"(?i)\ball rights reserved\b\.?|\bused under licen[cs]e\b\.?")
+_NAME_GLUE = {"and", "of", "the", "for", "in", "by", "on", "und", "de", "du", "des", "la", "le", "et", "y", "&"}
 _FILLER = re.compile(r"[\s|\u2022\u00b7/,;:.()\[\]<>\u2013\u2014-]+")
 
 
@@ -52,12 +64,35 @@ def furniture_like(text: str) -> bool:
     name), under two thirds of the line."""
     if not _TOKENS.search(text):
         return False
+    if copyright_line(text):
+        return True
     strong = _STRONG.search(text) is not None
     if _FOOTNOTE.match(text) and not strong:
         return False  # "1 https://github.com/..." is a footnote, and body text
     rest = _FILLER.sub(" ", _DATES.sub(" ", _TOKENS.sub(" ", text))).split()
     rest = [w for w in rest if not w.isdigit()]
     return len(rest) <= (9 if strong else 6) and sum(map(len, rest)) <= max(16, 0.65 * len(text))
+
+
+def copyright_line(text: str) -> bool:
+    """A copyright notice: the sign or word, then an owner's name and perhaps a year ("\u00a9 2023
+    The International Bank for Reconstruction and Development / The World Bank", "\u00a9Lonely
+    Planet Publications Pty Ltd"), however long the name, so long as it is a name (its words
+    capitalised but for the glue of names) and not a sentence about copyright."""
+    m = _COPYRIGHT.match(text.strip())
+    if m is None:
+        return False
+    owner = _FILLER.sub(" ", _RESERVED.sub(" ", _YEAR.sub(" ", m["rest"].replace("\u00a9", " ")))).split()
+    named = [w for w in owner if w.lower() not in _NAME_GLUE]
+    lower = sum(w[:1].islower() for w in named)
+    if m[0].startswith("("):  # "(c)" opens a list's third item too: a year, and a name only
+        return _YEAR.match(m["rest"]) is not None and 0 < len(named) <= 12 and lower == 0
+    return 0 < len(named) <= 12 and lower <= 1
+
+
+def band_key(text: str) -> str:
+    """A band line's text with digits and case normalised: "Page 3" and "page 4" are one line."""
+    return " ".join(re.sub(r"\d+", "#", text.lower()).split())
 
 
 def is_page_number(text: str) -> bool:

@@ -22,16 +22,18 @@ _SIGN_SPACE = re.compile(rf"^({_CURRENCY})\s+(?=[\d(])")
 def render_table(rows: Sequence[Sequence[str]], header_rows: int = 1) -> str:
     """Rows as a Markdown pipe table; a delimiter line follows the header rows (if any).
 
-    An empty cell is two bare pipes (`||`, valid GFM): padded, it costs two tokens, and tables read
-    from PDFs are mostly empty cells (spacer and currency columns), so padding took about a
-    quarter of their tokens. The cells are shown as `table_cells` lays them out: signs with their
-    figures, no column empty in every row, a figure column split in two put back together.
+    A cell stands between its pipes without padding (`|Net income|$5,363|`, valid GFM, parsed to
+    the same cells) and an empty cell is two bare pipes: the spaces around a pipe are a token each
+    in cl100k, two to four a row of a statement, and tables read from PDFs are mostly short cells
+    and empty ones (spacer and currency columns). The cells are shown as `table_cells` lays them
+    out: signs with their figures, no column empty in every row, a figure column split in two put
+    back together.
     """
     text = table_cells(rows, header_rows)
     width = max((len(r) for r in text), default=0)
     lines = []
     for i, row in enumerate(text):
-        lines.append("|" + "|".join(f" {c} " if c else "" for c in row) + "|")
+        lines.append("|" + "|".join(row) + "|")
         if header_rows and i == header_rows - 1:
             lines.append("|" + "---|" * width)
     return "\n".join(lines)

@@ -11,6 +11,11 @@ Row and column access control 15") shows the number as its first or last word: i
 is the PDF's own page label, or when it keeps a constant step from the page index over two pages
 or more (chapter-page labels "7-45" within their chapter likewise, and an appendix's "A-1" alone on
 its line).
+
+Such a header is the same line on every page it is on but for its number, so where one page's copy
+goes, the others go with it ("12 | Annual Report" on a page between two unnumbered dividers, whose
+number steps from the page index as no other page's does): this cleaner runs before
+`running_headers`, which would see too few of the header's pages left to find it recurring.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from dataclasses import replace
 from pydantic import BaseModel
 
 from ..blocks import Block
+from ..page_furniture import band_key
 from . import CleanContext, Cleaner
 
 _NUMBER = re.compile(
@@ -56,6 +62,9 @@ def drop_page_numbers(blocks: Iterable[Block], ctx: CleanContext) -> Iterator[Bl
     drop = {i for run in found.values() for i in _sequence(run)}
     printed = _printed_numbers(blocks, drop)
     for i, piece in printed.items():
+        drop.add(i)
+        pieces[i] = piece
+    for i, piece in _same_line(blocks, drop, pieces).items():
         drop.add(i)
         pieces[i] = piece
     for i, block in enumerate(blocks):
@@ -93,6 +102,30 @@ def _printed_numbers(blocks: list[Block], taken: set[int]) -> dict[int, str]:
     for members in runs.values():
         if len({page for page, _, _ in members}) >= 2:
             out.update((i, token) for _, i, token in members if i not in out)
+    return out
+
+
+def _same_line(blocks: list[Block], taken: set[int], pieces: dict[int, str]) -> dict[int, str]:
+    """Band lines that are a taken line with text beside its number, but for the number ("12 |
+    Annual Report" where "10 | Annual Report" went): a page whose number steps from the page
+    index as no other page does (between two unnumbered dividers) shows the same header. The
+    number must differ: a number that stays the same from page to page is a chapter's ("1 Getting
+    Started"), however it came to be taken on one page. The word at the number's end goes as the
+    piece."""
+    keys: dict[tuple[str, str], tuple[bool, set[str]]] = {}
+    for i in taken:
+        text = blocks[i].text.strip()
+        if any(c.isalpha() for c in text) and text != pieces[i].strip():
+            key = (str(blocks[i].meta["band"]), band_key(text))
+            keys.setdefault(key, (text.startswith(pieces[i].strip()), set()))[1].add(text)
+    out: dict[int, str] = {}
+    for i, block in enumerate(blocks):
+        if i in taken or not block.meta or block.meta.get("band") not in ("top", "bottom"):
+            continue
+        found = keys.get((str(block.meta["band"]), band_key(block.text)))
+        words = block.text.split()
+        if found is not None and words and block.text.strip() not in found[1]:
+            out[i] = words[0] if found[0] else words[-1]
     return out
 
 

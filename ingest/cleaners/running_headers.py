@@ -21,13 +21,13 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from difflib import SequenceMatcher
 
 from pydantic import BaseModel, Field
 
 from ..blocks import Block
-from ..page_furniture import CAPTION, furniture_like, is_page_number
+from ..page_furniture import CAPTION, STAMP, band_key, furniture_like, is_page_number
 from . import CleanContext, Cleaner, drop_lines
 
 _ET_AL = re.compile(r"\bet al\b\.?")
@@ -60,6 +60,10 @@ def drop_running_headers(blocks: Iterable[Block], ctx: CleanContext) -> Iterator
     patterns = [re.compile(p) for p in opts.patterns]
     drop: set[int] = set()
     body = _body_size(blocks) if opts.one_off else 0.0
+    floats: dict[int, list[tuple[float, float, float, float]]] = {}
+    for block in blocks:
+        if block.kind in ("figure", "table") and block.bbox is not None and block.page is not None:
+            floats.setdefault(block.page, []).append(block.bbox)
     clusters: list[tuple[str, str, set[int], list[int]]] = []  # band, key, pages, block indexes
     for i, block in enumerate(blocks):
         band = block.meta.get("band") if block.meta else None
@@ -71,10 +75,13 @@ def drop_running_headers(blocks: Iterable[Block], ctx: CleanContext) -> Iterator
         if any(p.search(s) for p in patterns for s in _pieces(block)):
             drop.add(i)
             continue
+        if band == "top" and opts.one_off and _stamp(block, floats.get(block.page or 0, ())):
+            drop.add(i)
+            continue
         if opts.one_off and (_one_off(block, band, body, short=len(pages) <= 2) or _names_its_section(block)):
             drop.add(i)
             continue
-        key = _key(block.text)
+        key = band_key(block.text)
         for c_band, c_key, c_pages, members in clusters:
             if c_band == band and _alike(key, c_key, opts.similarity):
                 c_pages.add(block.page or 0)
@@ -89,8 +96,8 @@ def drop_running_headers(blocks: Iterable[Block], ctx: CleanContext) -> Iterator
             # Subsidiaries / Consolidated Balance Sheet") changes from page to page
             same: dict[str, set[int]] = {}
             for i in members:
-                same.setdefault(_key(blocks[i].text), set()).add(blocks[i].page or 0)
-            drop.update(i for i in members if blocks[i].page in _runs(same[_key(blocks[i].text)], opts.min_run))
+                same.setdefault(band_key(blocks[i].text), set()).add(blocks[i].page or 0)
+            drop.update(i for i in members if blocks[i].page in _runs(same[band_key(blocks[i].text)], opts.min_run))
     yield from drop_lines(blocks, drop, ctx)
 
 
@@ -128,12 +135,31 @@ def _one_off(block: Block, band: str, body: float, short: bool) -> bool:
     return (body > 0 and 0 < size <= body - 1.0) or bool(block.meta.get("italic"))
 
 
+def _stamp(block: Block, floats: Sequence[tuple[float, float, float, float]]) -> bool:
+    """An exhibit stamp atop the page (`STAMP`), unless a figure or table starts just under it, as
+    under a figure's label ("Exhibit 2" over its chart)."""
+    if not STAMP.match(block.text.strip()):
+        return False
+    if block.bbox is None:
+        return True
+    x0, _, x1, y1 = block.bbox
+    reach = 3 * max(block.bbox[3] - block.bbox[1], 8.0)
+    return not any(b[0] < x1 and x0 < b[2] and -2 <= b[1] - y1 <= reach for b in floats)
+
+
 def _names_its_section(block: Block) -> bool:
     """A band line that is the title of a heading it sits under, or of the document ("Chapter 1:
     Background" atop the chapter's later pages): a chapter's running title, however few pages the
-    chapter has. The chunk's heading path carries the same words."""
+    chapter has. The chunk's heading path carries the same words. A line set in pieces names its
+    sections piece by piece ("Product Introduction" and "2 Advantages" over that chapter's pages),
+    a page number beside them."""
+    titles = {_letters(title) for title in block.path}
     key = _letters(block.text)
-    return len(key) >= 4 and any(_letters(title) == key for title in block.path)
+    if len(key) >= 4 and key in titles:
+        return True
+    pieces = block.meta.get("segments") or ()
+    named = [p for p in pieces if not is_page_number(p)]
+    return len(named) >= 2 and all(len(_letters(p)) >= 4 and _letters(p) in titles for p in named)
 
 
 def _letters(text: str) -> str:
@@ -153,10 +179,6 @@ def _body_size(blocks: list[Block]) -> float:
 def _pieces(block: Block) -> tuple[str, ...]:
     """The whole line, and each piece of it: stamps are matched on either."""
     return (block.text, *block.meta.get("segments", ()))
-
-
-def _key(text: str) -> str:
-    return " ".join(re.sub(r"\d+", "#", text.lower()).split())
 
 
 def _alike(a: str, b: str, threshold: float) -> bool:

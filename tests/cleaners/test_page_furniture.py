@@ -17,6 +17,8 @@ from ingest.page_furniture import furniture_like, is_page_number
         "Journal of Hazardous Materials 282 (2015) 150\u2013157",
         "http://dx.doi.org/10.1016/j.jhazmat.2014.03.045 0304-3894/\u00a9 2014 Elsevier B.V. All rights reserved.",
         "ISSN 1234-5678",
+        "\u00a9Lonely Planet Publications Pty Ltd",
+        "\u00a9 2021 Korea Institute for Health and Social Affairs and Ministry of Health and Welfare",
     ],
 )
 def test_furniture(line):
@@ -33,6 +35,8 @@ def test_furniture(line):
         "Received 29 December 2013",
         "Contents lists available at ScienceDirect",
         "2.5. Regeneration and reuse experiments",
+        "(c) the Company may assign its rights under this Agreement",  # a list's third item
+        "Copyright 2020 was a year in which the company restructured its whole business",
     ],
 )
 def test_not_furniture(line):

@@ -34,7 +34,7 @@ def test_html_table_is_a_table_with_rows():
     assert len(table) == 1
     assert table[0].rows == (("Drug", "Dose"), ("Ibuprofen", "10 mg/kg"))
     assert table[0].header_rows == 1
-    assert "| Ibuprofen | 10 mg/kg |" in table[0].text
+    assert "|Ibuprofen|10 mg/kg|" in table[0].text
 
 
 def test_setext_heading_enters_the_path():

@@ -14,15 +14,15 @@ ROWS = [("", "2022", "", "2021", ""), ("Net income", "$", "5,363", "", "$ 4,869"
 
 def test_an_empty_cell_is_two_bare_pipes():
     rows = [("", "2022", "2021"), ("Net income", "5,363", ""), ("", "", "")]
-    assert render_table(rows).splitlines() == ["|| 2022 | 2021 |", "|---|---|---|", "| Net income | 5,363 ||", "||||"]
+    assert render_table(rows).splitlines() == ["||2022|2021|", "|---|---|---|", "|Net income|5,363||", "||||"]
 
 
 def test_a_statement_row_reads_label_then_one_cell_a_figure():
     # "$" in a column of its own, the figure beside it, and the next year's sign in the figure's cell.
     assert render_table(ROWS).splitlines() == [
-        "|| 2022 | 2021 ||",
+        "||2022|2021||",
         "|---|---|---|---|",
-        "| Net income | $5,363 || $4,869 |",
+        "|Net income|$5,363||$4,869|",
         "|||||",
     ]
 
@@ -64,10 +64,10 @@ def test_the_header_is_found_before_the_delimiter_line():
 def test_a_column_empty_in_every_row_is_left_out():
     rows = [("", "", "2022", "", "2021"), ("Revenue", "", "46,298", "", "51,761"), ("Cost", "", "(36,386)", "", "")]
     assert render_table(rows).splitlines() == [
-        "|| 2022 | 2021 |",
+        "||2022|2021|",
         "|---|---|---|",
-        "| Revenue | 46,298 | 51,761 |",
-        "| Cost | (36,386) ||",
+        "|Revenue|46,298|51,761|",
+        "|Cost|(36,386)||",
     ]
     assert _parsed_rows(render_table(rows)) == [[r[0], r[2], r[4]] for r in rows]
     assert render_table([("", ""), ("", "")], 0) == "|||\n|||"  # nothing to keep: the shape stays
@@ -107,11 +107,11 @@ def test_a_figure_column_split_by_its_signs_is_one_column_again():
         ("Net income", "$", "293,959", "$", "36,515"),
     ]
     assert render_table(rows).splitlines() == [
-        "| (in thousands) |||",
+        "|(in thousands)|||",
         "|---|---|---|",
-        "| Income before tax | 298,407 | 35,146 |",
-        "| Provision for taxes | 4,448 | (1,369) |",
-        "| Net income | $293,959 | $36,515 |",
+        "|Income before tax|298,407|35,146|",
+        "|Provision for taxes|4,448|(1,369)|",
+        "|Net income|$293,959|$36,515|",
     ]
 
 
@@ -134,3 +134,16 @@ def test_signs_cost_fewer_tokens_than_cells_of_their_own():
     rows = [("", "2022", "", "2021", "")] + [(f"Line {i}", "$", f"{i},577", "$", f"({i},373", ")") for i in range(9)]
     apart = "\n".join("|" + "|".join(f" {c} " if c else "" for c in r) + "|" for r in rows)
     assert tok.count(render_table(rows, 1)) < 0.85 * tok.count(apart)
+
+
+def test_a_cell_is_set_between_its_pipes_without_padding():
+    # A padded statement row spends two to four tokens on the spaces around its pipes; the GFM
+    # parse of the unpadded row gives the same cells.
+    tok = get_tokenizer("cl100k_base")
+    rows = [("", "2023", "2022")] + [(f"Cost of sales {i}", f"(36,{i}86)", f"(40,{i}77)") for i in range(9)]
+    padded = [("|" + "|".join(f" {c} " if c else "" for c in r) + "|") for r in table_cells(rows, 1)]
+    padded.insert(1, "|---|---|---|")
+    assert tok.count(render_table(rows, 1)) < 0.85 * tok.count("\n".join(padded))
+    assert _parsed_rows(render_table(rows, 1)) == _parsed_rows("\n".join(padded)) == table_cells(rows, 1)
+    escaped = [("a | b", "1"), ("c", "2")]
+    assert _parsed_rows(render_table(escaped, 1)) == [["a | b", "1"], ["c", "2"]]

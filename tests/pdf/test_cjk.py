@@ -23,6 +23,8 @@ KO = (
 )
 KO_B = "전문가들은 매달 한 번씩 수질을 검사하고 결과를 공개할 것을 권고했습니다. 주민들은 웹사이트에서 결과를 확인할 수 있습니다."
 
+KO_WORDS = "대한민국의 경제는 지난해 수출 증가에 힘입어 꾸준히 성장하였다"
+
 
 def _wrap(text: str, n: int) -> list[str]:
     return [text[i : i + n].strip() for i in range(0, len(text), n)]
@@ -114,7 +116,7 @@ def test_korean_words_painted_apart_keep_their_spaces(tmp_path):
     doc = pymupdf.open()
     page = doc.new_page()
     font = pymupdf.Font("korea")
-    text = "대한민국의 경제는 지난해 수출 증가에 힘입어 꾸준히 성장하였다"
+    text = KO_WORDS
     x = 60.0
     for word in text.split():
         page.insert_text((x, 100), word, fontname="korea", fontsize=11)
@@ -139,19 +141,43 @@ def test_korean_words_painted_apart_keep_their_spaces_in_a_ruled_tables_cells(tm
     # The same painting inside a ruled table: its cells are filled from MuPDF's words, which ran
     # each cell's syllables together ("지역이름").
     doc = pymupdf.open()
+    _korean_table(doc.new_page(), ROWS, 100.0)
+    _, blocks = load(doc, tmp_path)
+    assert [b.rows for b in blocks if b.kind == "table"] == [ROWS]
+
+
+def test_a_korean_page_reads_its_glyphs_once_for_its_lines_and_its_tables_cells(tmp_path, monkeypatch):
+    # The spaces of the page's lines and of its table's cells come from one character-level
+    # read of the page ("rawdict", the costly one), not one read per pass that needs it.
+    doc = pymupdf.open()
     page = doc.new_page()
+    _korean_table(page, ROWS, 100.0)
+    _korean_words(page, 60.0, 200.0, KO_WORDS)
+    reads = []
+    read = pymupdf.TextPage.extractRAWDICT
+    monkeypatch.setattr(pymupdf.TextPage, "extractRAWDICT", lambda self, *a: reads.append(1) or read(self, *a))
+    _, blocks = load(doc, tmp_path)
+    assert [b.rows for b in blocks if b.kind == "table"] == [ROWS]
+    assert [b.text for b in blocks if b.kind == "paragraph"] == [KO_WORDS]
+    assert len(reads) == 1
+
+
+ROWS = (("지역 이름", "조사 결과 요약"), ("북부 지역", "대부분 기준 충족"), ("남부 지역", "일부 우물 폐쇄"))
+
+
+def _korean_words(page: pymupdf.Page, x: float, y: float, text: str, size: float = 10) -> None:
+    """Each word painted at its own place, no space glyph between."""
     font = pymupdf.Font("korea")
-    rows = [("지역 이름", "조사 결과 요약"), ("북부 지역", "대부분 기준 충족"), ("남부 지역", "일부 우물 폐쇄")]
-    top = 100.0
+    for word in text.split():
+        page.insert_text((x, y), word, fontname="korea", fontsize=size)
+        x += font.text_length(word, fontsize=size) + 4.0
+
+
+def _korean_table(page: pymupdf.Page, rows: tuple[tuple[str, ...], ...], top: float) -> None:
     for r, cells in enumerate(rows):
         for c, text in enumerate(cells):
-            x = 65.0 + c * 200
-            for word in text.split():
-                page.insert_text((x, top + r * 20 + 14), word, fontname="korea", fontsize=10)
-                x += font.text_length(word, fontsize=10) + 4.0
+            _korean_words(page, 65.0 + c * 200, top + r * 20 + 14, text)
     for r in range(len(rows) + 1):
         page.draw_line((60, top + r * 20), (460, top + r * 20), width=0.5)
     for x in (60, 260, 460):
         page.draw_line((x, top), (x, top + 20 * len(rows)), width=0.5)
-    _, blocks = load(doc, tmp_path)
-    assert [b.rows for b in blocks if b.kind == "table"] == [tuple(rows)]

@@ -14,7 +14,7 @@ import pytest
 
 from ingest.loaders import load_file
 from ingest.loaders.pdf.framed_prose import framed_prose
-from ingest.loaders.pdf.lines import restore_glyph_order
+from ingest.loaders.pdf.lines import raw_text, restore_glyph_order, span_text
 from ingest.loaders.pdf.tables import header_rows, right_to_left_rows
 
 RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")
@@ -46,7 +46,7 @@ def finder_tables(path) -> list[tuple[int, tuple[float, ...], list[tuple[str, ..
             # Ligature glyphs in right-to-left words are put in reading order as the loader does
             # (tested on its own in test_pdf_groundtruth), so only the table structure is compared.
             text = [b for b in page.get_text("dict", textpage=textpage)["blocks"] if b["type"] == 0]
-            glyphs = restore_glyph_order(textpage, text)
+            glyphs = restore_glyph_order(raw_text(textpage), text, span_text(text))
             if glyphs is not None:
                 words = glyphs.words(words)
             for table in page.find_tables().tables:

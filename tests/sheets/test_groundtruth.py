@@ -133,7 +133,7 @@ def test_docling_merged_ranges_are_described_then_resolved(corpus):
         assert [name.split(" / ")[0] for name in b.rows[0][1:]] == [group, group]
         for r, c in b.meta["covered"]:
             assert b.rows[r][c] == ""
-        assert b.text.splitlines()[0].startswith("| " + b.rows[0][0] + " |")
+        assert b.text.splitlines()[0].startswith("|" + b.rows[0][0] + "|")
 
 
 def test_inflated_dimension_reads_only_real_rows(corpus):

@@ -89,7 +89,7 @@ def test_merged_cells_appear_once_and_covered_cells_are_listed(corpus):
     )
     assert set(table.meta["covered"]) == {(0, 2), (2, 0), (3, 2), (3, 3), (4, 1), (4, 2), (4, 3)}
     assert set(table.meta["merges"]) == {(0, 1, 0, 2), (1, 0, 2, 0), (3, 1, 4, 3)}
-    assert table.text.splitlines()[0] == "| 0-0 | 0-12 || 0-3 |"  # a covered cell is empty: two bare pipes
+    assert table.text.splitlines()[0] == "|0-0|0-12||0-3|"  # a covered cell is empty: two bare pipes
 
 
 def test_incomplete_rows_are_padded_to_the_grid(corpus):

@@ -41,12 +41,14 @@ def figure_regions(
     # Marks and rules, not panels: a filled box behind a paragraph frames text, it draws nothing.
     # A table's own rules (its frame may sit a little outside the grid found) draw no figure.
     framed = [(t[0] - 3, t[1] - 3, t[2] + 3, t[3] + 3) for t in tables]
-    paths = [b for b in vectors if (b[2] - b[0]) * (b[3] - b[1]) <= _MARK_AREA and not inside(b, framed)]
+    paths = [b for b in vectors if (b[2] - b[0]) * (b[3] - b[1]) <= _MARK_AREA and not (framed and inside(b, framed))]
     regions = []
-    if len(paths) >= _MIN_PATHS and sum(1 for b in paths if not _rule(b)) >= _MIN_PATHS // 2:
+    # Each path tested once, for the page and for its cluster.
+    rules = [_rule(b) for b in paths] if len(paths) >= _MIN_PATHS else []
+    if len(paths) >= _MIN_PATHS and rules.count(False) >= _MIN_PATHS // 2:
         for members, box in _clusters(paths):
             # A grid or frame is all rules; a drawing has marks (ticks, bars, curves, symbols).
-            marks = sum(1 for i in members if not _rule(paths[i]))
+            marks = sum(1 for i in members if not rules[i])
             w, h = box[2] - box[0], box[3] - box[1]
             # A frame round the whole page (or most of it) is decoration, not a figure.
             if len(members) >= _MIN_PATHS and marks >= _MIN_PATHS // 2 and w >= 30 and h >= 30 and w * h <= 0.6 * area:
@@ -144,7 +146,8 @@ def _clusters(boxes: Sequence[Box]) -> list[tuple[list[int], Box]]:
     """
     groups = Groups(len(boxes))
     cell = 4 * _NEAR
-    grid: dict[tuple[int, int], list[int]] = {}
+    # (index, x0, y0, x1, y1) in each cell: a dense chart tests each mark against hundreds.
+    grid: dict[tuple[int, int], list[tuple[int, float, float, float, float]]] = {}
     for i, (x0, y0, x1, y1) in enumerate(boxes):
         a0, b0, a1, b1 = x0 - _NEAR, y0 - _NEAR, x1 + _NEAR, y1 + _NEAR
         keys = [
@@ -152,18 +155,19 @@ def _clusters(boxes: Sequence[Box]) -> list[tuple[list[int], Box]]:
             for gx in range(int(a0 // cell), int(a1 // cell) + 1)
             for gy in range(int(b0 // cell), int(b1 // cell) + 1)
         ]
-        met: list[int] = []  # the boxes placed before this one in the cells it reaches
+        met: list[tuple[int, float, float, float, float]] = []  # boxes placed before, in the cells it reaches
+        entry = (i, x0, y0, x1, y1)
         for key in keys:
             bucket = grid.get(key)
             if bucket is None:
-                grid[key] = [i]
+                grid[key] = [entry]
             else:
                 met.extend(bucket)
-                bucket.append(i)
+                bucket.append(entry)
         candidates = set(met) if len(keys) > 1 else met  # a box met in two cells is tested once
-        near = [
-            j for j in candidates if a0 <= boxes[j][2] and boxes[j][0] <= a1 and b0 <= boxes[j][3] and boxes[j][1] <= b1
-        ]
+        # The order of `near` does not matter: the groups, and the order members() gives, do not
+        # depend on which item became a group's root.
+        near = [j for j, c0, d0, c1, d1 in candidates if a0 <= c1 and c0 <= a1 and b0 <= d1 and d0 <= b1]
         if near:
             groups.attach_all(near, i)
     out = []

@@ -33,6 +33,8 @@ class Spelling:
     def keeps_hyphen(self, before: str, after: str) -> bool:
         """Whether the break between a line ending `before` ("... long-") and the next starting
         `after` ("term value ...") keeps its hyphen."""
+        if not (self.keeps or self.words or self.compounds):
+            return False  # no evidence (a paragraph's text joined before the document's is read)
         head = _HEAD.search(before[-80:]) if before.endswith("-") else None  # a paragraph so far: its end
         tail = _TAIL.match(after)
         if head is None or tail is None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import pymupdf
@@ -102,6 +102,9 @@ def _printable(text: str) -> str:
 _CONTROL = re.compile("[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f]")
 RIGHT_TO_LEFT = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]")
 """Letters of right-to-left scripts: Hebrew, Arabic, Syriac, Thaana and their presentation forms."""
+_RIGHT_TO_LEFT_ONLY = re.compile(RIGHT_TO_LEFT.pattern + "*")
+_LATIN_OR_DIGIT = re.compile("[0-9A-Za-z]")
+"""The ASCII characters str.isalnum() takes."""
 # TeX's Type 1 fonts set an accent as a glyph of its own before the letter ("J´an Min´aˇc"): the
 # spacing accent becomes the combining one, after its letter ("Ján Mináč").
 _COMBINING = {
@@ -140,21 +143,35 @@ def raw_text_blocks(textpage: pymupdf.TextPage) -> list[dict]:
     return blocks
 
 
-def restore_glyph_order(textpage: pymupdf.TextPage, blocks: list[dict]) -> GlyphOrder | None:
+RawText = Callable[[], list[dict]]
+"""The page's `raw_text_blocks`, read on the first call and shared by the passes that need them
+(glyph order, word spaces, overprint, table words): a page pays for one character-level read."""
+
+
+def raw_text(textpage: pymupdf.TextPage) -> RawText:
+    return functools.cache(functools.partial(raw_text_blocks, textpage))
+
+
+def span_text(blocks: list[dict]) -> str:
+    """The text of the blocks' spans run together: the script checks (right-to-left letters,
+    Hangul) search one string, where a test per span cost a Python step for each."""
+    return "".join([s["text"] for b in blocks for ln in b["lines"] for s in ln["spans"]])
+
+
+def restore_glyph_order(raw: RawText, blocks: list[dict], text: str) -> GlyphOrder | None:
     """Right-to-left text: put back in order the characters one glyph stands for, in the spans
     (in place) and, through the returned `GlyphOrder`, in the page's words (None: nothing to do).
+    `text` is the blocks' `span_text`.
 
     A ligature glyph (Arabic lam-alef) maps to two characters; MuPDF reverses the glyphs of a
     right-to-left run into reading order but keeps that pair as written, so "الإ" comes out
     "اإل". The second character of a glyph has zero width at the glyph's edge, which is how it is
     found here. Only pages with right-to-left letters pay for the character-level pass.
     """
-    spans = (s["text"] for b in blocks for ln in b["lines"] for s in ln["spans"])
-    if not any(not t.isascii() and RIGHT_TO_LEFT.search(t) for t in spans):
+    if text.isascii() or not RIGHT_TO_LEFT.search(text):
         return None
-    raw = raw_text_blocks(textpage)
     lines: dict[tuple[int, int], list[dict]] = {}
-    for block_no, (block, raw_block) in enumerate(zip(blocks, raw)):  # words count text blocks only
+    for block_no, (block, raw_block) in enumerate(zip(blocks, raw())):  # words count text blocks only
         for line_no, (line, raw_line) in enumerate(zip(block["lines"], raw_block["lines"])):
             for span, raw_span in zip(line["spans"], raw_line["spans"]):
                 span["text"] = _glyph_order(raw_span["chars"])
@@ -226,12 +243,18 @@ def _visual_order(chars: list[dict]) -> list[dict]:
     digits and Latin runs read left to right, and MuPDF's order is right wherever it follows the
     glyphs. A space laid over letters is not between them, and goes.
     """
-    if len(chars) < 3 or any(c["c"].isascii() and c["c"].isalnum() for c in chars):
+    # A glyph's "c" is one character: the span's text run together is searched once, not per glyph.
+    if len(chars) < 3 or _LATIN_OR_DIGIT.search("".join([c["c"] for c in chars])):
         return chars
     letters = [c for c in chars if c["c"].isalpha()]
-    if not all(RIGHT_TO_LEFT.match(c["c"]) for c in letters):
+    if not _RIGHT_TO_LEFT_ONLY.fullmatch("".join([c["c"] for c in letters])):
         return chars
-    centres = [_centre(c) for c in chars if _wide(c) and not c["c"].isspace()]
+    centres = [  # `_centre` of each `_wide` glyph but spaces, inline: this runs for every glyph
+        (x0 + x1) / 2
+        for c in chars
+        for x0, _, x1, _ in (c["bbox"],)
+        if x1 - x0 >= 0.01 and not unicodedata.combining(c["c"]) and not c["c"].isspace()
+    ]
     if all(b <= a + 0.5 for a, b in zip(centres, centres[1:])):
         return chars
     groups: list[list[dict]] = []  # a glyph with the zero-width marks MuPDF gives after it
@@ -358,9 +381,10 @@ def _line(raw: dict, block: int) -> Line | None:
         if not text or text == "\u00ad":
             return None
         size = round(size, 1)
-        bold = bool(flags & 16) or "Bold" in font or "Black" in font
-        italic = bool(flags & 2) or "Italic" in font or "Oblique" in font
-        mono = bool(flags & 8) or _fixed_width(font)
+        heavy_font, slanted_font, fixed_font = _font_style(font)
+        bold = bool(flags & 16) or heavy_font
+        italic = bool(flags & 2) or slanted_font
+        mono = bool(flags & 8) or fixed_font
         mixed = False
     else:
         sizes: dict[float, int] = {}
@@ -372,12 +396,12 @@ def _line(raw: dict, block: int) -> Line | None:
             chars += n
             size = round(span["size"], 1)
             sizes[size] = sizes.get(size, 0) + n
-            font = span["font"]
-            if span["flags"] & 16 or "Bold" in font or "Black" in font:
+            heavy_font, slanted_font, fixed_font = _font_style(span["font"])
+            if span["flags"] & 16 or heavy_font:
                 heavy += n
-            if span["flags"] & 2 or "Italic" in font or "Oblique" in font:
+            if span["flags"] & 2 or slanted_font:
                 slanted += n
-            if span["flags"] & 8 or _fixed_width(font):
+            if span["flags"] & 8 or fixed_font:
                 fixed += n
         if not chars:
             return None
@@ -400,8 +424,15 @@ def _line(raw: dict, block: int) -> Line | None:
 
 
 @functools.lru_cache(maxsize=256)
-def _fixed_width(font: str) -> bool:
-    return _MONO.search(font) is not None  # a page has a few fonts and thousands of lines
+def _font_style(font: str) -> tuple[bool, bool, bool]:
+    """What the font's name says: (bold, italic, fixed width). A page has a few fonts and
+    thousands of lines."""
+    return "Bold" in font or "Black" in font, "Italic" in font or "Oblique" in font, _MONO.search(font) is not None
+
+
+@functools.lru_cache(maxsize=256)
+def _pictographs(font: str) -> bool:
+    return _DINGBATS.search(font) is not None
 
 
 def _join_spans(spans: list[dict]) -> str:
@@ -409,7 +440,7 @@ def _join_spans(spans: list[dict]) -> str:
     for before, span in zip(spans, spans[1:]):
         if (
             span["font"] != before["font"]
-            and (_DINGBATS.search(span["font"]) or _DINGBATS.search(before["font"]))
+            and (_pictographs(span["font"]) or _pictographs(before["font"]))
             and span["text"][:1].strip()
             and before["text"][-1:].strip()
         ):

@@ -67,7 +67,18 @@ from .figures import figure_lines, figure_regions
 from .framed_prose import framed_prose, peel_prose
 from .headings import heading_levels, mark_units
 from .hyphens import Spelling, spelling
-from .lines import TEXT_FLAGS, GlyphOrder, Line, extract, inside, mend_drop_caps, restore_glyph_order
+from .lines import (
+    TEXT_FLAGS,
+    GlyphOrder,
+    Line,
+    RawText,
+    extract,
+    inside,
+    mend_drop_caps,
+    raw_text,
+    restore_glyph_order,
+    span_text,
+)
 from .margins import PageLines, recurring, split_margins
 from .overprint import single_printed
 from .paragraphs import TERMINAL, Unit, box_of, continues, join_lines, list_marker, page_units
@@ -142,15 +153,17 @@ def _read_pages(
         blocks = textpage.extractDICT()["blocks"]  # page.get_text's wrapper adds a crop box lookup
         rejoin_shaded_lines(blocks)
         text = [b for b in blocks if b["type"] == 0]
-        glyphs = restore_glyph_order(textpage, text)
-        restore_word_spaces(textpage, text)
-        text = single_printed(textpage, text)
+        raw = raw_text(textpage)
+        script = span_text(text)
+        glyphs = restore_glyph_order(raw, text, script)
+        restore_word_spaces(raw, text, script if glyphs is None else span_text(text))
+        text = single_printed(raw, text)
         vectors = [b for b in blocks if b["type"] == 3]
         # Fills inside a fill of their colour draw nothing: no figure's mark, and where they
         # shade a cell's lines no cell's edge.
         hidden, shading = shading_within(vectors) if len(vectors) >= 2 else (set(), set())
         ruled = [v for k, v in enumerate(vectors) if k not in shading] if shading else vectors
-        tables, plots = _tables(page, textpage, text, ruled, number, glyphs)
+        tables, plots = _tables(textpage, raw, text, ruled, number, glyphs)
         if hidden:
             vectors = [v for k, v in enumerate(vectors) if k not in hidden]
         # A table ruled across only is the alignment rule's to read where it finds one (`_units`).
@@ -233,8 +246,8 @@ def _placed(
 
 
 def _tables(
-    page: pymupdf.Page,
     textpage: pymupdf.TextPage,
+    raw: RawText,
     text: list[dict],
     vectors: list[dict],
     number: int,
@@ -269,7 +282,7 @@ def _tables(
     def page_words() -> list[tuple]:
         if not read:
             found = textpage.extractWORDS()
-            read.extend(spaced_words(textpage, glyphs.words(found) if glyphs is not None else found))
+            read.extend(spaced_words(raw, glyphs.words(found) if glyphs is not None else found))
         return read
 
     def lines() -> list[Box]:

@@ -11,12 +11,13 @@ the cleaners can decide about them.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ...blocks import Band
-from ...page_furniture import is_page_number
+from ...page_furniture import band_key, is_page_number
 from .lines import Line, side_by_side
 
 BAND = 0.13
@@ -75,11 +76,6 @@ def recurring(pages: Sequence[tuple[Sequence[Line], float]]) -> frozenset[str]:
     return frozenset(k for k, n in seen.items() if n >= need and any(c.isalpha() for c in k))
 
 
-def band_key(text: str) -> str:
-    """A band line's text with digits and case normalised: "Page 3" and "page 4" are one line."""
-    return " ".join(re.sub(r"\d+", "#", text.lower()).split())
-
-
 def split_margins(
     lines: list[Line], number: int, width: float, height: float, repeated: frozenset[str] = frozenset()
 ) -> PageLines:
@@ -111,9 +107,10 @@ def split_margins(
         if is_page_number(lines[first].text):
             top.add(first)
     zones: tuple[tuple[set[int], Band], ...] = ((top, "top"), (bottom, "bottom"))
+    stacked = _Stacked.of(lines, flow)
     for zone, where in zones:
         for i in zone:
-            if _apart(i, lines, flow, zone) or (repeated and band_key(lines[i].text) in repeated):
+            if _apart(i, lines, stacked, zone) or (repeated and band_key(lines[i].text) in repeated):
                 band[i] = where
         # A piece set on the row of a page number or a recurring header ("[Ch. XIX." beside "400")
         # is part of the header, whatever body line it touches below.
@@ -194,7 +191,31 @@ def _left_edge(lines: list[Line]) -> float | None:
     return float(starts.most_common(1)[0][0]) if starts else None
 
 
-def _apart(i: int, lines: list[Line], flow: list[int], zone: set[int]) -> bool:
+@dataclass(frozen=True)
+class _Stacked:
+    """The flow's lines by their tops, and the tallest one's height: the lines close enough above
+    or below a line to link with it lie in a window of tops, found by bisection (a page's band
+    lines would otherwise each scan every line of the page)."""
+
+    order: tuple[int, ...]
+    tops: tuple[float, ...]
+    tallest: float
+
+    @classmethod
+    def of(cls, lines: list[Line], flow: list[int]) -> _Stacked:
+        order = sorted(flow, key=lambda i: lines[i].bbox[1])
+        return cls(
+            tuple(order), tuple(lines[i].bbox[1] for i in order), max((lines[i].height for i in flow), default=0.0)
+        )
+
+    def near(self, line: Line) -> tuple[int, ...]:
+        # A gap is at most 1.3 of the taller line's height, and a line below starts by its top.
+        reach = 1.3 * self.tallest + 1.0
+        lo = bisect_left(self.tops, line.bbox[1] - reach - self.tallest)
+        return self.order[lo : bisect_right(self.tops, line.bbox[3] + reach)]
+
+
+def _apart(i: int, lines: list[Line], stacked: _Stacked, zone: set[int]) -> bool:
     """No chain of close lines links line i to text outside its band: it is not body text.
 
     Close: stacked with a gap of at most 1.3 line heights, overlapping horizontally, in the same
@@ -205,7 +226,7 @@ def _apart(i: int, lines: list[Line], flow: list[int], zone: set[int]) -> bool:
     seen, todo = {i}, [i]
     while todo:
         a = lines[todo.pop()]
-        for j in flow:
+        for j in stacked.near(a):
             if j in seen:
                 continue
             b = lines[j]

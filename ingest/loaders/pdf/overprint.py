@@ -8,14 +8,12 @@ same place, which no honest text has (two like letters side by side are a glyph'
 
 from __future__ import annotations
 
-import pymupdf
-
-from .lines import raw_text_blocks
+from .lines import RawText
 
 BOLD = 16  # pymupdf's span flag for bold type
 
 
-def single_printed(textpage: pymupdf.TextPage, blocks: list[dict]) -> list[dict]:
+def single_printed(raw: RawText, blocks: list[dict]) -> list[dict]:
     """The text blocks ("dict" output) with each overprinted character kept once, as bold.
 
     Only a block whose lines overlap on one row (the mark of a second copy) pays for the
@@ -24,11 +22,11 @@ def single_printed(textpage: pymupdf.TextPage, blocks: list[dict]) -> list[dict]
     suspects = [i for i, b in enumerate(blocks) if _overlapping_lines(b["lines"])]
     if not suspects:
         return blocks
-    raw = raw_text_blocks(textpage)
+    chars = raw()
     out = list(blocks)
     for i in suspects:
-        if i < len(raw) and len(raw[i]["lines"]) == len(blocks[i]["lines"]):
-            out[i] = _rebuilt(blocks[i], raw[i]) or blocks[i]
+        if i < len(chars) and len(chars[i]["lines"]) == len(blocks[i]["lines"]):
+            out[i] = _rebuilt(blocks[i], chars[i]) or blocks[i]
     return out
 
 

@@ -295,7 +295,7 @@ def _floats(unit: Unit) -> bool:
 
 def right_to_left(lines: Sequence[Line]) -> bool:
     """Most of the page's text is in a right-to-left script (Arabic, Hebrew, Persian...)."""
-    if all(line.text.isascii() for line in lines):
+    if "".join([line.text for line in lines]).isascii():  # one C pass, not a step per line
         return False
     total = rtl = 0
     for line in lines:
@@ -326,13 +326,16 @@ def _usual_pitch(lines: Sequence[Line]) -> float:
 def _paragraphs(lines: list[Line], page: int, pitch: float, rtl: bool = False) -> list[Unit]:
     units: list[Unit] = []
     current: Unit | None = None
+    across = (0.0, 0.0)  # the current unit's least left and greatest right edge, kept as it grows
     for line in lines:
         marker = list_marker(line.text)
-        if current is None or marker or _breaks(current, line, pitch, rtl):
+        if current is None or marker or _breaks(current, line, pitch, across, rtl):
             current = Unit("list_item" if marker else "paragraph", [line], page)
             units.append(current)
+            across = (line.bbox[0], line.bbox[2])
         else:
             current.lines.append(line)
+            across = (min(across[0], line.bbox[0]), max(across[1], line.bbox[2]))
     return units
 
 
@@ -387,9 +390,11 @@ def continues(prev: str, nxt: str) -> bool:
     return bool(prev) and (prev.endswith(("-", "\u00ad", ",")) or (not prev.endswith(TERMINAL) and nxt[:1].islower()))
 
 
-def _breaks(unit: Unit, b: Line, pitch: float, rtl: bool = False) -> bool:
-    """b opens a new paragraph after the unit. On a right-to-left page lines start at the right:
-    an indent, a short line and the next column are mirrored."""
+def _breaks(unit: Unit, b: Line, pitch: float, across: tuple[float, float], rtl: bool = False) -> bool:
+    """b opens a new paragraph after the unit, whose lines span `across` (least left, greatest
+    right edge: kept by the caller, not found again over all its lines at each line). On a
+    right-to-left page lines start at the right: an indent, a short line and the next column are
+    mirrored."""
     a = unit.lines[-1]
     if rtl:  # the unit's own lines are mirrored below, where their edges count
         a, b = _mirrored(a), _mirrored(b)
@@ -425,10 +430,10 @@ def _breaks(unit: Unit, b: Line, pitch: float, rtl: bool = False) -> bool:
     if unit.kind == "paragraph" and len(unit.lines) == 1 and b.bbox[0] > a.bbox[0] + 0.8 * a.size:
         return not continues(a.text, b.text) and a.text.endswith(TERMINAL)
     if rtl:  # mirrored: a line's right edge is its left one negated
-        right = max(-min(line.bbox[0] for line in unit.lines), b.bbox[2])
-        left = min(-max(line.bbox[2] for line in unit.lines), b.bbox[0])
+        right = max(-across[0], b.bbox[2])
+        left = min(-across[1], b.bbox[0])
     else:
-        right = max(max(line.bbox[2] for line in unit.lines), b.bbox[2])
-        left = min(min(line.bbox[0] for line in unit.lines), b.bbox[0])
+        right = max(across[1], b.bbox[2])
+        left = min(across[0], b.bbox[0])
     short = a.bbox[2] < right - 0.2 * (right - left)
     return short and a.text.endswith(TERMINAL) and not b.text[:1].islower()

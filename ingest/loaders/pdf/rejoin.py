@@ -14,10 +14,10 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
-from ...page_furniture import CAPTION, furniture_like, is_page_number
+from ...page_furniture import CAPTION, STAMP, band_key, furniture_like, is_page_number
 from .headings import heading_like
 from .lines import Line
-from .margins import PageLines, band_key
+from .margins import PageLines
 from .paragraphs import Unit
 
 
@@ -62,7 +62,10 @@ def rejoin(pages: list[tuple[PageLines, list[Unit]]], body: float) -> list[tuple
                 and _next_pages(where[key])
                 and len(key.split()) >= 3  # a title, not a column's head ("Total")
             )
-            if (once or again) and heading_like(Unit("paragraph", list(lines), 0), body):
+            # An exhibit stamp in the body's size ("EXHIBIT A" in capitals) is no title; an
+            # exhibit's title set large is.
+            stamp = STAMP.match(lines[0].text.strip()) is not None and lines[0].size <= body + 0.5
+            if (once or again) and not stamp and heading_like(Unit("paragraph", list(lines), 0), body):
                 headed.add(id(group))
             if (once or again) and band == "top" and id(group) in headed:
                 heads.append(group)

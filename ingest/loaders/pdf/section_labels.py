@@ -123,11 +123,12 @@ def contents_entries(units: Sequence[Unit], found: Sequence[Unit], plain: Sequen
     for k, unit in enumerate(units):
         if unit.kind != "paragraph" or id(unit) in headed:
             continue
+        text = unit.text  # the lines joined again at each use
         after = units[k + 1] if k + 1 < len(units) else None
         answered = after is not None and after.page == unit.page and _answer(after)
-        if len(unit.lines) <= 2 and _OPENS.match(unit.text) and not _runs_in(unit.text) and not answered:
+        if len(unit.lines) <= 2 and _OPENS.match(text) and not _runs_in(text) and not answered:
             entries[unit.page] = entries.get(unit.page, 0) + 1
-        elif len(unit.text.split()) >= 20 or _OPENS.match(unit.text):
+        elif len(text.split()) >= 20 or _OPENS.match(text):
             prose[unit.page] = prose.get(unit.page, 0) + 1
     pages = {page for page, n in entries.items() if n >= 3 and n > prose.get(page, 0)}
     return {id(u) for u in found if u.page in pages and _OPENS.match(u.text)}

@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import re
 
-import pymupdf
-
-from .lines import raw_text_blocks
+from .lines import RawText
 
 _HANGUL = re.compile("[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]")
 _GAP = 0.2
@@ -22,27 +20,26 @@ _GAP = 0.2
 justified letters stand a few hundredths apart)."""
 
 
-def restore_word_spaces(textpage: pymupdf.TextPage, blocks: list[dict]) -> None:
-    """Put back, in the spans (in place), the spaces of Korean words painted apart."""
-    spans = (s["text"] for b in blocks for ln in b["lines"] for s in ln["spans"])
-    if not any(not t.isascii() and _HANGUL.search(t) for t in spans):  # isascii first: most pages
+def restore_word_spaces(raw: RawText, blocks: list[dict], text: str) -> None:
+    """Put back, in the spans (in place), the spaces of Korean words painted apart (`text`: the
+    blocks' `span_text`)."""
+    if text.isascii() or not _HANGUL.search(text):  # isascii first: most pages
         return
-    raw = raw_text_blocks(textpage)
-    for block, raw_block in zip(blocks, raw):
+    for block, raw_block in zip(blocks, raw()):
         for line, raw_line in zip(block["lines"], raw_block["lines"]):
             for span, raw_span in zip(line["spans"], raw_line["spans"]):
                 if _HANGUL.search(span["text"]):
                     span["text"] = _spaced(raw_span["chars"], raw_span["size"])
 
 
-def spaced_words(textpage: pymupdf.TextPage, words: list[tuple]) -> list[tuple]:
+def spaced_words(raw: RawText, words: list[tuple]) -> list[tuple]:
     """`extractWORDS` tuples, each word of Korean syllables painted apart cut into its words (a
     box each, so every piece lands in its own table cell)."""
     if not _HANGUL.search("".join(w[4] for w in words)):
         return words
     chars = {
         (b, n): [(c, span["size"]) for span in line["spans"] for c in span["chars"]]
-        for b, block in enumerate(raw_text_blocks(textpage))  # words count text blocks only
+        for b, block in enumerate(raw())  # words count text blocks only
         for n, line in enumerate(block["lines"])
     }
     return [
