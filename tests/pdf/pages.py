@@ -47,6 +47,17 @@ class Page:
         self.para(text, size=size, font=font, gap=4)
 
 
+def other_information(page: Page, titles: tuple[str, ...]) -> None:
+    """A 10-Q's Part I heading and prose, then Part II's heading and its first items in plain
+    type, each alone over the prose that answers it."""
+    page.heading("Part I - Financial Information")
+    page.para(prose(50, 9))
+    page.heading("Part II - Other Information")
+    for n, title in enumerate(titles):
+        page.para(title, gap=4)
+        page.para(prose(40, n))
+
+
 def load(doc: pymupdf.Document, tmp_path: Path, name: str = "doc.pdf"):
     path = tmp_path / name
     doc.save(path)

@@ -8,7 +8,7 @@ import textwrap
 
 import pymupdf
 
-from tests.pdf.pages import Page, load, prose
+from tests.pdf.pages import Page, load, other_information, prose
 
 
 def filing_page(doc: pymupdf.Document, part: str | None, items: list[tuple[str, str, list[str]]], seed: int) -> None:
@@ -239,13 +239,8 @@ def test_items_in_plain_type_are_headings_when_they_number_a_series(tmp_path):
     # answer ("Item 3. Defaults. None.") and a line of prose that opens with a reference stay prose.
     doc = pymupdf.open()
     page = Page(doc)
-    page.heading("Part I - Financial Information")
-    page.para(prose(50, 9))
-    page.heading("Part II - Other Information")
     titles = ("Item 1. Legal Proceedings.", "Item 1A. Risk Factors.", "Item 2. Unregistered Sales of Equity.")
-    for n, title in enumerate(titles):
-        page.para(title, gap=4)
-        page.para(prose(40, n))
+    other_information(page, titles)
     page.para("Item 3. Defaults Upon Senior Securities. None.", gap=14)
     page.para("Item 6. Exhibits.", gap=4)
     page.para(prose(30, 5))

@@ -13,13 +13,16 @@ Kinds of evidence, combined rather than one switching the others off:
   the same type. A unit larger than every entry and before the first of them (a headline) heads
   the outline's chapters.
 - a series: in plain type at the body's size, a label and its title alone ("Item 1A. Risk
-  Factors.", a 10-Q's items) is a heading when its label numbers two or more of them.
+  Factors.", a 10-Q's items) is a heading when its label numbers two or more of them; an item
+  whose title closes its line over the answer's ("Item 3. ... Securities." / "None.") is split
+  from it, and items answered so are no contents page's entries.
 
 Ruled out whatever type it is set in: a clerk's stamp ("FILED", a date), an author line (three or
 more commas), a lead-in ending in ":", text that opens in lower case or with punctuation (the tail
 of a line), e-mail addresses and links, a signature block's lines ("By: /s/", "Date:", a signer's
 name and office), a head spanning a table's columns of figures ("Increase/(Decrease)" over the
-table's right), one of a row of pieces in its own type (a paper's authors side by side).
+table's right), one of a row of pieces in its own type (a paper's authors side by side). Pieces
+of the row in the column before, a gutter and the line's own prose between, are no row partners.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from .section_labels import (
     opens_with_label,
     plain_item,
     series_tiers,
+    split_answers,
 )
 from .statement_titles import PERIOD, title_periods
 
@@ -424,7 +428,7 @@ def mark_units(units: list[Unit], tables: list[Unit], lines: tuple[Line, ...]) -
     """Mark the short units that can be no heading, whatever their type: those set inside a figure
     (its title, a legend in bold), and those sharing their row with other text (a row label or a
     column head of a table drawn without rules: "Total", "At December 31, 2021")."""
-    units = title_periods(join_labels(units), lines)
+    units = title_periods(split_answers(join_labels(units)), lines)
     regions = [t.meta["region"] for t in tables if t.kind == "figure"]
     grids = [t.bbox for t in tables if t.kind == "table" and t.bbox is not None]
     rows = sorted(lines, key=lambda ln: ln.bbox[1])
@@ -448,6 +452,7 @@ def mark_units(units: list[Unit], tables: list[Unit], lines: tuple[Line, ...]) -
                 and side_by_side(line, o, 0.5)
                 and not _columns_apart(line, o, rows, tops)
             ]
+            cells = _in_its_column(line, cells, rows, tops)
             if (
                 len(cells) >= 2
                 or any(any(c.isdigit() for c in o.text) for o in cells)
@@ -509,6 +514,26 @@ def _columns_apart(a: Line, b: Line, rows: list[Line], tops: list[float]) -> boo
     side): each has lines of prose next to it, above or below, that do not reach the other (one
     such line is a table's long column head)."""
     return _prose_near(a, b, rows, tops) and _prose_near(b, a, rows, tops)
+
+
+def _in_its_column(line: Line, cells: list[Line], rows: list[Line], tops: list[float]) -> list[Line]:
+    """cells without those in the column before the line's, a gutter between: a clear strip left
+    of the line that no line near it crosses, and prose in the line's column beside it (a heading
+    over its column's text, level with a table row in the column to its left). A table's row label
+    has its figures after it, and no prose beside it."""
+    before = [o for o in cells if o.bbox[2] + line.size <= line.bbox[0]]
+    if not before:
+        return cells
+    nearest = max(before, key=lambda o: o.bbox[2])
+    middle = (nearest.bbox[2] + line.bbox[0]) / 2
+    reach = 3 * line.height
+    lo = bisect.bisect_left(tops, line.bbox[1] - reach)
+    if any(o.bbox[0] < middle < o.bbox[2] for o in rows[lo : bisect.bisect_right(tops, line.bbox[3] + reach)]):
+        return cells
+    if not _prose_near(line, nearest, rows, tops):
+        return cells
+    gone = set(map(id, before))
+    return [o for o in cells if id(o) not in gone]
 
 
 def _prose_near(line: Line, other: Line, rows: list[Line], tops: list[float]) -> bool:

@@ -4,7 +4,9 @@ Order: pymupdf blocks (and tables) are read top to bottom; where the page holds 
 vertical gutters between blocks), they are read one after the other, left to right.
 Paragraphs: consecutive lines stay together unless the geometry says a new one starts: a wider
 line pitch than the page's usual, a first-line indent, a change of font size or weight, a list
-marker, or a short line closing a sentence. Joining undoes hyphenation at line ends.
+marker, or a short line closing a sentence; in a heading's bold, a line that opens with a
+subsection's number ("B.1") or a lead-in ending in ":" starts a unit of its own. Joining undoes
+hyphenation at line ends.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ _BULLET = re.compile(
 )
 _NUMBERED = re.compile(r"^(\(?\d{1,3}[.)]|\(?[a-z][.)]|\([ivx]{1,5}\)|[ivx]{1,5}\.)\s+(?=\S)")
 _SECTION_NUMBER = re.compile(r"^(\d{1,2}(?:\.\d{1,2}){0,4})\.?\s+\S")
+_HEAD_NUMBER = re.compile(r"^(?:[A-Z]|\d{1,2})(?P<sub>(?:\.\d{1,2}){1,4})?\.?\s+(?=[A-Z])")
+"""A heading's own number before its title: "B.1 Dataset", "2.1 Scope", "B TRAINING", "3 Method"."""
 _STAMP_WORD = re.compile(
     r"(?i)(filed|received|entered|lodged|docketed|scanned|sealed|closed|(?:conformed )?copy|draft|"
     r"confidential|void|paid|approved|rejected|denied|granted)\b[\s:.,\-\u2013\u2014]*"
@@ -349,6 +353,37 @@ def _mirrored(line: Line) -> Line:
     return replace(line, bbox=(-x1, y0, -x0, y1))
 
 
+def _next_numbered_heading(unit: Unit, b: Line) -> bool:
+    """b, in a heading's bold, opens with a section number after a bold line that does not run on
+    into it: the next heading ("B TRAINING DETAILS / ON TWO TASKS" then "B.1 Dataset
+    Construction"). The number is one of a subsection ("B.1"), or the unit opens with one too
+    (two numbered headings stacked): a title wrapped before a figure ("Top / 10 Risks") is neither."""
+    a = unit.lines[-1]
+    if not _wholly_bold(a, b) or continues(a.text, b.text):
+        return False
+    m = _HEAD_NUMBER.match(b.text)
+    return m is not None and (m.group("sub") is not None or _HEAD_NUMBER.match(unit.lines[0].text) is not None)
+
+
+def _wholly_bold(a: Line, b: Line) -> bool:
+    return a.bold and b.bold and not a.mixed and not b.mixed
+
+
+def _lead_in_after_title(unit: Unit, b: Line) -> bool:
+    """b, bold like the line over it and flush with it, is a lead-in of a few words ending in ":"
+    ("Auto-lock:") under a bold line of words that does not run on into it ("Lock Your Screen"): a
+    lead-in labels the text after it, so the line over it is a heading of its own, not the start
+    of one title."""
+    a = unit.lines[-1]
+    if not _wholly_bold(a, b) or continues(a.text, b.text):
+        return False
+    text = b.text.rstrip()
+    words = sum(c.isalpha() for c in a.text) > 2 * sum(c.isdigit() for c in a.text)  # not a year's label
+    # Flush with the line over it: a table's label indented under its group's is a row of the table.
+    flush = abs(b.bbox[0] - a.bbox[0]) <= 0.3 * a.size
+    return text.endswith(":") and len(text.split()) <= 4 and words and flush and not a.text.rstrip().endswith(TERMINAL)
+
+
 def continues(prev: str, nxt: str) -> bool:
     """Text that reads on: no sentence end before, a lower-case word or a hyphen break after."""
     prev = prev.rstrip()
@@ -372,6 +407,8 @@ def _breaks(unit: Unit, b: Line, pitch: float, across: tuple[float, float], rtl:
     if a.bold and not a.mixed and b.mixed and not continues(a.text, b.text):
         return True
     if b.bold and not b.mixed and a.mixed and a.text.rstrip().endswith(TERMINAL):
+        return True
+    if _next_numbered_heading(unit, b) or _lead_in_after_title(unit, b):
         return True
     overlap = min(a.bbox[3], b.bbox[3]) - max(a.bbox[1], b.bbox[1])
     if overlap > 0.5 * min(a.height, b.height) and -1 <= b.bbox[0] - a.bbox[2] < 2 * a.size:

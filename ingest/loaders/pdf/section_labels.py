@@ -57,6 +57,29 @@ def join_labels(units: list[Unit]) -> list[Unit]:
     return out
 
 
+def split_answers(units: list[Unit]) -> list[Unit]:
+    """A paragraph whose first line is a label and its title closed by a stop ("Item 3. Defaults
+    Upon Senior Securities.") and whose next line opens a sentence ("None."): an item over its
+    answer in one type and one block, two units (the item a heading if its label numbers a series)."""
+    out: list[Unit] = []
+    for unit in units:
+        first = unit.lines[0] if unit.lines else None
+        if (
+            first is None
+            or unit.kind != "paragraph"
+            or len(unit.lines) < 2
+            or not _OPENS.match(first.text)
+            or not first.text.rstrip().endswith(".")
+            or _runs_in(first.text)
+            or not unit.lines[1].text[:1].isupper()
+        ):
+            out.append(unit)
+            continue
+        out.append(replace(unit, lines=[first], meta={}))
+        out.append(replace(unit, lines=unit.lines[1:], meta=dict(unit.meta)))
+    return out
+
+
 def _label_line(unit: Unit) -> Line | None:
     if unit.kind != "paragraph" or len(unit.lines) != 1:
         return None
@@ -90,23 +113,38 @@ def opens_with_label(text: str) -> bool:
 def contents_entries(units: Sequence[Unit], found: Sequence[Unit], plain: Sequence[Unit] = ()) -> set[int]:
     """id() of the found headings that open with a label on a contents page: a page where three
     or more short units in plain type open with a label too ("ITEM 5", "Item 7A.") and outnumber
-    its paragraphs of prose. There a bold or capitals "PART II" is an entry like them, and taken
+    its paragraphs of prose (an item answered by the sentence under it counts as prose). There a bold or capitals "PART II" is an entry like them, and taken
     for a heading it would hold every item up to the real PART II. (A 10-Q that sets its items in
     plain type answers each with prose: no contents page.) `plain` are found headings in plain
     type (`plain_item`): they count as the page's entries, and go with the rest."""
     headed = set(map(id, found)) - set(map(id, plain))
     entries: dict[int, int] = {}
     prose: dict[int, int] = {}
-    for unit in units:
+    for k, unit in enumerate(units):
         if unit.kind != "paragraph" or id(unit) in headed:
             continue
         text = unit.text  # the lines joined again at each use
-        if len(unit.lines) <= 2 and _OPENS.match(text) and not _runs_in(text):
+        after = units[k + 1] if k + 1 < len(units) else None
+        answered = after is not None and after.page == unit.page and _answer(after)
+        if len(unit.lines) <= 2 and _OPENS.match(text) and not _runs_in(text) and not answered:
             entries[unit.page] = entries.get(unit.page, 0) + 1
         elif len(text.split()) >= 20 or _OPENS.match(text):
             prose[unit.page] = prose.get(unit.page, 0) + 1
     pages = {page for page, n in entries.items() if n >= 3 and n > prose.get(page, 0)}
     return {id(u) for u in found if u.page in pages and _OPENS.match(u.text)}
+
+
+def _answer(unit: Unit) -> bool:
+    """A sentence that answers the item above it ("None.", "Not applicable."): a contents page's
+    entry is followed by the next entry or its page number, never by a sentence."""
+    text = unit.text
+    return (
+        unit.kind == "paragraph"
+        and text[:1].isupper()
+        and text.endswith(".")
+        and not _OPENS.match(text)
+        and any(c.isalpha() for c in text)
+    )
 
 
 def plain_item(unit: Unit) -> bool:
