@@ -452,7 +452,7 @@ def mark_units(units: list[Unit], tables: list[Unit], lines: tuple[Line, ...]) -
                 and side_by_side(line, o, 0.5)
                 and not _columns_apart(line, o, rows, tops)
             ]
-            cells = _in_its_column(line, cells, rows, tops)
+            cells = _in_its_column(line, cells, rows, tops) if cells else cells
             if (
                 len(cells) >= 2
                 or any(any(c.isdigit() for c in o.text) for o in cells)

@@ -408,7 +408,7 @@ def _breaks(unit: Unit, b: Line, pitch: float, across: tuple[float, float], rtl:
         return True
     if b.bold and not b.mixed and a.mixed and a.text.rstrip().endswith(TERMINAL):
         return True
-    if _next_numbered_heading(unit, b) or _lead_in_after_title(unit, b):
+    if _wholly_bold(a, b) and (_next_numbered_heading(unit, b) or _lead_in_after_title(unit, b)):
         return True
     overlap = min(a.bbox[3], b.bbox[3]) - max(a.bbox[1], b.bbox[1])
     if overlap > 0.5 * min(a.height, b.height) and -1 <= b.bbox[0] - a.bbox[2] < 2 * a.size:

@@ -124,9 +124,7 @@ def contents_entries(units: Sequence[Unit], found: Sequence[Unit], plain: Sequen
         if unit.kind != "paragraph" or id(unit) in headed:
             continue
         text = unit.text  # the lines joined again at each use
-        after = units[k + 1] if k + 1 < len(units) else None
-        answered = after is not None and after.page == unit.page and _answer(after)
-        if len(unit.lines) <= 2 and _OPENS.match(text) and not _runs_in(text) and not answered:
+        if len(unit.lines) <= 2 and _OPENS.match(text) and not _runs_in(text) and not _answered(units, k):
             entries[unit.page] = entries.get(unit.page, 0) + 1
         elif len(text.split()) >= 20 or _OPENS.match(text):
             prose[unit.page] = prose.get(unit.page, 0) + 1
@@ -134,9 +132,13 @@ def contents_entries(units: Sequence[Unit], found: Sequence[Unit], plain: Sequen
     return {id(u) for u in found if u.page in pages and _OPENS.match(u.text)}
 
 
-def _answer(unit: Unit) -> bool:
-    """A sentence that answers the item above it ("None.", "Not applicable."): a contents page's
-    entry is followed by the next entry or its page number, never by a sentence."""
+def _answered(units: Sequence[Unit], k: int) -> bool:
+    """The unit after units[k], on its page, is a sentence that answers it ("None.", "Not
+    applicable."): a contents page's entry is followed by the next entry or its page number, never
+    by a sentence."""
+    if k + 1 >= len(units) or units[k + 1].page != units[k].page:
+        return False
+    unit = units[k + 1]
     text = unit.text
     return (
         unit.kind == "paragraph"
