@@ -253,7 +253,7 @@ def _visual_order(chars: list[dict]) -> list[dict]:
         (x0 + x1) / 2
         for c in chars
         for x0, _, x1, _ in (c["bbox"],)
-        if x1 - x0 >= 0.01 and not unicodedata.combining(c["c"]) and not c["c"].isspace()
+        if x1 - x0 >= _GLYPH_WIDTH and not unicodedata.combining(c["c"]) and not c["c"].isspace()
     ]
     if all(b <= a + 0.5 for a, b in zip(centres, centres[1:])):
         return chars
@@ -269,8 +269,13 @@ def _visual_order(chars: list[dict]) -> list[dict]:
     return [c for g in groups for c in g]
 
 
+_GLYPH_WIDTH = 0.01
+"""The least width of a glyph of its own: MuPDF gives a ligature's second character and a
+combining mark no width, at the glyph's edge."""
+
+
 def _wide(c: dict) -> bool:
-    return c["bbox"][2] - c["bbox"][0] >= 0.01 and not unicodedata.combining(c["c"])
+    return c["bbox"][2] - c["bbox"][0] >= _GLYPH_WIDTH and not unicodedata.combining(c["c"])
 
 
 def _centre(c: dict) -> float:
