@@ -48,6 +48,7 @@ _EXPORTS = {
     "search": "search_api",
     "Filters": "search_filters",
     "Hit": "search",
+    "principals": "principals",
 }
 
 __all__ = [
@@ -72,6 +73,7 @@ __all__ = [
     "load_bytes",
     "load_config",
     "load_file",
+    "principals",
     "run",
     "search",
 ]
@@ -111,6 +113,7 @@ if TYPE_CHECKING:
     from .loaders import load_bytes, load_file
     from .parallel import chunk_files
     from .pipeline import RunSummary, run
+    from .principals import principals
     from .search import Hit
     from .search_api import search
     from .search_filters import Filters

@@ -26,8 +26,8 @@ from .hybrid import MODES, Mode, search_mode
 from .loaders import load_file
 from .pipeline import RunFlags, RunSummary
 from .pipeline import run as run_pipeline
+from .principals import principals
 from .run_report import RunReport, write_summary_json
-from .search import principals
 from .stopping import StopRequest
 from .terminal_text import shown
 
@@ -342,6 +342,18 @@ def _measure(docs: list[tuple[Loaded, list]], options: ChunkOptions) -> dict:
     }
 
 
+def _readers(as_user: str | None, groups: str) -> tuple[str, ...] | None:
+    """What `--as` (and `--groups`) match. Given at all, --as narrows: a value that is not one
+    e-mail address is a usage error on one line (exit 2, nothing searched), never "no filter"."""
+    if as_user is None:
+        return None
+    try:
+        return principals(as_user, groups.split(",") if groups else ())
+    except ConfigError as exc:
+        err.print(f"[red]error:[/red] {shown(str(exc))}", highlight=False)
+        raise SystemExit(BAD_INPUT) from exc
+
+
 @cli.command("search")
 @click.argument("query")
 @click.option("--index", default="out/index.sqlite", show_default=True, type=click.Path(path_type=Path))
@@ -382,9 +394,9 @@ def search_cmd(
     **filter_flags,
 ) -> None:
     """Best chunks for QUERY (BM25, heading path weighted above the body, or --mode vector|hybrid), with their citation."""
-    if groups and not as_user:
+    if groups and as_user is None:
         raise click.BadParameter("needs --as (whose groups they are)", param_hint="--groups")
-    readers = principals(as_user, tuple(groups.split(","))) if as_user else None
+    readers = _readers(as_user, groups)
     filters = filters_from(**filter_flags)
     if config_path is not None:
         from .cli_pgvector import search_job

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Literal, TypeVar
 
 from .blocks import Chunk
+from .principals import checked_readers
 from .search import Hit, SearchError, hit, ranked_bm25, search
 from .search_filters import Filters
 from .sqlite_files import transaction
@@ -54,6 +55,7 @@ def search_mode(
     """The `k` best chunks for `query` by `mode`. `vectors`: a `VectorIndex` kept open between
     queries (its matrix stays loaded); one is opened for this query otherwise. `filters` narrow
     every ranking alike, before fusion."""
+    readers = checked_readers(readers)
     if mode == "bm25":
         return search(index, query, k, window, readers, filters)
     if mode not in MODES:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from .blocks import Chunk, Citation
 from .embedders import Embedder
 from .pgvector_filters import pg_where
+from .principals import checked_readers
 from .search import Hit, SearchError, widened
 from .search_filters import Filters
 from .sinks.pgvector import Tables, connect, single, where
@@ -79,6 +80,7 @@ class PgvectorSearch:
         ranks for hybrid)."""
         import psycopg
 
+        readers = checked_readers(readers)
         if k < 1 or window < 0:
             raise SearchError(f"k must be at least 1 and window at least 0 (got k={k}, window={window})", self.where)
         if mode not in MODES:
@@ -87,7 +89,7 @@ class PgvectorSearch:
             "query": query,
             "k": k,
             "config": self.options.text_search,
-            "readers": None if readers is None else list(readers),
+            "readers": None if readers is None else list(readers),  # checked above
             "n": max(CANDIDATES, 4 * k),
         }
         narrowed, filter_params = pg_where(filters)

@@ -16,6 +16,8 @@ from .blocks import Chunk
 from .bm25_memory import WarmBm25
 from .errors import SinkError
 from .fts_terms import CLAMPED_IDF, Term, TermCounts
+from .principals import checked_readers
+from .principals import principals as principals  # its import path before principals.py
 from .search_filters import Filters
 from .sinks.sqlite import CHUNK_COLUMNS, CHUNK_SELECT, HEADING_SEPARATOR, chunk_from_row, connect_index, read_chunks
 from .sqlite_files import transaction
@@ -49,15 +51,6 @@ class Hit:
     """"name > heading > path (uri)"."""
 
 
-def principals(email: str, groups: tuple[str, ...] = ()) -> tuple[str, ...]:
-    """The readers a person matches: themselves, their groups, their e-mail domain, and anyone."""
-    email = email.strip().casefold()
-    found = [f"user:{email}", *(f"group:{g.strip().casefold()}" for g in groups if g.strip()), "anyone"]
-    if "@" in email:
-        found.append(f"domain:{email.rsplit('@', 1)[1]}")
-    return tuple(dict.fromkeys(found))
-
-
 def search(
     index: Path,
     query: str,
@@ -69,8 +62,9 @@ def search(
     """The `k` best chunks for the free-text `query`; [] when it holds no searchable word.
 
     With `readers` (what one person matches: `principals`), only
-    chunks of documents one of them may open, or that have no readers recorded (local files).
-    With `filters`, only chunks they let through."""
+    chunks of documents one of them may open, or that have no readers recorded (local files);
+    `()` matches no one, so only the latter. With `filters`, only chunks they let through."""
+    readers = checked_readers(readers)
     if k < 1 or window < 0:
         raise SearchError(f"k must be at least 1 and window at least 0 (got k={k}, window={window})", index)
     match = fts_query(query)
@@ -155,7 +149,7 @@ def allowed_seqs(conn: sqlite3.Connection, readers: tuple[str, ...] | None, filt
     where, params = (filters or Filters()).where(first=2)
     rows = conn.execute(
         f"SELECT c.seq FROM chunks AS c WHERE {readers_clause('?1')} AND {where} ORDER BY c.seq",
-        (None if readers is None else json.dumps(list(readers)), *params),
+        (readers_json(readers), *params),
     )
     return np.fromiter((r[0] for r in rows), dtype=np.int64)
 
@@ -196,7 +190,7 @@ def _ranked_rows(
 ) -> list[tuple]:
     """Rows of the `limit` best chunks for `match`, scored on all of it; with `among`, only the
     chunks that also match `among`."""
-    allowed = None if readers is None else json.dumps(list(readers))
+    allowed = readers_json(readers)
     where, params = (filters or Filters()).where(first=6)
     among_clause = (
         "?5 IS NULL"
@@ -205,6 +199,12 @@ def _ranked_rows(
     )
     sql = _RANKED.format(filters=where, among=among_clause)
     return conn.execute(sql, (match, HEADING_WEIGHT, limit, allowed, among, *params)).fetchall()
+
+
+def readers_json(readers: tuple[str, ...] | None) -> str | None:
+    """The readers as the JSON array `readers_clause` reads (None: no filter), checked on the way."""
+    checked = checked_readers(readers)
+    return None if checked is None else json.dumps(list(checked))
 
 
 def readers_clause(param: str) -> str:

@@ -16,6 +16,7 @@ from typing import Any
 
 from .errors import ConfigError
 from .hybrid import MODES, search_mode
+from .principals import checked_readers
 from .search import Hit
 from .search_filters import Filters
 
@@ -37,16 +38,14 @@ def search(
     mode: how chunks are ranked: "bm25" (full-text, heading path weighted above the body),
       "vector" (cosine to the query's vector; the index must have been built with `embedder:`)
       or "hybrid" (both rankings fused by reciprocal rank).
-    readers: only documents one of these may open (`ingest.search.principals(email, groups)`);
-      None: no permission filter.
+    readers: only documents one of these may open (`ingest.principals(email, groups)`); `()`: a
+      caller who matches no one, who sees only documents without readers (local files);
+      None: no permission filter (an administrator's search). Anything else is a `ConfigError`.
     window: neighbouring chunks of the same document added to each hit's `context`, each side.
     """
     if mode not in MODES:
         raise ConfigError(f"unknown search mode {mode!r}; choose one of {', '.join(MODES)}", subject="mode")
-    if isinstance(readers, str):  # a tuple of its characters would match no one, silently
-        raise ConfigError(
-            "expected a tuple of readers such as principals('ann@example.com'), got one string", subject="readers"
-        )
+    readers = checked_readers(readers)
     return search_mode(Path(index), query, mode, k=k, window=window, readers=readers, filters=as_filters(filters))
 
 
