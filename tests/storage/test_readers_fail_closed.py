@@ -14,14 +14,14 @@ from hypothesis import strategies as st
 
 import ingest
 from ingest.blocks import Document
-from ingest.cli import cli
+from ingest.cli.main import cli
 from ingest.embedders import EmbedderConfig, embed_chunks, load
 from ingest.errors import ConfigError
-from ingest.hybrid import search_mode
-from ingest.principals import checked_readers, principals
-from ingest.search_filters import Filters
+from ingest.search.filters import Filters
+from ingest.search.hybrid import search_mode
+from ingest.search.principals import checked_readers, principals
+from ingest.search.vectors import VectorIndex
 from ingest.sinks.sqlite import SqliteSink
-from ingest.vector_search import VectorIndex
 from tests.storage.documents import make_chunk
 
 BAD_AS = ["", " ", "a,b@x", "nobody", "a@b@c", "@x.org", "ann@", "ann @x.org", "ann@x.org,bo@x.org", "ann@x..org"]
@@ -245,7 +245,7 @@ def test_pgvector_search_refuses_a_bad_as_too(pg_job, args):
 
 
 def test_pgvector_search_as_a_person_and_as_no_one(pg_job, embedder):
-    from ingest.pgvector_search import search_pgvector
+    from ingest.sinks.pgvector_search import search_pgvector
 
     cfg, options = pg_job
     out = CliRunner().invoke(
