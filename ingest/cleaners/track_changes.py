@@ -85,7 +85,7 @@ def strip_marked(text: str, marks: Sequence[Mark]) -> tuple[str, tuple[Mark, ...
 
 
 def resolve_track_changes(blocks: Iterable[Block], ctx: CleanContext) -> Iterator[Block]:
-    options = ctx.options if isinstance(ctx.options, TrackChangesOptions) else TrackChangesOptions()
+    options = ctx.options_as(TrackChangesOptions)
     if options.mode == "keep":
         yield from blocks
         return
