@@ -24,10 +24,10 @@ import sys
 import time
 from pathlib import Path
 
-from ingest.bm25_memory import WarmBm25
-from ingest.fts_terms import TermCounts
-from ingest.search import _RANKED, HEADING_WEIGHT, fts_query, ranked_bm25
-from ingest.search_filters import Filters
+from ingest.search.bm25 import _RANKED, HEADING_WEIGHT, fts_query, ranked_bm25
+from ingest.search.bm25_memory import WarmBm25
+from ingest.search.filters import Filters
+from ingest.search.fts_terms import TermCounts
 from ingest.sinks.sqlite import chunk_from_row, connect_index
 
 ROOT = Path(__file__).resolve().parent.parent

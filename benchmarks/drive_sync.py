@@ -32,7 +32,7 @@ from urllib.parse import urlsplit
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the tests package: its fake Google server
 
-from ingest.pipeline import run  # noqa: E402
+from ingest.runner.pipeline import run  # noqa: E402
 from tests.drive.fake_google import FakeGoogle  # noqa: E402
 from tests.drive.helpers import drive_config  # noqa: E402
 

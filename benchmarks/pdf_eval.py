@@ -177,7 +177,7 @@ for _ in range(passes):
 print(min(times), failed)
 """
 _SETUP = {  # what `pdfeval_chunk.py` runs per document, minus the process start
-    "ingest": "from ingest.cli import cli\nconvert = lambda p: cli.main(['chunk', p], standalone_mode=False)",
+    "ingest": "from ingest.cli.main import cli\nconvert = lambda p: cli.main(['chunk', p], standalone_mode=False)",
     "p4l": "sys.path.insert(0, sys.argv[3])\nimport pdfeval_chunk\nconvert = lambda p: pdfeval_chunk.run_p4l(tool, p)",
 }
 

@@ -14,7 +14,7 @@ in the tests; a production server's fsync adds its disk's commit latency to ever
   the store's cost (COPY, the HNSW and GIN index updates, one transaction a document);
 - write: chunks/s writing every document (one `write` each, then `sync`), SQLite (FTS5, no
   vectors) and pgvector (vectors, HNSW, tsvector) from empty;
-- query: p50 / p95 milliseconds of `ingest.search.search` (SQLite BM25) and `search_pgvector` in
+- query: p50 / p95 milliseconds of `ingest.search.bm25.search` (SQLite BM25) and `search_pgvector` in
   each mode, k=5 with one neighbour each side, over --queries questions made from chunk headings
   and words; the vector modes include embedding the query. One client, one query at a time; the
   SQLite search opens its file per query (its API), `PgvectorSearch` keeps its connection (a
@@ -118,10 +118,10 @@ def main() -> None:
     args = parser.parse_args()
 
     from ingest.embedders import EmbedderConfig, load
-    from ingest.pgvector_search import PgvectorSearch
-    from ingest.search import search as search_sqlite
+    from ingest.search.bm25 import search as search_sqlite
     from ingest.sinks.pgvector import PgvectorSink
     from ingest.sinks.pgvector_options import PgvectorOptions
+    from ingest.sinks.pgvector_search import PgvectorSearch
     from ingest.sinks.sqlite import SqliteSink
     from tests.storage.pg_server import pg_server
 

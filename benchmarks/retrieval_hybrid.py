@@ -19,7 +19,7 @@ bm25s Lucene k1=1.5 b=0.75, per document), its 1,000-token budget cut, its evide
   `rag_eval.score` on the same chunks and says whether every question's figures agree.
 - vector: cosine of the question's and each chunk's vectors (`ingest.embedders.load` of --embedder,
   the default embedder unless told), cached under --cache by text hash, as the SQLite index keeps them.
-- hybrid: `ingest.hybrid.fuse` (reciprocal rank fusion, k=60) of the top 100 of each, as
+- hybrid: `ingest.search.hybrid.fuse` (reciprocal rank fusion, k=60) of the top 100 of each, as
   `ingest search --mode hybrid` does; past them, the BM25 order.
 
 Per dataset it prints the means at the budget and hybrid (and vector) minus bm25, paired over the
@@ -41,7 +41,7 @@ import numpy as np
 from retrieval_real import paired, read_per_question
 
 from ingest.embedders import load, text_hash
-from ingest.hybrid import DEPTH, RRF_K, fuse
+from ingest.search.hybrid import DEPTH, RRF_K, fuse
 
 logging.getLogger("bm25s").setLevel(logging.WARNING)  # rag_eval builds an index per question
 

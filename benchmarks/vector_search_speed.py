@@ -49,11 +49,11 @@ from bm25_pruning import reference as whole_query  # noqa: E402
 from ingest import chunk, load_file  # noqa: E402
 from ingest.blocks import Chunk, Citation, Document  # noqa: E402
 from ingest.embedders import ChunkVectors, load, text_hash  # noqa: E402
-from ingest.fts_terms import TermCounts  # noqa: E402
-from ingest.hybrid import DEPTH, fuse, search_mode  # noqa: E402
-from ingest.search import ranked_bm25  # noqa: E402
+from ingest.search.bm25 import ranked_bm25  # noqa: E402
+from ingest.search.fts_terms import TermCounts  # noqa: E402
+from ingest.search.hybrid import DEPTH, fuse, search_mode  # noqa: E402
+from ingest.search.vectors import VectorIndex  # noqa: E402
 from ingest.sinks.sqlite import SqliteSink  # noqa: E402
-from ingest.vector_search import VectorIndex  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("INGEST_SHARED", ROOT.parent / "shared"))

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from .. import sqlite_files
 from ..blocks import Chunk, Citation, Document
 from ..errors import SinkError
-from ..sqlite_files import FileKind, check_integrity, check_schema, damaged, is_damage, open_error, transaction
+from ..runner.sqlite_files import FileKind, check_integrity, check_schema, damaged, is_damage, open_error, transaction
 from . import Sink
 
 if TYPE_CHECKING:

@@ -17,7 +17,7 @@ from ingest.cleaners import DEFAULT_CHAIN, CleanerFailed, build_chain, clean, pa
 from ingest.config import load_config, parse_config
 from ingest.errors import CleanerError, ConfigError, IngestError
 from ingest.loaders import load_file
-from ingest.pipeline import run
+from ingest.runner.pipeline import run
 from tests.drive.helpers import md, texts
 from tests.paths import ROOT
 

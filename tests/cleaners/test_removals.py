@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 
 from ingest.config import load_config
-from ingest.pipeline import run
-from ingest.state import StateStore
+from ingest.runner.pipeline import run
+from ingest.runner.state import StateStore
 
 GREEDY = """
 def drop_paragraphs(blocks, ctx):

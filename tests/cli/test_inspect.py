@@ -10,7 +10,7 @@ from rich.console import Console
 
 from ingest.chunker import ChunkOptions
 from ingest.cleaners import build_chain
-from ingest.cli_inspect import show
+from ingest.cli.inspect import show
 from ingest.inspect import inspect_document, segments
 from ingest.inspect_html import render
 from ingest.loaders import load_file

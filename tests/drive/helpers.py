@@ -8,7 +8,7 @@ import sqlite3
 from pathlib import Path
 
 from ingest.config import parse_config
-from ingest.pipeline import run
+from ingest.runner.pipeline import run
 
 DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
 PDF = "application/pdf"

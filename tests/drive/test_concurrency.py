@@ -12,8 +12,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from ingest.pipeline import run
-from ingest.read_ahead import read_ahead
+from ingest.runner.pipeline import run
+from ingest.runner.read_ahead import read_ahead
 from tests.drive.helpers import MD, drive_config, md
 
 

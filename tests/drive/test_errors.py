@@ -13,7 +13,7 @@ import pytest
 from googleapiclient.errors import HttpError
 
 from ingest.errors import LoaderError, SourceError
-from ingest.pipeline import run
+from ingest.runner.pipeline import run
 from ingest.sources.drive_auth import credentials
 from ingest.sources.drive_calls import GoogleCalls, RateGate
 from ingest.sources.drive_errors import read_refusal

@@ -10,9 +10,9 @@ import pytest
 
 from ingest.config import parse_config
 from ingest.errors import ConfigError
-from ingest.pipeline import run
+from ingest.runner.pipeline import run
+from ingest.runner.state import StateStore
 from ingest.sources.drive_cursor import DriveCursor
-from ingest.state import StateStore
 from tests.drive.helpers import MD, drive_config, drive_paths, md, texts
 
 

@@ -10,8 +10,8 @@ import sqlite3
 import pytest
 from click.testing import CliRunner
 
-from ingest.cli import cli
-from ingest.pipeline import run
+from ingest.cli.main import cli
+from ingest.runner.pipeline import run
 from tests.drive.helpers import MD, PDF, drive_config, md
 from tests.local_job import local_config
 

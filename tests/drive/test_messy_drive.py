@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from ingest.pipeline import run
+from ingest.runner.pipeline import run
 from tests.drive.helpers import MD, PDF, company, drive_config, fetched, md, texts
 
 

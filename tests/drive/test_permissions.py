@@ -10,9 +10,9 @@ import sqlite3
 import pytest
 from click.testing import CliRunner
 
-from ingest.cli import cli
-from ingest.pipeline import run
-from ingest.search import principals, search
+from ingest.cli.main import cli
+from ingest.runner.pipeline import run
+from ingest.search.bm25 import principals, search
 from tests.drive.helpers import MD, drive_config, md
 from tests.local_job import local_config
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from ingest.pipeline import run
+from ingest.runner.pipeline import run
 from tests.drive.helpers import MD, drive_config, drive_paths, md, texts
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from ingest.config import parse_config
 from ingest.errors import ConfigError
-from ingest.pipeline import run
+from ingest.runner.pipeline import run
 from tests.drive.helpers import PDF, drive_config, fetched, handbook
 
 MEDIA = r"alt=media"

@@ -1,2 +1,2 @@
-"""ingest/pipeline.py: a run end to end on a local folder (changes, renames, deletions, unreadable
+"""ingest/runner/pipeline.py: a run end to end on a local folder (changes, renames, deletions, unreadable
 files, workers, sinks)."""

@@ -12,7 +12,7 @@ import pytest
 from ingest import load_config, run
 from ingest.config import parse_config
 from ingest.errors import ConfigError
-from ingest.search import search
+from ingest.search.bm25 import search
 from tests.paths import ROOT
 
 
@@ -210,7 +210,7 @@ def test_workers_give_the_same_index_as_one_process(workspace, tmp_path):
 
 def test_chunk_files_spreads_over_processes_and_names_failures(tmp_path, seeds):
     from ingest.chunker import ChunkOptions
-    from ingest.parallel import chunk_files
+    from ingest.runner.parallel import chunk_files
 
     bad = tmp_path / "bad.md"
     bad.write_bytes(b"\x00\x00")

@@ -14,7 +14,7 @@ import pytest
 
 from ingest.config import parse_config
 from ingest.errors import ConfigError
-from ingest.pipeline import run
+from ingest.runner.pipeline import run
 from tests.paths import ROOT
 
 DOC = "# Leave\n\nCONFIDENTIAL\n\nTwenty days of paid leave a year.\n\n## Carry-over\n\nFive days carry over.\n"

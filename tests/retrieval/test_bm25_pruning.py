@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from ingest.fts_terms import CLAMPED_IDF, TermCounts
-from ingest.search import query_phrases, ranked_bm25
-from ingest.search_filters import Filters
+from ingest.search.bm25 import query_phrases, ranked_bm25
+from ingest.search.filters import Filters
+from ingest.search.fts_terms import CLAMPED_IDF, TermCounts
 from ingest.sinks import SqliteSink
 from ingest.sinks.sqlite import connect_index
 from tests.storage.documents import articles_index, markdown_document, wiki_documents

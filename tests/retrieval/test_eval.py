@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ingest.chunker.tokens import encoding
-from ingest.evaluate import NGRAM, _covered, _recall, evaluate, read_questions, words
+from ingest.search.evaluate import NGRAM, _covered, _recall, evaluate, read_questions, words
 from tests.retrieval.examples_index import EXAMPLES, build, ingest
 
 ALPHA = """# Alpha

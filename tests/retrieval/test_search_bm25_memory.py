@@ -15,13 +15,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ingest.blocks import Chunk, Citation, Document
-from ingest.bm25_memory import WarmBm25
-from ingest.hybrid import search_mode
-from ingest.search import HEADING_WEIGHT, query_phrases, ranked_bm25
-from ingest.search_filters import Filters
+from ingest.search.bm25 import HEADING_WEIGHT, query_phrases, ranked_bm25
+from ingest.search.bm25_memory import WarmBm25
+from ingest.search.filters import Filters
+from ingest.search.hybrid import search_mode
+from ingest.search.vectors import VectorIndex
 from ingest.sinks import SqliteSink
 from ingest.sinks.sqlite import connect_index
-from ingest.vector_search import VectorIndex
 from tests.storage.documents import articles_index, wiki_documents
 
 WHOLE_QUERY = """

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from ingest.errors import ConfigError
-from ingest.pipeline import run
-from ingest.search import search
-from ingest.search_filters import Filters
+from ingest.runner.pipeline import run
+from ingest.search.bm25 import search
+from ingest.search.filters import Filters
 from tests.drive.helpers import MD, drive_config, md
 from tests.retrieval.examples_index import build, ingest
 

@@ -16,9 +16,9 @@ from ingest import load_config, run
 from ingest.embedders import load as load_embedder
 from ingest.embedders import text_hash
 from ingest.errors import ConfigError, RunError
-from ingest.hybrid import fuse, search_mode
-from ingest.search import SearchError
-from ingest.vector_search import VectorIndex
+from ingest.search.bm25 import SearchError
+from ingest.search.hybrid import fuse, search_mode
+from ingest.search.vectors import VectorIndex
 from tests.local_job import sync as _sync
 from tests.paths import ROOT
 from tests.retrieval import counting_embedder
@@ -261,7 +261,7 @@ def test_another_embedder_setting_re_embeds_everything_under_its_own_name(job):
 
 @pytest.mark.parametrize("mode", ["vector", "hybrid"])
 def test_filters_narrow_vector_and_hybrid_search_as_they_do_bm25(job, mode):
-    from ingest.search_filters import Filters
+    from ingest.search.filters import Filters
 
     docs, config, index = job
     _sync(config)

@@ -8,8 +8,8 @@ import shutil
 import sqlite3
 
 from ingest import load_config, run
+from ingest.runner.state import StateStore
 from ingest.sinks.sqlite import SqliteSink
-from ingest.state import StateStore
 from tests.service.helpers import env, indexed, ingest_run, recorded, start, wait_until, workspace
 
 

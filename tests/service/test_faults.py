@@ -97,7 +97,7 @@ def test_a_read_only_state_names_the_cause(tmp_path):
     ro = sqlite3.connect(f"{(tmp_path / 'state.sqlite').as_uri()}?mode=ro", uri=True)
     with pytest.raises(sqlite3.OperationalError) as real:
         ro.execute("INSERT INTO t VALUES (1)")
-    from ingest.state import _STATE
+    from ingest.runner.state import _STATE
 
     err = sqlite_files.open_error(real.value, "state.sqlite", _STATE)
     assert isinstance(err, StateError) and "read-only" in str(err) and "writable" in str(err)

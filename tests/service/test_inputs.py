@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from ingest.search import search
+from ingest.search.bm25 import search
 from tests.local_job import sync
 from tests.paths import CORPUS, SHARED
 from tests.service.helpers import indexed, ingest_run, workspace

@@ -57,7 +57,7 @@ def test_a_lost_state_with_a_jsonl_dump_reconciles_too(tmp_path):
 
 
 def test_a_reconcile_stopped_half_way_is_finished_by_the_next_run(tmp_path):
-    from ingest.state import StateStore
+    from ingest.runner.state import StateStore
 
     cfg = workspace(tmp_path, 3, slow=False)
     sync(cfg)

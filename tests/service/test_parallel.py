@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 from ingest.errors import WorkerCrash
-from ingest.parallel import ordered_map
+from ingest.runner.parallel import ordered_map
 
 
 def _work(item: int) -> int:

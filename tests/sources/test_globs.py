@@ -10,7 +10,7 @@ import pytest
 
 from ingest.config import LocalSourceConfig, parse_config
 from ingest.errors import IngestError
-from ingest.pipeline import run
+from ingest.runner.pipeline import run
 from ingest.sources.local import LocalSource
 from tests.drive.helpers import MD, drive_paths, drive_sync, md
 

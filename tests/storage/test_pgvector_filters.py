@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from ingest.embedders import EmbedderConfig, load
-from ingest.pgvector_search import MODES, search_pgvector
-from ingest.search_filters import Filters
+from ingest.search.filters import Filters
 from ingest.sinks.pgvector_options import PgvectorOptions
+from ingest.sinks.pgvector_search import MODES, search_pgvector
 from tests.retrieval.examples_index import build
 
 CASES = [

@@ -23,13 +23,13 @@ from ingest.config import parse_config
 from ingest.embedders import EmbedderConfig, load
 from ingest.errors import ConfigError, SinkError, SinkUnreachable
 from ingest.loaders import load_file
-from ingest.machine_faults import machine_fault
-from ingest.pgvector_search import search_pgvector
-from ingest.pipeline import run
-from ingest.search import SearchError, principals
-from ingest.search import search as search_sqlite
+from ingest.runner.machine_faults import machine_fault
+from ingest.runner.pipeline import run
+from ingest.search.bm25 import SearchError, principals
+from ingest.search.bm25 import search as search_sqlite
 from ingest.sinks.pgvector import PgvectorSink
 from ingest.sinks.pgvector_options import PgvectorOptions
+from ingest.sinks.pgvector_search import search_pgvector
 from tests.paths import ROOT
 from tests.storage.pg_server import PgPlace, free_port
 
@@ -250,8 +250,8 @@ def test_the_hnsw_index_is_built_when_a_first_load_ends_or_else_at_the_next_open
 
 
 def test_vector_and_hybrid_search_read_the_hnsw_index(corpus, pg, embedder):
-    from ingest.pgvector_search import _QUERIES, _sql
     from ingest.sinks.pgvector import Tables
+    from ingest.sinks.pgvector_search import _QUERIES, _sql
 
     options = PgvectorOptions(**pg.options())
     loaded = load_file(corpus / "docling/md/sources/nested.md")

@@ -10,7 +10,7 @@ import pytest
 
 from ingest.blocks import Chunk, Document
 from ingest.errors import IngestError, SinkError
-from ingest.search import Hit, SearchError, citation, index_stats, join_context, search
+from ingest.search.bm25 import Hit, SearchError, citation, index_stats, join_context, search
 from tests.storage.documents import articles_index, make_chunk, markdown_document, wiki_documents
 
 

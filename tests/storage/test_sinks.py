@@ -13,8 +13,8 @@ import pytest
 from ingest.blocks import Chunk, Citation, Document
 from ingest.chunk_json import chunk_from_dict, chunk_to_dict
 from ingest.errors import SinkError
+from ingest.runner.state import StateStore
 from ingest.sinks import JsonlSink, Sink, SqliteSink
-from ingest.state import StateStore
 from tests.storage.documents import make_chunk, markdown_document, wiki_documents
 
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from ingest.errors import StateError
+from ingest.runner.state import DocState, StateStore
 from ingest.sinks import SqliteSink
-from ingest.state import DocState, StateStore
 
 
 def facts(path: Path) -> dict[str, str]:
