@@ -319,3 +319,92 @@ def test_a_comment_quoting_nothing_stays_in_the_documents_metadata():
     whole = [c for c in loaded.document.meta["comments"] if c["id"] == "c1"]
     assert whole == [{"id": "c1", "text": "Please check the whole memo", "author": "Ann", "anchor": ""}]
     assert not any("no longer in the document" in w for w in loaded.warnings)  # it never quoted any
+
+
+# -- the rest of the vocabulary ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_formatting_only_revisions_leave_the_text_alone_in_every_mode(mode):
+    """Word's w:rPrChange (bold undone), w:tblPrChange and w:sectPrChange change no text."""
+    bold = (
+        "<w:r><w:rPr><w:b/><w:rPrChange w:id='7' w:author='Ann' w:date='2026-03-01T10:00:00Z'><w:rPr/>"
+        "</w:rPrChange></w:rPr><w:t>Owls</w:t></w:r><w:r><w:t xml:space='preserve'> hunt.</w:t></w:r>"
+    )
+    table = (
+        "<w:tbl><w:tblPr><w:tblW w:w='0' w:type='auto'/><w:tblPrChange w:id='8' w:author='Ann'"
+        " w:date='2026-03-01T10:00:00Z'><w:tblPr/></w:tblPrChange></w:tblPr>"
+        "<w:tblGrid><w:gridCol/></w:tblGrid><w:tr><w:tc><w:p><w:r><w:t>Night</w:t></w:r></w:p></w:tc></w:tr></w:tbl>"
+    )
+    section = (
+        "<w:sectPr><w:pgSz w:w='11906' w:h='16838'/><w:sectPrChange w:id='9' w:author='Ann'"
+        " w:date='2026-03-01T10:00:00Z'><w:sectPr/></w:sectPrChange></w:sectPr>"
+    )
+    loaded = load_docx(p(runs=bold) + table + section)
+    assert [b.rows if b.kind == "table" else b.text for b in resolved(loaded, mode)] == ["Owls hunt.", (("Night",),)]
+
+
+def test_inserted_and_deleted_cells_are_said_not_resolved():
+    cell = "<w:tc><w:tcPr><w:cellIns w:id='6' w:author='Ann' w:date='2026-03-01T10:00:00Z'/></w:tcPr>"
+    table = (
+        "<w:tbl><w:tblGrid><w:gridCol/><w:gridCol/></w:tblGrid><w:tr>"
+        "<w:tc><w:p><w:r><w:t>Owls</w:t></w:r></w:p></w:tc>"
+        f"{cell}<w:p><w:r><w:t>Larks</w:t></w:r></w:p></w:tc></w:tr></w:tbl>"
+    )
+    loaded = load_docx(table)
+    assert any("w:cellIns" in w for w in loaded.warnings)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_docs_cell_style_and_text_style_suggestions_leave_the_text_alone(mode):
+    styled = run("Owls")
+    styled["textRun"]["suggestedTextStyleChanges"] = {"s1": {"textStyle": {"bold": True}}}
+    cell = {
+        "content": [para("Night")],
+        "suggestedTableCellStyleChanges": {"s2": {"tableCellStyle": {"backgroundColor": {}}}},
+    }
+    loaded = load_gdoc([para(styled, run(" hunt.\n")), {"table": {"tableRows": [{"tableCells": [cell]}]}}])
+    assert [b.rows if b.kind == "table" else b.text for b in resolved(loaded, mode)] == ["Owls hunt.", (("Night",),)]
+
+
+DELETED_FIELD = {"accept": ["See ."], "reject": ["See page four."], "keep": ["See page four."]}
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_deleted_field_result_goes_on_accept(mode):
+    by = "w:author='Ann' w:date='2026-03-01T10:00:00Z'"
+    field = (
+        f"<w:del w:id='10' {by}><w:r><w:fldChar w:fldCharType='begin'/></w:r>"
+        "<w:r><w:delInstrText xml:space='preserve'> REF four \\h </w:delInstrText></w:r>"
+        "<w:r><w:fldChar w:fldCharType='separate'/></w:r>"
+        "<w:r><w:delText>page four</w:delText></w:r><w:r><w:fldChar w:fldCharType='end'/></w:r></w:del>"
+    )
+    loaded = load_docx(p(runs="<w:r><w:t xml:space='preserve'>See </w:t></w:r>" + field + "<w:r><w:t>.</w:t></w:r>"))
+    assert texts(loaded, mode) == DELETED_FIELD[mode]
+
+
+MOVED = {
+    "accept": ["Larks sing.", "Owls hunt at gloaming.", "Night falls."],
+    "reject": ["Owls hunt at gloaming.", "Larks sing.", "Night falls."],
+    "keep": ["Owls hunt at gloaming.", "Larks sing.", "Owls hunt at gloaming.", "Night falls."],
+}
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_paragraph_moved_down_is_there_once_in_each_mode(mode):
+    """w:moveFrom / w:moveTo with their range markers, the moved paragraph's mark moved too."""
+    by = "w:author='Ann' w:date='2026-03-01T10:00:00Z'"
+    moved_from = (
+        f"<w:p><w:pPr><w:rPr><w:moveFrom w:id='11' {by}/></w:rPr></w:pPr>"
+        f"<w:moveFromRangeStart w:id='12' w:name='move1' {by}/>"
+        f"<w:moveFrom w:id='13' {by}><w:r><w:t>Owls hunt at gloaming.</w:t></w:r></w:moveFrom>"
+        "<w:moveFromRangeEnd w:id='12'/></w:p>"
+    )
+    moved_to = (
+        f"<w:p><w:pPr><w:rPr><w:moveTo w:id='14' {by}/></w:rPr></w:pPr>"
+        f"<w:moveToRangeStart w:id='15' w:name='move1' {by}/>"
+        f"<w:moveTo w:id='16' {by}><w:r><w:t>Owls hunt at gloaming.</w:t></w:r></w:moveTo>"
+        "<w:moveToRangeEnd w:id='15'/></w:p>"
+    )
+    loaded = load_docx(moved_from + p("Larks sing.") + moved_to + p("Night falls."))
+    assert texts(loaded, mode) == MOVED[mode]

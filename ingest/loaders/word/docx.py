@@ -295,6 +295,11 @@ class _Reader:
             return self._flatten(tc, notes, numbers)
 
         table = read_table(tbl, cell)
+        if next(tbl.iter(W + "cellIns", W + "cellDel"), None) is not None:
+            self.warnings.append(
+                "a table has tracked inserted or deleted cells (w:cellIns / w:cellDel): their text is read "
+                "as it stands, in every track_changes mode"
+            )
         return replace(table, numbers=tuple(numbers)), notes
 
     def _note_items(self, notes: list[tuple[str, str]]) -> Iterator[Item]:
