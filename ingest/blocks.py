@@ -10,6 +10,7 @@ What a block is (its `kind`: a paragraph, a table) and whether it is in the docu
 
 from __future__ import annotations
 
+import hashlib
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -276,6 +277,12 @@ class Document:
     readers: tuple[str, ...] | None = None
     """Who may open it (`user:a@x`, `group:g@x`, `domain:x`, `anyone`), for search to filter on;
     None where the source has no such notion (local files: no filter applies)."""
+
+
+def readers_tag(readers: tuple[str, ...]) -> str:
+    """A short digest of `readers`, folded into fingerprints and content hashes: a sharing change
+    is a change."""
+    return hashlib.sha256("\n".join(readers).encode()).hexdigest()[:12]
 
 
 @dataclass(frozen=True, slots=True)
