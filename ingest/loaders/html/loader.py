@@ -39,7 +39,7 @@ class Page:
 
     def __init__(self, root: etree._Element, classify: Classify | None = None) -> None:
         title = root.find(".//title")
-        self.title = collapse("".join(title.itertext())) if title is not None else ""
+        self.title = collapse("".join(str(t) for t in title.itertext())) if title is not None else ""
         self.lang = (root.get("lang") or root.get("{http://www.w3.org/XML/1998/namespace}lang") or "").strip()
         self.items: list[Item] = Walker(root, classify).read(root)
 

@@ -157,7 +157,7 @@ class Walker:
         if self.classify is not None:
             found = self.classify(el)
             if found:
-                meta = {**(meta or {}), **found}  # type: ignore[typeddict-item]
+                meta = BlockMeta(**{**(meta or {}), **found})
         return replace(ctx, layer=layer, meta=meta, nesting=ctx.nesting + 1)
 
     def block(self, el: etree._Element, ctx: Context) -> None:
