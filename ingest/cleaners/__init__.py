@@ -13,6 +13,7 @@ import sys
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -37,6 +38,9 @@ DEFAULT_CHAIN: tuple[str, ...] = (
 """The built-in cleaners, in the order they run; each is `ingest/cleaners/<name>.py`'s `cleaner`."""
 
 
+_Options = TypeVar("_Options", bound=BaseModel)
+
+
 @dataclass(frozen=True, slots=True)
 class CleanContext:
     """What a cleaner sees besides the blocks: the document, its options, and a tally to report to."""
@@ -48,6 +52,11 @@ class CleanContext:
 
     def count(self, what: str, n: int = 1) -> None:
         self.removed[what] = self.removed.get(what, 0) + n
+
+    def options_as(self, kind: type[_Options]) -> _Options:
+        """The step's options as the cleaner's own model: its defaults when the chain gave none
+        (a cleaner run outside a configured chain, as the tests and `clean_blocks` do)."""
+        return self.options if isinstance(self.options, kind) else kind()
 
 
 CleanFn = Callable[[Iterable[Block], CleanContext], Iterator[Block]]
