@@ -105,6 +105,15 @@ class BlockMeta(TypedDict, total=False):
     """A Word paragraph from a text box: the .docx loader writes it; `track_changes` keeps such a
     block out of a paragraph join, as it does footnotes."""
 
+    # Mail
+    mail: Literal["quoted", "attribution", "signature", "headers"]
+    """What part of an e-mail a block is, where not the writer's new text: a quoted reply, the
+    "On ... wrote:" line above it, the signature, or (in an .mbox) a message's From/To/Date line.
+    The mail loader writes it; the `mail_quotes` cleaner drops the first three."""
+    attachment: str
+    """The file name of the e-mail attachment a block was read from: the mail loader writes it;
+    no stage reads it."""
+
     # Notes and furniture
     note: str
     """"footnote" or "endnote", on a note block: the Word and Docs loaders write it; no stage reads it."""
