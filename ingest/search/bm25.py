@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 from ..blocks import Chunk
 from ..errors import SinkError
 from ..runner.sqlite_files import transaction
-from ..sinks.sqlite import CHUNK_COLUMNS, CHUNK_SELECT, HEADING_SEPARATOR, chunk_from_row, connect_index, read_chunks
+from ..sinks.chunk_rows import HEADING_SEPARATOR
+from ..sinks.sqlite import CHUNK_COLUMNS, CHUNK_SELECT, chunk_from_row, connect_index, read_chunks
 from .bm25_memory import WarmBm25
 from .filters import Filters
 from .fts_terms import CLAMPED_IDF, Term, TermCounts
