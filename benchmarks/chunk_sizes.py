@@ -44,7 +44,7 @@ def main(argv: list[str] | None = None) -> None:
         for f in sorted(folder.glob("*.jsonl")):
             for line in f.read_text().splitlines():
                 if line.strip():
-                    by_type.setdefault("jsonl", []).append(json.loads(line)["token_count"])
+                    by_type.setdefault(folder.name, []).append(json.loads(line)["token_count"])
     if a.folders:
         from ingest.chunker import ChunkOptions
         from ingest.loaders import mime_type_of, supports

@@ -146,6 +146,8 @@ def _join_sections(
     seams = list(left.draft.seams)
     before = left.last_block
     for heading in opening:
+        if not heading.text.strip():
+            continue  # an empty heading shows nothing, as in a section's own text
         seam = _seam(text, before, heading)
         units.append(unit_of_block(heading, seam, heading.text))
         seams.append(seam)
