@@ -93,7 +93,8 @@ def _placed(
     packer: _Packer,
 ) -> Iterator[_Placed]:
     """Every section's drafts in order; a section that packs into one draft under `min_tokens`
-    is joined to the first draft of the next section when the two fit (`_join_sections`)."""
+    is joined to the first draft of the next section when its path is an ancestor of the next
+    one's (the deeper path names both, so no heading leaves every path) and the two fit."""
     held: _Placed | None = None  # the previous section's last draft
     lone = False  # `held` is its section's only draft
     for path, section, opening in sections:
@@ -102,7 +103,7 @@ def _placed(
             continue
         placed = [_Placed(path, d, path, section[-1]) for d in drafts]
         if held is not None:
-            if lone and held.draft.count < packer.min:
+            if lone and held.draft.count < packer.min and _ancestor(held.path, path):
                 joined = _join_sections(held, opening, placed[0], section[0], text, tok, packer.max)
                 if joined is not None:
                     placed[0], held = joined, None
@@ -112,6 +113,10 @@ def _placed(
         held, lone = placed[-1], len(placed) == 1
     if held is not None:
         yield held
+
+
+def _ancestor(path: tuple[str, ...], of: tuple[str, ...]) -> bool:
+    return len(path) < len(of) and of[: len(path)] == path
 
 
 def _section_drafts(section: list[Block], text: str | None, tok: Tokenizer, packer: _Packer) -> list[_Draft]:
@@ -138,9 +143,7 @@ def _join_sections(
     section and that section's first draft `right`, counted whole; None when over the budget.
 
     The headings stand in the text at the seam, so it reads in order and each part stays under
-    its own heading. The joined chunk keeps `right`'s path when `left`'s is an ancestor of it
-    (an introduction before the first subsection: the deeper path names both); otherwise
-    `left`'s, the path where its text begins (`right`'s headings are in the text).
+    its own heading. The joined chunk keeps `right`'s path, the deeper one.
     """
     units = list(left.draft.units)
     seams = list(left.draft.seams)
@@ -161,9 +164,7 @@ def _join_sections(
     if count > max_tokens:
         return None
     draft.counts = [count]
-    lp, rp = left.path, right.path
-    path = rp if len(lp) < len(rp) and rp[: len(lp)] == lp else lp
-    return _Placed(path, draft, right.last_path, right.last_block)
+    return _Placed(right.path, draft, right.last_path, right.last_block)
 
 
 WHOLE_SECTION_CHARS = 6
