@@ -10,6 +10,7 @@ What a block is (its `kind`: a paragraph, a table) and whether it is in the docu
 
 from __future__ import annotations
 
+import hashlib
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -103,6 +104,15 @@ class BlockMeta(TypedDict, total=False):
     textbox: bool
     """A Word paragraph from a text box: the .docx loader writes it; `track_changes` keeps such a
     block out of a paragraph join, as it does footnotes."""
+
+    # Mail
+    mail: Literal["quoted", "attribution", "signature", "headers"]
+    """What part of an e-mail a block is, where not the writer's new text: a quoted reply, the
+    "On ... wrote:" line above it, the signature, or (in an .mbox) a message's From/To/Date line.
+    The mail loader writes it; the `mail_quotes` cleaner drops the first three."""
+    attachment: str
+    """The file name of the e-mail attachment a block was read from: the mail loader writes it;
+    no stage reads it."""
 
     # Notes and furniture
     speaker_notes: bool
@@ -282,6 +292,12 @@ class Document:
     readers: tuple[str, ...] | None = None
     """Who may open it (`user:a@x`, `group:g@x`, `domain:x`, `anyone`), for search to filter on;
     None where the source has no such notion (local files: no filter applies)."""
+
+
+def readers_tag(readers: tuple[str, ...]) -> str:
+    """A short digest of `readers`, folded into fingerprints and content hashes: a sharing change
+    is a change."""
+    return hashlib.sha256("\n".join(readers).encode()).hexdigest()[:12]
 
 
 @dataclass(frozen=True, slots=True)

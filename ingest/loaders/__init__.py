@@ -38,6 +38,10 @@ class FormatLoader:
 MARKDOWN = "text/markdown"
 TEXT = "text/plain"
 GOOGLE_DOC = "application/vnd.google-apps.document"
+HTML = "text/html"
+EML = "message/rfc822"
+MBOX = "application/mbox"
+EPUB = "application/epub+zip"
 
 # Extensions the stdlib's table lacks or gets wrong on some systems.
 _EXTENSIONS = {
@@ -53,6 +57,12 @@ _EXTENSIONS = {
     ".xlsm": "application/vnd.ms-excel.sheet.macroEnabled.12",
     ".csv": "text/csv",
     ".pptx": "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+    ".html": HTML,
+    ".htm": HTML,
+    ".xhtml": HTML,
+    ".eml": EML,
+    ".mbox": MBOX,
+    ".epub": EPUB,
 }
 
 _LOADERS: dict[str, Loader] = {}
@@ -212,6 +222,10 @@ BUILTIN_LOADERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("csv", "sheets.loader:load_csv", (_EXTENSIONS[".csv"],)),
     ("pptx", "pptx.loader:load", (_EXTENSIONS[".pptx"],)),  # Google Slides arrive from Drive as a .pptx export
     ("gdoc", "word.gdoc:load", (GOOGLE_DOC,)),  # the Docs API's documents.get JSON, as the Drive source fetches it
+    ("html", "html.loader:load", (HTML, "application/xhtml+xml")),
+    ("eml", "mail.loader:load_message", (EML,)),
+    ("mbox", "mail.loader:load_mbox", (MBOX,)),
+    ("epub", "epub.loader:load", (EPUB,)),
 )
 _BUILTINS = {mime: target for _, target, mime_types in BUILTIN_LOADERS for mime in mime_types}
 _BUILTIN_NAMES = {mime: name for name, _, mime_types in BUILTIN_LOADERS for mime in mime_types}
