@@ -19,6 +19,7 @@ from ..cleaners import Step
 from ..config import Config, LimitsConfig
 from ..errors import EmbedderError, IngestError, RunError, SourceError, Stopped, internal_error
 from ..loaders import content_hash, supports
+from ..loaders.options import LoaderOptions
 from ..plugin_stages import plugin_options, with_job_embedder
 from ..sinks import Sink
 from ..sinks.jsonl import JsonlSink
@@ -178,7 +179,7 @@ class _Run:
                 _durable(sink, state)
 
     def _sync(self, source: Source, state: StateStore, sink: Sink, stored: dict[str, str]) -> None:
-        stamps = SettingsStamps(self.steps, self.options, self.config.embedder)
+        stamps = SettingsStamps(self.steps, self.options, self.config.embedder, self.config.loader_options())
         known = state.known(source.key)
         cursor = state.get_cursor(source.key)
         resettled = cursor is not None and _settings_changed(known, stamps)
@@ -224,6 +225,7 @@ class _Run:
                     stamps(item.mime_type),
                     self.config.limits,
                     self.flags.reprocess,
+                    self.config.loader_options(),
                 )
 
         workers = worker_count(self.config.workers)
@@ -388,6 +390,7 @@ def _plan(
     stamp: str,
     limits: LimitsConfig,
     reprocess: bool,
+    loaders: LoaderOptions | None = None,
 ) -> DocResult | _Planned:
     """The document `_decide` could not settle, once `read` has its bytes (with `reprocess`, no
     version stored before counts)."""
@@ -427,7 +430,7 @@ def _plan(
             uri=document.uri,
         )
         return DocResult(item.doc_id, item.name, "unchanged")
-    return _Planned(item, fingerprint, digest, Job(data, document, steps, options, limits))
+    return _Planned(item, fingerprint, digest, Job(data, document, steps, options, limits, loaders or LoaderOptions()))
 
 
 def _execute(plan: DocResult | _Planned) -> Done | None:
