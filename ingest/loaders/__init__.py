@@ -167,6 +167,8 @@ def load_bytes(data: bytes, document: Document, options: LoaderOptions | None = 
     loader = _loader(document.mime_type)
     if loader is None:
         raise UnsupportedFormat(f"no loader for {document.mime_type}", subject=document.uri)
+    if not data.strip():  # before any parser: an empty .docx is no zip, an empty .md no text
+        return Loaded(document, (), text="" if document.mime_type in _TEXT_TYPES else None, warnings=(_empty(data),))
     settings = options_for(document.mime_type, options)
     try:
         if settings is not None:
@@ -180,6 +182,17 @@ def load_bytes(data: bytes, document: Document, options: LoaderOptions | None = 
         raise
     except Exception as exc:  # a parser's own exception: name the file and the cause
         raise LoaderError(f"could not parse as {document.mime_type}: {exc}", subject=document.uri) from exc
+
+
+_TEXT_TYPES = frozenset({MARKDOWN, TEXT, "text/csv"})
+"""Formats whose `Loaded.text` is the file's text (block offsets index into it)."""
+
+
+def _empty(data: bytes) -> str:
+    """The warning for a file with nothing in it: every format says the same, and indexes nothing."""
+    if not data:
+        return "is empty (0 bytes): nothing to index"
+    return f"holds only whitespace ({len(data)} bytes): nothing to index"
 
 
 def load_file(path: str | Path) -> Loaded:

@@ -82,7 +82,7 @@ class RunSummary:
     changes: tuple[DocResult, ...] = ()
     """What this run changed in the index: each document written or deleted."""
     warnings: int = 0
-    """Loader warnings over all documents (each is in its `DocResult.warnings`)."""
+    """The warnings the run printed: the loaders' (each in its `DocResult.warnings`), then `heavy`."""
 
     @property
     def ok(self) -> bool:
@@ -512,6 +512,7 @@ def _summary(
     def n(status: Status) -> int:
         return sum(r.status == status for r in results)
 
+    heavy = tuple(heavy_cleaning(results))
     return RunSummary(
         seen=sum(r.status != "deleted" for r in results),
         changed=n("changed"),
@@ -524,10 +525,10 @@ def _summary(
         failures=tuple(r for r in results if r.status == "failed"),
         notes=notes,
         removed={r.name: removals(r.cleaned) for r in results if r.status == "changed"},
-        heavy=tuple(heavy_cleaning(results)),
+        heavy=heavy,
         stopped=stopped,
         changes=tuple(r for r in results if r.status in ("changed", "deleted")),
-        warnings=sum(len(r.warnings) for r in results),
+        warnings=sum(len(r.warnings) for r in results) + len(heavy),  # every warning printed
     )
 
 
@@ -541,10 +542,16 @@ def removals(cleaned: dict) -> dict[str, dict[str, int]]:
 
 def heavy_cleaning(results: list[DocResult]) -> Iterator[str]:
     for r in results:
-        for name, counts in r.cleaned.items():
-            if counts.get("share", 0) > HEAVY_SHARE:
-                yield (
-                    f"{r.name}: cleaner {name!r} removed {counts['share']:.0%} of the text "
-                    f"({counts.get('chars', 0)} characters, {counts.get('blocks', 0)} blocks); "
-                    f"check it with `ingest inspect`"
-                )
+        for warning in cleaning_warnings(r):
+            yield f"{r.name}: {warning}"
+
+
+def cleaning_warnings(r: DocResult) -> Iterator[str]:
+    """A cleaner that removed most of the document's text: worth a look, and counted as a warning."""
+    for name, counts in r.cleaned.items():
+        if counts.get("share", 0) > HEAVY_SHARE:
+            yield (
+                f"cleaner {name!r} removed {counts['share']:.0%} of the text "
+                f"({counts.get('chars', 0)} characters, {counts.get('blocks', 0)} blocks); "
+                f"check it with `ingest inspect`"
+            )
