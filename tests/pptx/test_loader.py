@@ -155,7 +155,6 @@ def test_a_date_placeholder_is_furniture_and_a_pictures_only_deck_has_no_blocks(
     [
         (lambda deck: deck[: len(deck) // 2], "truncated"),
         (lambda deck: b"Slide one\nSlide two\n", "not a ZIP archive"),
-        (lambda deck: b"", "empty"),
         (lambda deck: b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(504), "legacy .ppt"),
     ],
 )
@@ -166,6 +165,13 @@ def test_bad_files_fail_naming_the_file(tmp_path, content, said):
     with pytest.raises(LoaderError, match=said) as err:
         load_file(bad)
     assert "broken%20deck.pptx" in str(err.value)
+
+
+def test_an_empty_deck_is_a_warning_as_in_every_format(tmp_path):
+    empty = tmp_path / "empty.pptx"
+    empty.write_bytes(b"")
+    loaded = load_file(empty)
+    assert loaded.blocks == () and loaded.warnings == ("is empty (0 bytes): nothing to index",)
 
 
 def test_a_zip_that_is_no_presentation_is_named(tmp_path):
