@@ -19,11 +19,12 @@ from collections import Counter
 from pathlib import Path
 
 import trafilatura
+from shared_paths import CORPUS as SHARED_CORPUS
 
 from ingest.cleaners import clean_blocks
 from ingest.loaders import load_file
 
-CORPUS = Path(__file__).resolve().parent.parent.parent / "shared/corpus/formats"
+CORPUS = SHARED_CORPUS / "formats"
 DOCLING = CORPUS / "docling/tests/data/html"
 UNSTRUCTURED = CORPUS / "unstructured/example-docs"
 _WORD = re.compile(r"\w+")
