@@ -93,7 +93,7 @@ def strip_marked(text: str, marks: Sequence[Mark]) -> tuple[str, tuple[Mark, ...
 
 
 def resolve_track_changes(blocks: Iterable[Block], ctx: CleanContext) -> Iterator[Block]:
-    options = ctx.options if isinstance(ctx.options, TrackChangesOptions) else TrackChangesOptions()
+    options = ctx.options_as(TrackChangesOptions)
     blocks = list(blocks)
     if options.mode == "keep" or not any(_tracked(b) for b in blocks):
         yield from blocks

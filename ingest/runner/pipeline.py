@@ -13,11 +13,13 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from ..blocks import readers_tag
 from ..chunker import ChunkOptions
 from ..cleaners import Step
 from ..config import Config, LimitsConfig
 from ..errors import EmbedderError, IngestError, RunError, SourceError, Stopped, internal_error
 from ..loaders import content_hash, supports
+from ..loaders.options import LoaderOptions
 from ..plugin_stages import plugin_options, with_job_embedder
 from ..sinks import Sink
 from ..sinks.jsonl import JsonlSink
@@ -81,7 +83,7 @@ class RunSummary:
     changes: tuple[DocResult, ...] = ()
     """What this run changed in the index: each document written or deleted."""
     warnings: int = 0
-    """Loader warnings over all documents (each is in its `DocResult.warnings`)."""
+    """The warnings the run printed: the loaders' (each in its `DocResult.warnings`), then `heavy`."""
 
     @property
     def ok(self) -> bool:
@@ -178,7 +180,7 @@ class _Run:
                 _durable(sink, state)
 
     def _sync(self, source: Source, state: StateStore, sink: Sink, stored: dict[str, str]) -> None:
-        stamps = SettingsStamps(self.steps, self.options, self.config.embedder)
+        stamps = SettingsStamps(self.steps, self.options, self.config.embedder, self.config.loader_options())
         known = state.known(source.key)
         cursor = state.get_cursor(source.key)
         resettled = cursor is not None and _settings_changed(known, stamps)
@@ -224,6 +226,7 @@ class _Run:
                     stamps(item.mime_type),
                     self.config.limits,
                     self.flags.reprocess,
+                    self.config.loader_options(),
                 )
 
         committed = time.monotonic()
@@ -388,6 +391,7 @@ def _plan(
     stamp: str,
     limits: LimitsConfig,
     reprocess: bool,
+    loaders: LoaderOptions | None = None,
 ) -> DocResult | _Planned:
     """The document `_decide` could not settle, once `read` has its bytes (with `reprocess`, no
     version stored before counts)."""
@@ -406,7 +410,7 @@ def _plan(
     except IngestError as exc:
         return _failed(item, fingerprint, item.doc_id, str(exc), state, source.key)
     # Who may read it is part of what is stored: a sharing change alone is a change.
-    readers = "" if document.readers is None else ":" + content_hash("\n".join(document.readers).encode())[:12]
+    readers = "" if document.readers is None else ":" + readers_tag(document.readers)
     digest = f"{content_hash(data)}{readers}#{stamp}"
     # Same bytes under the same name: touched, not changed. A new name or place is a change even
     # with the same bytes: the title roots the heading paths, and the index names the document.
@@ -427,7 +431,7 @@ def _plan(
             uri=document.uri,
         )
         return DocResult(item.doc_id, item.name, "unchanged")
-    return _Planned(item, fingerprint, digest, Job(data, document, steps, options, limits))
+    return _Planned(item, fingerprint, digest, Job(data, document, steps, options, limits, loaders or LoaderOptions()))
 
 
 def _execute(plan: DocResult | _Planned) -> Done | None:
@@ -510,6 +514,7 @@ def _summary(
     def n(status: Status) -> int:
         return sum(r.status == status for r in results)
 
+    heavy = tuple(heavy_cleaning(results))
     return RunSummary(
         seen=sum(r.status != "deleted" for r in results),
         changed=n("changed"),
@@ -522,10 +527,10 @@ def _summary(
         failures=tuple(r for r in results if r.status == "failed"),
         notes=notes,
         removed={r.name: removals(r.cleaned) for r in results if r.status == "changed"},
-        heavy=tuple(heavy_cleaning(results)),
+        heavy=heavy,
         stopped=stopped,
         changes=tuple(r for r in results if r.status in ("changed", "deleted")),
-        warnings=sum(len(r.warnings) for r in results),
+        warnings=sum(len(r.warnings) for r in results) + len(heavy),  # every warning printed
     )
 
 
@@ -539,10 +544,16 @@ def removals(cleaned: dict) -> dict[str, dict[str, int]]:
 
 def heavy_cleaning(results: list[DocResult]) -> Iterator[str]:
     for r in results:
-        for name, counts in r.cleaned.items():
-            if counts.get("share", 0) > HEAVY_SHARE:
-                yield (
-                    f"{r.name}: cleaner {name!r} removed {counts['share']:.0%} of the text "
-                    f"({counts.get('chars', 0)} characters, {counts.get('blocks', 0)} blocks); "
-                    f"check it with `ingest inspect`"
-                )
+        for warning in cleaning_warnings(r):
+            yield f"{r.name}: {warning}"
+
+
+def cleaning_warnings(r: DocResult) -> Iterator[str]:
+    """A cleaner that removed most of the document's text: worth a look, and counted as a warning."""
+    for name, counts in r.cleaned.items():
+        if counts.get("share", 0) > HEAVY_SHARE:
+            yield (
+                f"cleaner {name!r} removed {counts['share']:.0%} of the text "
+                f"({counts.get('chars', 0)} characters, {counts.get('blocks', 0)} blocks); "
+                f"check it with `ingest inspect`"
+            )

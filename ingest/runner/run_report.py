@@ -30,7 +30,7 @@ from rich.table import Table
 
 from ..errors import IngestError
 from ..terminal_text import printable, shown
-from .pipeline import DocResult, RunSummary
+from .pipeline import DocResult, RunSummary, cleaning_warnings
 
 Format = Literal["pretty", "text", "json"]
 
@@ -272,7 +272,9 @@ def write_summary_json(path: Path, summary: RunSummary | None, exit_code: int, e
         record["changes"] = [
             {"document": r.doc_id, "name": r.name, "action": r.status, "chunks": r.chunks} for r in summary.changes
         ]
-        record["warning_list"] = [{"document": r.doc_id, "warning": w} for r in summary.changes for w in r.warnings]
+        record["warning_list"] = [  # as many as `warnings` counts: the loaders', then the cleaners'
+            {"document": r.doc_id, "warning": w} for r in summary.changes for w in (*r.warnings, *cleaning_warnings(r))
+        ]
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     with os.fdopen(fd, "w", encoding="utf-8") as handle:

@@ -127,7 +127,8 @@ class Cluster:
     def wait_nodes(self) -> None:
         """Wait until the head counts every live node of ours, and no dead one, as alive (asked in
         a child: the test's own process stays free to connect as a driver later)."""
-        want = str(sorted(n.port for n in self.nodes if n.alive))
+        live = [n for n in self.nodes if n.alive]
+        want = str(sorted(n.port for n in live))
         probe = (
             "import ray,sys; ray.init(address=sys.argv[1], logging_level='ERROR', log_to_driver=False);"
             "print(sorted(n['NodeManagerPort'] for n in ray.nodes() if n['Alive']))"
@@ -135,7 +136,7 @@ class Cluster:
         deadline = time.monotonic() + START_TIMEOUT_S
         seen = ""
         while time.monotonic() < deadline:
-            if not all(n.alive for n in self.nodes):
+            if not all(n.alive for n in live):
                 break
             try:
                 done = subprocess.run([sys.executable, "-c", probe, self.address], env=self.env, capture_output=True,

@@ -18,6 +18,8 @@ from ingest.errors import ClusterSetupError
 from tests import paths
 from tests.ray.cluster import Cluster
 
+pytestmark = pytest.mark.ray
+
 SAMPLE_PER_TYPE = 4
 SAMPLE_MAX_BYTES = 200_000
 VECTOR_ATOL = 1e-5
