@@ -10,6 +10,7 @@ What a block is (its `kind`: a paragraph, a table) and whether it is in the docu
 
 from __future__ import annotations
 
+import hashlib
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -84,11 +85,34 @@ class BlockMeta(TypedDict, total=False):
     """A Google Docs heading's id: the Docs loader writes it; the Drive links (`links.py`) read it."""
     tab: bool
     """A heading that is a Google Docs tab's title: the Docs loader writes it; no stage reads it."""
+    number: ListNumber
+    """How a Word or Docs list item or numbered heading counts: their loaders write it (with
+    `marker`, the number counted with every paragraph there); `track_changes` counts again after
+    resolving (and puts a heading's new number in front of its text, where `marker` was)."""
+    numbers: tuple[ListNumber, ...]
+    """On a Word or Docs table: the numbered paragraphs in its cells, which count in the body's
+    lists: their loaders write it; `track_changes` counts them when counting again."""
+    rank: int
+    """A Word or Docs heading's rank (Title 0, Heading N N, a Docs tab below 0): their loaders
+    write it; `track_changes` places blocks under headings again after resolving."""
+    form_before: ParagraphForm
+    """The paragraph before a tracked change to its properties (Word's `w:pPrChange`) or without a
+    suggested style or bullet (Docs), the block itself being the form after it: the Word and Docs
+    loaders write it; `track_changes` gives the block this form on `reject`."""
     html: bool
     """A Markdown block of raw HTML: the Markdown loader writes it; no stage reads it."""
     textbox: bool
     """A Word paragraph from a text box: the .docx loader writes it; `track_changes` keeps such a
     block out of a paragraph join, as it does footnotes."""
+
+    # Mail
+    mail: Literal["quoted", "attribution", "signature", "headers"]
+    """What part of an e-mail a block is, where not the writer's new text: a quoted reply, the
+    "On ... wrote:" line above it, the signature, or (in an .mbox) a message's From/To/Date line.
+    The mail loader writes it; the `mail_quotes` cleaner drops the first three."""
+    attachment: str
+    """The file name of the e-mail attachment a block was read from: the mail loader writes it;
+    no stage reads it."""
 
     # Notes and furniture
     note: str
@@ -167,6 +191,43 @@ class BlockMeta(TypedDict, total=False):
 
 
 @dataclass(frozen=True, slots=True)
+class ListNumber:
+    """How a numbered paragraph (a Word or Google Docs list item, a numbered heading) counts, so its
+    number can be counted again once tracked changes have decided which paragraphs remain."""
+
+    counter: str
+    """Which list it counts in: paragraphs with the same counter continue one another's numbers."""
+    level: int
+    """0-based nesting level; counting at a level restarts every deeper one."""
+    template: str
+    """The number as the level writes it: "%1" is level 0's count, "%1.%2." gives "2.1."."""
+    formats: tuple[tuple[int, str], ...] = ()
+    """(start, number format in Word's names) of each level a template may name, from level 0."""
+    bullet: str = ""
+    """A bullet level's glyph, shown instead of a number (the level still counts)."""
+    suffix: str = " "
+    """What follows the number when it opens a heading's text ("" where Word's `w:suff` is nothing)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ParagraphForm:
+    """What a Word or Google Docs paragraph is on one side of a tracked change to its properties
+    (Word's `w:pPrChange`, a Docs paragraph-style or bullet suggestion): its kind, style, heading
+    rank and list membership."""
+
+    kind: str
+    style: str = ""
+    rank: int | None = None
+    """Heading rank (Title 0, Heading N N); None for other kinds."""
+    level: int = 0
+    """Heading level, or nesting level of a list item."""
+    number: ListNumber | None = None
+    list_id: str = ""
+    attrs: Mapping[str, str] = field(default_factory=dict)
+    """Who made the change and when, or the suggestion's id."""
+
+
+@dataclass(frozen=True, slots=True)
 class Block:
     """One structural unit of a document, in reading order."""
 
@@ -225,6 +286,12 @@ class Document:
     readers: tuple[str, ...] | None = None
     """Who may open it (`user:a@x`, `group:g@x`, `domain:x`, `anyone`), for search to filter on;
     None where the source has no such notion (local files: no filter applies)."""
+
+
+def readers_tag(readers: tuple[str, ...]) -> str:
+    """A short digest of `readers`, folded into fingerprints and content hashes: a sharing change
+    is a change."""
+    return hashlib.sha256("\n".join(readers).encode()).hexdigest()[:12]
 
 
 @dataclass(frozen=True, slots=True)

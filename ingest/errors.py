@@ -28,6 +28,11 @@ class LoaderError(IngestError):
     """A document could not be parsed; `subject` is the document's path or uri."""
 
 
+class UnreadableText(LoaderError):
+    """A document whose text layer cannot be read (a file cut short, fonts without a Unicode map):
+    indexing it would store cipher, so it fails and the index keeps what it held for it."""
+
+
 class UnsupportedFormat(LoaderError):
     """No loader is registered for the document's type."""
 

@@ -13,6 +13,7 @@ import sys
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -31,9 +32,13 @@ DEFAULT_CHAIN: tuple[str, ...] = (
     "running_headers",
     "empty_cells",  # table shape, once marks are resolved
     "merged_cells",
+    "mail_quotes",  # e-mail: quoted replies and signatures, as the mail loader marked them
     "furniture",  # last: drops what the loader, or a cleaner above, put in the furniture layer
 )
 """The built-in cleaners, in the order they run; each is `ingest/cleaners/<name>.py`'s `cleaner`."""
+
+
+_Options = TypeVar("_Options", bound=BaseModel)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +52,11 @@ class CleanContext:
 
     def count(self, what: str, n: int = 1) -> None:
         self.removed[what] = self.removed.get(what, 0) + n
+
+    def options_as(self, kind: type[_Options]) -> _Options:
+        """The step's options as the cleaner's own model: its defaults when the chain gave none
+        (a cleaner run outside a configured chain, as the tests and `clean_blocks` do)."""
+        return self.options if isinstance(self.options, kind) else kind()
 
 
 CleanFn = Callable[[Iterable[Block], CleanContext], Iterator[Block]]

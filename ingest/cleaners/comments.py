@@ -24,7 +24,7 @@ class CommentsOptions(BaseModel, frozen=True):
 
 
 def drop_comments(blocks: Iterable[Block], ctx: CleanContext) -> Iterator[Block]:
-    options = ctx.options if isinstance(ctx.options, CommentsOptions) else CommentsOptions()
+    options = ctx.options_as(CommentsOptions)
     for block in blocks:
         cell_marks = tuple(block.meta.get("cell_marks", ()))
         found = [(m, block.text) for m in block.marks if m.kind == "comment"]

@@ -27,7 +27,7 @@ class LineNumberOptions(BaseModel):
 
 
 def drop_line_numbers(blocks: Iterable[Block], ctx: CleanContext) -> Iterator[Block]:
-    opts = ctx.options if isinstance(ctx.options, LineNumberOptions) else LineNumberOptions()
+    opts = ctx.options_as(LineNumberOptions)
     blocks = list(blocks)
     columns: dict[tuple[int | None, str], list[list[int]]] = {}
     boxes: dict[int, tuple[float, float, float, float]] = {}  # the candidates' positions, by index

@@ -33,7 +33,7 @@ class MergedCellsOptions(BaseModel, frozen=True):
 
 
 def resolve_merged_cells(blocks: Iterable[Block], ctx: CleanContext) -> Iterator[Block]:
-    options = ctx.options if isinstance(ctx.options, MergedCellsOptions) else MergedCellsOptions()
+    options = ctx.options_as(MergedCellsOptions)
     for block in blocks:
         covered = set(block.meta.get("covered", ())) if block.kind == "table" and block.rows else set()
         if not covered:

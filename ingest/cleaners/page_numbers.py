@@ -45,7 +45,7 @@ class PageNumberOptions(BaseModel):
 
 
 def drop_page_numbers(blocks: Iterable[Block], ctx: CleanContext) -> Iterator[Block]:
-    opts = ctx.options if isinstance(ctx.options, PageNumberOptions) else PageNumberOptions()
+    opts = ctx.options_as(PageNumberOptions)
     blocks = list(blocks)
     found: dict[str, list[tuple[int, int, int]]] = {"arabic": [], "roman": []}  # (page, value, index)
     pieces: dict[int, str] = {}

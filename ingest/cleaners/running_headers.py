@@ -53,7 +53,7 @@ class RunningHeaderOptions(BaseModel):
 
 
 def drop_running_headers(blocks: Iterable[Block], ctx: CleanContext) -> Iterator[Block]:
-    opts = ctx.options if isinstance(ctx.options, RunningHeaderOptions) else RunningHeaderOptions()
+    opts = ctx.options_as(RunningHeaderOptions)
     blocks = list(blocks)
     pages = {b.page for b in blocks if b.page is not None}
     need = max(opts.min_pages, math.ceil(opts.min_share * len(pages)))

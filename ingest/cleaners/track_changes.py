@@ -14,7 +14,14 @@ Works on marks only, so Word revisions and Google Docs suggestions resolve alike
   Resolved cells are written back into `rows` and the table text is rendered again.
   `meta["marks_shape"]` = (rows, columns) when the marks were made; a table another cleaner has
   reshaped since cannot be resolved safely and passes unchanged (counted as "stale_tables").
-- Headings change with their text, and so do the heading paths of the blocks under them.
+- A paragraph's form (kind, style, heading rank, list membership and level) is the one after the
+  change as loaded; `meta["form_before"]` holds the one before (Word's `w:pPrChange`; a Docs
+  paragraph without its suggested style or bullet), which `reject` restores.
+- Then list and heading numbers are counted again (`meta["number"]`, the numbered paragraphs in
+  tables' cells in `meta["numbers"]`) over the paragraphs that remain, and every heading path is
+  rebuilt from the headings that remain (`meta["rank"]`), so a heading that appears, goes or is
+  renamed moves what it heads. `keep` leaves the document as loaded: both sides of the text,
+  marked, in the form the editors' markup view shows (the form after the change).
 """
 
 from __future__ import annotations
@@ -22,11 +29,12 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
-from typing import Literal
+from typing import Literal, cast
 
 from pydantic import BaseModel
 
 from ..blocks import Block, BlockMeta, Mark
+from ..loaders.word.numbers import Counters
 from ..table_text import render_table
 from . import CleanContext, Cleaner
 
@@ -85,46 +93,51 @@ def strip_marked(text: str, marks: Sequence[Mark]) -> tuple[str, tuple[Mark, ...
 
 
 def resolve_track_changes(blocks: Iterable[Block], ctx: CleanContext) -> Iterator[Block]:
-    options = ctx.options if isinstance(ctx.options, TrackChangesOptions) else TrackChangesOptions()
-    if options.mode == "keep":
+    options = ctx.options_as(TrackChangesOptions)
+    blocks = list(blocks)
+    if options.mode == "keep" or not any(_tracked(b) for b in blocks):
         yield from blocks
         return
-    mode = options.mode
+    yield from _restructured(list(_resolved(blocks, options.mode, ctx)), options.mode, ctx)
+
+
+def _tracked(block: Block) -> bool:
+    return bool(block.marks and any(m.kind in CHANGES for m in block.marks)) or (
+        "form_before" in block.meta or _table_marks(block)
+    )
+
+
+def _resolved(blocks: Iterable[Block], mode: str, ctx: CleanContext) -> Iterator[Block]:
+    """The blocks with their text resolved and paragraphs joined where a paragraph mark went;
+    blocks left empty still pass (a heading emptied closes its section), for `_restructured`."""
     drop = "deletion" if mode == "accept" else "insertion"
-    renames: dict[tuple[str, ...], tuple[str, ...]] = {}
     pending: Block | None = None  # a paragraph whose mark went: it joins the next one
     held: list[Block] = []
 
     def flush() -> Iterator[Block]:
         nonlocal pending
         if pending is not None:
-            yield from _finish(pending, ctx)
+            yield _stripped(pending)
             pending = None
         yield from held
         held.clear()
 
     for block in blocks:
-        if pending is None and not renames and not block.marks and not _table_marks(block):
-            yield block  # nothing tracked and nothing to carry: most blocks of most documents
+        if pending is None and not block.marks and not _table_marks(block):
+            yield block  # nothing tracked in its text and nothing to carry
             continue
-        path = _renamed(block.path, renames)
         if block.kind == "table":
             yield from flush()
-            table = _table(replace(block, path=path), mode, ctx)
+            table = _table(block, mode, ctx)
             if table is not None:
                 yield table
             continue
         joins = _ends_in_mark(block, drop)
         text, marks, removed = resolve_changes(block.text, block.marks, mode)
         ctx.count("chars", removed)
-        if block.kind == "heading":
-            new_title = " ".join(text.split())
-            parent = path[:-1]
-            renames[block.path] = (*parent, new_title) if new_title else parent or block.path
-            path = renames[block.path]
-        block = replace(block, text=text, marks=marks, path=path)
+        block = replace(block, text=text, marks=marks)
         if pending is not None and (block.kind in _ASIDE or block.layer == "furniture" or block.meta.get("textbox")):
-            held.extend(_finish(block, ctx))
+            held.append(_stripped(block))
             continue
         if pending is not None:
             shift = len(pending.text)
@@ -135,37 +148,120 @@ def resolve_track_changes(blocks: Iterable[Block], ctx: CleanContext) -> Iterato
             )
             pending = None
             ctx.count("joins")
-        if joins:
-            pending = block
-            continue
         pending = block
-        yield from flush()
+        if not joins:
+            yield from flush()
     yield from flush()
+
+
+def _restructured(blocks: list[Block], mode: str, ctx: CleanContext) -> Iterator[Block]:
+    """The blocks in the form the mode gives them (`reject` restores a paragraph's style and list
+    from `meta["form_before"]`), list and heading numbers counted again over the paragraphs that
+    remain, and every heading path rebuilt from the headings that remain, as `place` built them."""
+    root_index, root = _root(blocks)
+    counters = Counters()
+    stack: list[tuple[int, str]] = []
+    for i, block in enumerate(blocks):
+        if block.layer == "furniture":
+            yield replace(block, path=(root, *block.path[1:]))
+            continue
+        for number in block.meta.get("numbers", ()):
+            counters.next(number)
+        block = _numbered(_in_form(block, mode), counters)
+        if block.kind == "heading" and i != root_index:
+            rank = block.meta.get("rank", block.level)
+            while stack and stack[-1][0] >= rank:
+                stack.pop()
+            title = " ".join(block.text.split())
+            if title:
+                stack.append((rank, title))
+        block = replace(block, path=(root,) if i == root_index else (root, *(t for _, t in stack)))
+        if block.kind == "table" or block.text:
+            yield block
+        else:
+            ctx.count("blocks")
+
+
+def _root(blocks: list[Block]) -> tuple[int, str]:
+    """The root of every path, and which block is the heading that gives it (-1: none): the
+    loader's root, renamed where that heading's text changed."""
+    root = next((b.path[0] for b in blocks if b.path), "")
+    for i, b in enumerate(blocks):
+        if b.kind == "heading" and b.layer == "body":
+            if len(b.path) == 1:
+                return i, " ".join(b.text.split()) or root
+            break
+    return -1, root
+
+
+def _in_form(block: Block, mode: str) -> Block:
+    """The block as the mode makes it: on `reject`, what its properties were before the change."""
+    before = block.meta.get("form_before")
+    block = _unnumbered(block)
+    if mode != "reject" or before is None:
+        return block
+    meta = {
+        k: v for k, v in block.meta.items() if k not in ("style", "rank", "number", "marker", "list_id", "form_before")
+    }
+    if before.style and (before.kind == "heading" or before.style != "NORMAL_TEXT"):
+        meta["style"] = before.style
+    if before.rank is not None:
+        meta["rank"] = before.rank
+    if before.number is not None:
+        meta["number"] = before.number
+    if before.kind == "list_item":
+        meta["list_id"] = before.list_id
+    return replace(block, kind=before.kind, level=before.level, meta=cast(BlockMeta, meta))
+
+
+def _unnumbered(block: Block) -> Block:
+    """A numbered heading without the number its loader put in front of its text."""
+    marker = block.meta.get("marker")
+    number = block.meta.get("number")
+    if block.kind != "heading" or not marker or number is None:
+        return block
+    prefix = marker + number.suffix
+    if not block.text.startswith(prefix):
+        return block
+    n = len(prefix)
+    marks = tuple(replace(m, start=max(m.start - n, 0), end=max(m.end - n, 0)) for m in block.marks)
+    meta = block.meta.copy()
+    del meta["marker"]
+    return replace(block, text=block.text[n:], marks=marks, meta=meta)
+
+
+def _numbered(block: Block, counters: Counters) -> Block:
+    """The block with the number it has among the paragraphs that remain."""
+    number = block.meta.get("number")
+    if number is None or block.kind not in ("list_item", "heading"):
+        return block
+    marker = counters.next(number)
+    meta = block.meta.copy()
+    if block.kind == "list_item":
+        meta["marker"] = marker
+        return replace(block, meta=meta)
+    if not marker or number.bullet:
+        return block
+    meta["marker"] = marker
+    prefix = marker + number.suffix
+    n = len(prefix)
+    marks = tuple(replace(m, start=m.start + n, end=m.end + n) for m in block.marks)
+    return replace(block, text=prefix + block.text, marks=marks, meta=meta)
 
 
 def _table_marks(block: Block) -> bool:
     return block.kind == "table" and bool(block.meta.get("cell_marks") or block.meta.get("row_marks"))
 
 
-def _finish(block: Block, ctx: CleanContext) -> Iterator[Block]:
+def _stripped(block: Block) -> Block:
     text, marks = strip_marked(block.text, block.marks)
-    if not text:
-        ctx.count("blocks")
-        return
-    yield replace(block, text=text, marks=marks)
+    return replace(block, text=text, marks=marks)
 
 
 def _ends_in_mark(block: Block, drop: str) -> bool:
     """The block ends in a tracked paragraph mark that resolving removes."""
     n = len(block.text)
     return n > 0 and block.text[-1] == "\n" and any(m.kind == drop and m.start < n <= m.end for m in block.marks)
-
-
-def _renamed(path: tuple[str, ...], renames: dict[tuple[str, ...], tuple[str, ...]]) -> tuple[str, ...]:
-    for k in range(len(path), 0, -1):
-        if path[:k] in renames:
-            return renames[path[:k]] + path[k:]
-    return path
 
 
 def _table(block: Block, mode: str, ctx: CleanContext) -> Block | None:

@@ -29,6 +29,7 @@ from ..search.hybrid import MODES, Mode, default_mode, search_mode
 from ..search.principals import principals
 from ..terminal_text import shown
 from .filters import filter_options, filters_from
+from .search_output import print_hits
 from .settings import cleaner_option, config_option, config_or_folder, resolve_settings
 
 err = Console(stderr=True, soft_wrap=True)
@@ -420,27 +421,22 @@ def search_cmd(
     else:
         mode = mode or default_mode(index)
         hits = search_mode(index, query, mode, k=k, window=window, readers=readers, filters=filters)
-    out = Console()
-    for rank, hit in enumerate(hits, 1):
-        if as_json:
-            click.echo(
-                json.dumps(
-                    {
-                        "rank": rank,
-                        "score": hit.score,
-                        "citation": hit.citation,
-                        "url": hit.chunk.url,
-                        "context": hit.context,
-                        "chunk": chunk_to_dict(hit.chunk),
-                    },
-                    ensure_ascii=False,
-                )
+    for rank, hit in enumerate(hits, 1) if as_json else ():
+        click.echo(
+            json.dumps(
+                {
+                    "rank": rank,
+                    "score": hit.score,
+                    "citation": hit.citation,
+                    "url": hit.chunk.url,
+                    "context": hit.context,
+                    "chunk": chunk_to_dict(hit.chunk),
+                },
+                ensure_ascii=False,
             )
-            continue
-        out.rule(f"{rank}. {hit.citation}  [dim](score {hit.score:.2f})[/dim]")
-        if hit.chunk.url:
-            out.print(hit.chunk.url, highlight=False, markup=False, soft_wrap=True)
-        out.print(hit.context, highlight=False, markup=False)
+        )
+    if not as_json:
+        print_hits(hits, Console())
     if not hits and not as_json:
         err.print("no matches")
 

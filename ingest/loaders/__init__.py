@@ -36,6 +36,10 @@ class FormatLoader:
 MARKDOWN = "text/markdown"
 TEXT = "text/plain"
 GOOGLE_DOC = "application/vnd.google-apps.document"
+HTML = "text/html"
+EML = "message/rfc822"
+MBOX = "application/mbox"
+EPUB = "application/epub+zip"
 
 # Extensions the stdlib's table lacks or gets wrong on some systems.
 _EXTENSIONS = {
@@ -50,6 +54,12 @@ _EXTENSIONS = {
     ".xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
     ".xlsm": "application/vnd.ms-excel.sheet.macroEnabled.12",
     ".csv": "text/csv",
+    ".html": HTML,
+    ".htm": HTML,
+    ".xhtml": HTML,
+    ".eml": EML,
+    ".mbox": MBOX,
+    ".epub": EPUB,
 }
 
 _LOADERS: dict[str, Loader] = {}
@@ -191,5 +201,9 @@ BUILTIN_LOADERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("xlsx", "sheets.loader:load_workbook", (_EXTENSIONS[".xlsx"], _EXTENSIONS[".xlsm"])),
     ("csv", "sheets.loader:load_csv", (_EXTENSIONS[".csv"],)),
     ("gdoc", "word.gdoc:load", (GOOGLE_DOC,)),  # the Docs API's documents.get JSON, as the Drive source fetches it
+    ("html", "html.loader:load", (HTML, "application/xhtml+xml")),
+    ("eml", "mail.loader:load_message", (EML,)),
+    ("mbox", "mail.loader:load_mbox", (MBOX,)),
+    ("epub", "epub.loader:load", (EPUB,)),
 )
 _BUILTINS = {mime: target for _, target, mime_types in BUILTIN_LOADERS for mime in mime_types}

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import PurePosixPath
 from typing import Literal
 
+from ..blocks import readers_tag
 from ..chunker import ChunkOptions
 from ..cleaners import Step
 from ..config import Config, LimitsConfig
@@ -459,7 +460,7 @@ def _plan(
     except IngestError as exc:
         return _failed(item, fingerprint, item.doc_id, str(exc), state, source.key)
     # Who may read it is part of what is stored: a sharing change alone is a change.
-    readers = "" if document.readers is None else ":" + content_hash("\n".join(document.readers).encode())[:12]
+    readers = "" if document.readers is None else ":" + readers_tag(document.readers)
     digest = f"{content_hash(data)}{readers}#{stamp}"
     # Same bytes under the same name: touched, not changed. A new name or place is a change even
     # with the same bytes: the title roots the heading paths, and the index names the document.

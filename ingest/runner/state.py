@@ -19,8 +19,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Literal
 
-from .. import sqlite_files
 from ..errors import StateError
+from . import sqlite_files
 from .machine_faults import sqlite_advice
 from .sqlite_files import FileKind, check_integrity, check_schema, damaged, is_damage, open_error, transaction
 

@@ -30,10 +30,11 @@ import uuid
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..blocks import Chunk, Citation, Document
+from ..blocks import Chunk, Document
 from ..embedders import Embedder
 from ..errors import SinkError, SinkUnreachable
 from . import Sink
+from .chunk_rows import STORED_FIELDS, chunk_values, json_data
 from .pgvector_options import PgvectorOptions
 
 if TYPE_CHECKING:
@@ -44,28 +45,12 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 SCHEMA_VERSION = "1"
-HEADING_SEPARATOR = " > "
 _T = TypeVar("_T")
 
-CHUNK_COLUMNS = (
-    "id",
-    "doc_id",
-    "chunk_index",
-    "text",
-    "heading_path",
-    "heading",
-    "kinds",
-    "token_count",
-    "overlap_tokens",
-    "start_char",
-    "end_char",
-    "page_start",
-    "page_end",
-    "meta",
-    "url",
-    "content_hash",
-    "embedding",
-)
+RENAMED = {"start": "start_char", "end": "end_char"}
+"""Columns named apart from their `Chunk` field (`end` is a word PostgreSQL reserves)."""
+CHUNK_COLUMNS = (*(RENAMED.get(name, name) for name in STORED_FIELDS), "content_hash", "embedding")
+"""The chunk table's columns: `chunk_rows.STORED_FIELDS`, then the embedded text's hash and its vector."""
 
 
 class Tables:
@@ -133,7 +118,7 @@ class PgvectorSink(Sink):
 
         chunks = list(chunks)
         doc_row = _document_row(document, len(chunks))
-        rows = [_chunk_row(document, chunk) for chunk in chunks]  # a bad chunk fails before anything is read
+        rows = [chunk_values(document, chunk) for chunk in chunks]  # a bad chunk fails before anything is read
         if vectors is None:
             vectors = embed_chunks(self.embedder, chunks, self.cached_vectors)
             self.embedded += vectors.embedded
@@ -446,52 +431,10 @@ def _document_row(document: Document, chunk_count: int) -> tuple[Any, ...]:
     from psycopg.types.json import Jsonb
 
     d = document
-    meta = Jsonb(_json_data(d.meta, f"document {d.id!r} has meta that is not JSON data", d.uri))
+    meta = Jsonb(json_data(d.meta, f"document {d.id!r} has meta that is not JSON data", d.uri))
     # Readers known to be none are stored as an empty list, which no one's principals overlap.
     readers = None if d.readers is None else list(d.readers)
     return (d.id, d.uri, d.name, d.mime_type, d.modified, d.version, d.title, meta, chunk_count, readers)
-
-
-def _chunk_row(document: Document, chunk: Chunk) -> tuple[Any, ...]:
-    where_ = f"chunk {chunk.chunk_index} of document {document.id!r}"
-    if chunk.doc_id != document.id:
-        raise SinkError(
-            f"{where_} belongs to document {chunk.doc_id!r}; write each document's own chunks", document.uri
-        )
-    if chunk.source != Citation.of(document):  # citation fields are stored once per document
-        raise SinkError(
-            f"{where_} cites {chunk.source} but the document is {Citation.of(document)}; "
-            "pass the Document the chunks were made from",
-            document.uri,
-        )
-    meta = _json_data(chunk.meta, f"{where_} has meta that is not JSON data", document.uri)
-    return (
-        chunk.id,
-        chunk.doc_id,
-        chunk.chunk_index,
-        chunk.text,
-        list(chunk.heading_path),
-        HEADING_SEPARATOR.join(chunk.heading_path),
-        list(chunk.kinds),
-        chunk.token_count,
-        chunk.overlap_tokens,
-        chunk.start,
-        chunk.end,
-        chunk.page_start,
-        chunk.page_end,
-        meta,
-        chunk.url,
-    )
-
-
-def _json_data(value: Any, what: str, subject: str) -> Any:
-    """`value` as JSON data, checked now: a chunk that cannot be stored fails before anything is deleted."""
-    data = value if isinstance(value, (list, dict)) else dict(value)
-    try:
-        json.dumps(data, ensure_ascii=False)
-    except (TypeError, ValueError) as exc:
-        raise SinkError(f"{what} ({exc}); the previous chunks are kept", subject) from exc
-    return data
 
 
 def _sql(template: str, *names: Any) -> Any:

@@ -14,7 +14,8 @@ from ..embedders import Embedder
 from ..search.bm25 import Hit, SearchError, widened
 from ..search.filters import Filters
 from ..search.principals import checked_readers
-from .pgvector import Tables, connect, single, where
+from .chunk_rows import READ_FIELDS, stored_chunk
+from .pgvector import RENAMED, Tables, connect, single, where
 from .pgvector_filters import pg_where
 from .pgvector_options import PgvectorOptions
 
@@ -29,10 +30,10 @@ RRF_K = 60
 CANDIDATES = 50
 """How deep each list is read before fusing (at least 4 k)."""
 
-_COLUMNS = """
-c.id, c.doc_id, c.chunk_index, c.text, c.heading_path, c.kinds, c.token_count, c.overlap_tokens,
-c.start_char, c.end_char, c.page_start, c.page_end, c.meta, c.url, d.uri, d.name, d.mime_type, d.modified, d.version
-"""
+_COLUMNS = ", ".join(
+    [*(f"c.{RENAMED.get(name, name)}" for name in READ_FIELDS), "d.uri, d.name, d.mime_type, d.modified, d.version"]
+)
+"""`chunk_rows.READ_FIELDS` from `chunks AS c`, then the citation from `documents AS d`: what `_chunk` reads."""
 _ALLOWED = "(%(readers)s::text[] IS NULL OR d.readers IS NULL OR d.readers && %(readers)s::text[]) AND {filters}"
 """A document without readers (local files) is open to all; one with readers only to those listed
 (an empty list: to no one). Then the metadata filters (`pgvector_filters.py`)."""
@@ -230,25 +231,8 @@ def _sql(template: str, tables: Tables, filters: str = "TRUE") -> Any:
 
 
 def _chunk(row: tuple) -> Chunk:
-    (id_, doc_id, index, text, heading_path, kinds, token_count, overlap, start, end, page_start, page_end, meta,
-     url, uri, name, mime_type, modified, version) = row[:19]  # fmt: skip
-    return Chunk(
-        id=id_,
-        doc_id=doc_id,
-        chunk_index=index,
-        text=text,
-        heading_path=tuple(heading_path),
-        kinds=tuple(kinds),
-        token_count=token_count,
-        overlap_tokens=overlap,
-        source=Citation(uri, name, mime_type, modified, version),
-        start=start,
-        end=end,
-        page_start=page_start,
-        page_end=page_end,
-        meta=meta,
-        url=url,
-    )
+    """The `Chunk` of one row that starts with `_COLUMNS`."""
+    return stored_chunk(row[:14], Citation(*row[14:19]))
 
 
 def _neighbours(

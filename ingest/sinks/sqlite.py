@@ -20,11 +20,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .. import sqlite_files
 from ..blocks import Chunk, Citation, Document
 from ..errors import SinkError
+from ..runner import sqlite_files
 from ..runner.sqlite_files import FileKind, check_integrity, check_schema, damaged, is_damage, open_error, transaction
 from . import Sink
+from .chunk_rows import STORED_FIELDS, chunk_values, json_data, stored_chunk
 
 if TYPE_CHECKING:
     from ..embedders import ChunkVectors
@@ -33,7 +34,6 @@ SCHEMA_VERSION = 2
 """Stored in `PRAGMA user_version`; bump it (and say how to migrate) when the tables change.
 2: chunks.url and the readers table (an index of schema 1 is rebuilt: delete it and its state, and run)."""
 APPLICATION_ID = 0x696E6458  # "inDX": tells an ingest index from the state DB or a stranger's DB
-HEADING_SEPARATOR = " > "
 FTS_TOKENIZE = "porter unicode61 remove_diacritics 2"
 """The FTS5 tokenizer of `chunks_fts` (a search cuts its query words with the same one)."""
 
@@ -119,11 +119,12 @@ c."start", c."end", c.page_start, c.page_end, c.meta, d.uri, d.name, d.mime_type
 """The columns `chunk_from_row` turns back into a `Chunk`, from `chunks AS c` and `documents AS d`."""
 CHUNK_SELECT = f"SELECT {CHUNK_COLUMNS} FROM chunks AS c JOIN documents AS d ON d.id = c.doc_id"
 
-_INSERT_CHUNK = """
-INSERT INTO chunks (id, doc_id, chunk_index, text, heading_path, heading, kinds, token_count,
-                    overlap_tokens, "start", "end", page_start, page_end, meta, url)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+_INSERT_CHUNK = f"""
+INSERT INTO chunks ({", ".join(f'"{name}"' for name in STORED_FIELDS)})
+VALUES ({", ".join("?" * len(STORED_FIELDS))})
 """
+_JSON_FIELDS = tuple(STORED_FIELDS.index(name) for name in ("heading_path", "kinds", "meta"))
+"""The `STORED_FIELDS` the SQLite index keeps as JSON text."""
 _UPSERT_DOCUMENT = """
 INSERT INTO documents (id, uri, name, mime_type, modified, version, title, meta, chunk_count, indexed_at)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -326,40 +327,21 @@ def _statements(script: str) -> Iterator[str]:
 
 
 def _document_row(document: Document, chunk_count: int) -> tuple[Any, ...]:
-    meta = _json(document.meta, f"document {document.id!r} has meta that is not JSON data", document.uri)
+    meta = json.dumps(
+        json_data(document.meta, f"document {document.id!r} has meta that is not JSON data", document.uri),
+        ensure_ascii=False,
+    )
     indexed_at = datetime.now(UTC).isoformat(timespec="seconds")
     d = document
     return (d.id, d.uri, d.name, d.mime_type, d.modified, d.version, d.title, meta, chunk_count, indexed_at)
 
 
 def _chunk_row(document: Document, chunk: Chunk) -> tuple[Any, ...]:
-    where = f"chunk {chunk.chunk_index} of document {document.id!r}"
-    if chunk.doc_id != document.id:
-        raise SinkError(f"{where} belongs to document {chunk.doc_id!r}; write each document's own chunks", document.uri)
-    # Citation fields are stored once per document and joined back on read, so they must agree.
-    if chunk.source != Citation.of(document):
-        raise SinkError(
-            f"{where} cites {chunk.source} but the document is {Citation.of(document)}; "
-            "pass the Document the chunks were made from",
-            document.uri,
-        )
-    return (
-        chunk.id,
-        chunk.doc_id,
-        chunk.chunk_index,
-        chunk.text,
-        _json(list(chunk.heading_path), where, document.uri),
-        HEADING_SEPARATOR.join(chunk.heading_path),
-        _json(list(chunk.kinds), where, document.uri),
-        chunk.token_count,
-        chunk.overlap_tokens,
-        chunk.start,
-        chunk.end,
-        chunk.page_start,
-        chunk.page_end,
-        _json(chunk.meta, f"{where} has meta that is not JSON data", document.uri),
-        chunk.url,
-    )
+    """`chunk_values` with the lists and meta as JSON text, in `_INSERT_CHUNK`'s order."""
+    values = list(chunk_values(document, chunk))
+    for i in _JSON_FIELDS:
+        values[i] = json.dumps(values[i], ensure_ascii=False)
+    return tuple(values)
 
 
 def _write_vectors(conn: sqlite3.Connection, document: Document, chunks: list[Chunk], vectors: ChunkVectors) -> None:
@@ -385,33 +367,14 @@ def _write_readers(conn: sqlite3.Connection, document: Document) -> None:
         )
 
 
-def _json(value: Any, what: str, subject: str) -> str:
-    try:
-        return json.dumps(value if isinstance(value, (list, dict)) else dict(value), ensure_ascii=False)
-    except (TypeError, ValueError) as exc:
-        raise SinkError(f"{what} ({exc}); the previous chunks are kept", subject) from exc
-
-
 def chunk_from_row(row: Sequence[Any]) -> Chunk:
     """The `Chunk` of one row that starts with `CHUNK_COLUMNS`."""
     (id_, doc_id, index, text, heading_path, kinds, token_count, overlap, start, end,
      page_start, page_end, meta, uri, name, mime_type, modified, version, url) = row[:19]  # fmt: skip
-    return Chunk(
-        id=id_,
-        doc_id=doc_id,
-        chunk_index=index,
-        text=text,
-        heading_path=tuple(json.loads(heading_path)),
-        kinds=tuple(json.loads(kinds)),
-        token_count=token_count,
-        overlap_tokens=overlap,
-        source=Citation(uri, name, mime_type, modified, version),
-        start=start,
-        end=end,
-        page_start=page_start,
-        page_end=page_end,
-        meta=json.loads(meta),
-        url=url,
+    values = (id_, doc_id, index, text, json.loads(heading_path), json.loads(kinds), token_count, overlap)
+    return stored_chunk(
+        (*values, start, end, page_start, page_end, json.loads(meta), url),
+        Citation(uri, name, mime_type, modified, version),
     )
 
 

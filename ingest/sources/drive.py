@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import TypedDict
 
-from ..blocks import Document
+from ..blocks import Document, readers_tag
 from ..errors import LoaderError, SourceError
 from ..loaders import mime_type_of, supports
 from . import Item, Sync
@@ -40,7 +40,7 @@ from .drive_errors import status_of
 from .drive_fetch import EXPORTS, GOOGLE_SHEET, read_content, resource_key_header
 from .drive_links import sheet_tabs
 from .drive_options import DriveSourceConfig
-from .drive_permissions import PERMISSION_FIELDS, fetch_readers, listed_readers, readers_tag
+from .drive_permissions import PERMISSION_FIELDS, fetch_readers, listed_readers
 from .globs import Globs
 
 FOLDER = "application/vnd.google-apps.folder"

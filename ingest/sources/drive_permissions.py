@@ -9,7 +9,6 @@ opens nothing.
 
 from __future__ import annotations
 
-import hashlib
 from datetime import UTC, datetime
 
 from ..errors import LoaderError
@@ -64,12 +63,6 @@ def fetch_readers(calls: GoogleCalls, meta: dict, name: str) -> tuple[str, ...]:
         page = listing.get("nextPageToken")
         if not page:
             return readers_of(permissions)
-
-
-def readers_tag(readers: tuple[str, ...]) -> str:
-    """A short digest of `readers`, folded into fingerprints and content hashes: a sharing change
-    is a change."""
-    return hashlib.sha256("\n".join(readers).encode()).hexdigest()[:12]
 
 
 def _expired(value: str | None, now: datetime) -> bool:

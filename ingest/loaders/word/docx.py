@@ -18,7 +18,7 @@ from typing import Literal
 
 from lxml import etree
 
-from ...blocks import Block, BlockMeta, Document, Loaded, Mark
+from ...blocks import Block, BlockMeta, Document, ListNumber, Loaded, Mark, ParagraphForm
 from ...errors import LoaderError
 from .docx_inline import MC, InlineReader, Paragraph, R, W
 from .docx_numbering import Numbering, Styles, parse_int, xml_val
@@ -222,32 +222,58 @@ class _Reader:
 
     def _classify(self, p: etree._Element, para: Paragraph, keep_lead: bool) -> Item | None:
         ppr = p.find(W + "pPr")
-        sid = xml_val(ppr, "pStyle") or self.styles.default
-        outline = parse_int(xml_val(ppr, "outlineLvl"))
-        rank = (outline + 1 if 0 <= outline <= 8 else None) if outline is not None else self.styles.rank(sid)
-        num = self._num(ppr, sid)
-        marker = fmt = ""
-        if num is not None:
-            marker, fmt = self.numbering.next(*num)
+        form = self._form(ppr)
+        marker = self.numbering.next(form.list_id, form.number.level)[0] if form.number is not None else ""
         text, marks = trim(para.text, para.marks, lead=not keep_lead, trail=para.mark_change is None)
         if para.mark_change is not None:  # the paragraph mark is a tracked "\n" the cleaner resolves
             kind, attrs = para.mark_change
             text, marks = text + "\n", [*marks, Mark(kind, len(text), len(text) + 1, attrs)]
         if not text:
             return None
-        meta: BlockMeta = {"style": self.styles.name(sid)} if sid else {}
-        if rank is not None:
-            if num is not None and marker and fmt != "bullet":  # numbered headings keep their numbers
-                prefix = marker + self.numbering.suffix(*num)
+        meta: BlockMeta = {"style": form.style} if form.style else {}
+        change = ppr.find(W + "pPrChange") if ppr is not None else None
+        if change is not None:  # what the paragraph was before: the cleaner's `reject` gives it back
+            before = self._form(change.find(W + "pPr"))
+            if (before.kind, before.style, before.rank, before.level, before.number) != (
+                form.kind,
+                form.style,
+                form.rank,
+                form.level,
+                form.number,
+            ):
+                attrs = {"author": change.get(W + "author", ""), "date": change.get(W + "date", "")}
+                meta["form_before"] = replace(before, attrs=attrs)
+        if form.number is not None:
+            meta["number"] = form.number
+        if form.kind == "heading" and form.rank is not None:
+            meta["rank"] = form.rank
+            if form.number is not None and marker and not form.number.bullet:  # numbered headings keep their numbers
+                prefix = marker + form.number.suffix
+                meta["marker"] = marker
                 text, marks = (
                     prefix + text,
                     [replace(m, start=m.start + len(prefix), end=m.end + len(prefix)) for m in marks],
                 )
-            return Item("heading", text, marks, rank=rank, level=max(rank, 1), meta=meta)
+            return Item("heading", text, marks, rank=form.rank, level=form.level, meta=meta)
+        if form.kind == "list_item":
+            meta.update(BlockMeta(marker=marker, list_id=form.list_id))
+        return Item(form.kind, text, marks, level=form.level, meta=meta)
+
+    def _form(self, ppr: etree._Element | None) -> ParagraphForm:
+        """What paragraph properties make of a paragraph: heading (by style or outline level), list
+        item (by its own or its style's numbering) or a kind its style hints at."""
+        sid = xml_val(ppr, "pStyle") or self.styles.default
+        style = self.styles.name(sid) if sid else ""
+        outline = parse_int(xml_val(ppr, "outlineLvl"))
+        rank = (outline + 1 if 0 <= outline <= 8 else None) if outline is not None else self.styles.rank(sid)
+        num = self._num(ppr, sid)
+        number = self.numbering.number(*num) if num is not None else None
+        list_id = num[0] if num is not None else ""
+        if rank is not None:
+            return ParagraphForm("heading", style, rank, max(rank, 1), number, list_id)
         if num is not None:
-            meta.update(BlockMeta(marker=marker, list_id=num[0]))
-            return Item("list_item", text, marks, level=num[1], meta=meta)
-        return Item(self.styles.hint(sid) or "paragraph", text, marks, meta=meta)
+            return ParagraphForm("list_item", style, None, num[1], number, list_id)
+        return ParagraphForm(self.styles.hint(sid) or "paragraph", style, None, 0, None, list_id)
 
     def _num(self, ppr: etree._Element | None, sid: str | None) -> tuple[str, int] | None:
         numpr = ppr.find(W + "numPr") if ppr is not None else None
@@ -263,10 +289,18 @@ class _Reader:
     def _table(self, tbl: etree._Element) -> tuple[Table, list[tuple[str, str]]]:
         notes: list[tuple[str, str]] = []
 
-        def cell(tc: etree._Element) -> tuple[str, list[Mark]]:
-            return self._flatten(tc, notes, numbered=True)
+        numbers: list[ListNumber] = []
 
-        return read_table(tbl, cell), notes
+        def cell(tc: etree._Element) -> tuple[str, list[Mark]]:
+            return self._flatten(tc, notes, numbers)
+
+        table = read_table(tbl, cell)
+        if next(tbl.iter(W + "cellIns", W + "cellDel"), None) is not None:
+            self.warnings.append(
+                "a table has tracked inserted or deleted cells (w:cellIns / w:cellDel): their text is read "
+                "as it stands, in every track_changes mode"
+            )
+        return replace(table, numbers=tuple(numbers)), notes
 
     def _note_items(self, notes: list[tuple[str, str]]) -> Iterator[Item]:
         for kind, nid in notes:
@@ -279,7 +313,7 @@ class _Reader:
                 yield Item("footnote", text, marks, meta={"note": kind, "id": nid, "label": label})
 
     def _flatten(
-        self, parent: etree._Element, notes: list | None = None, numbered: bool = False
+        self, parent: etree._Element, notes: list | None = None, numbers: list[ListNumber] | None = None
     ) -> tuple[str, list[Mark]]:
         """A story (cell, note, text box, header, comment) as one text: paragraphs joined by "\\n"."""
         reader = self._inline()
@@ -295,7 +329,7 @@ class _Reader:
 
         for el in _block_elements(parent):
             if el.tag == W + "tbl":  # a nested table reads row by row, cells separated by spaces
-                table = read_table(el, lambda tc: self._flatten(tc, notes, numbered))
+                table = read_table(el, lambda tc: self._flatten(tc, notes, numbers))
                 cell_marks: dict[tuple[int, int], list[Mark]] = {}
                 for r, c, m in table.cell_marks:
                     cell_marks.setdefault((r, c), []).append(m)
@@ -313,8 +347,8 @@ class _Reader:
             if el.tag != W + "p":
                 continue
             para = reader.paragraph(el)
-            if numbered:  # list paragraphs in body tables count towards the body's list numbers
-                self._advance_numbering(el)
+            if numbers is not None:  # list paragraphs in body tables count towards the body's list numbers
+                self._advance_numbering(el, numbers)
             add(para.text, para.marks)
             for box in para.boxes:
                 add("\n", [])
@@ -325,11 +359,13 @@ class _Reader:
             add("\n", [Mark(change[0], 0, 1, change[1])] if change else [])
         return trim("".join(parts), marks)
 
-    def _advance_numbering(self, p: etree._Element) -> None:
+    def _advance_numbering(self, p: etree._Element, numbers: list[ListNumber]) -> None:
         ppr = p.find(W + "pPr")
         num = self._num(ppr, xml_val(ppr, "pStyle") or self.styles.default)
         if num is not None:
-            self.numbering.next(*num)
+            number = self.numbering.next(*num)[1]
+            if number is not None:
+                numbers.append(number)
 
     def _furniture(self, body: etree._Element, part: Literal["header", "footer"], title: str) -> Iterator[Block]:
         """Header or footer parts every section references, each once, as paragraphs of the furniture layer."""

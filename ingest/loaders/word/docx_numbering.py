@@ -13,8 +13,9 @@ from functools import lru_cache
 
 from lxml import etree
 
+from ...blocks import ListNumber
 from .docx_inline import W
-from .numbers import format_number
+from .numbers import Counters
 from .outline import TITLE_RANK
 
 _HEADING_NAME = re.compile(r"heading\s*([1-9])")
@@ -112,7 +113,7 @@ class Numbering:
         self._abstract: dict[str, dict[int, _Level]] = {}
         self._style_link: dict[str, str] = {}
         self._nums: dict[str, tuple[str, dict[int, _Level | int]]] = {}
-        self._counters: dict[str, list[int | None]] = {}
+        self._counters = Counters()
         self._styles = styles
         if root is None:
             return
@@ -131,36 +132,33 @@ class Numbering:
                     overrides[ilvl] = start
             self._nums[num.get(W + "numId", "")] = (xml_val(num, "abstractNumId") or "", overrides)
 
-    def next(self, num_id: str, ilvl: int) -> tuple[str, str]:
-        """Advance the list `num_id` at level `ilvl`; return (number text, format) Word shows."""
+    def next(self, num_id: str, ilvl: int) -> tuple[str, ListNumber | None]:
+        """Advance the list `num_id` at level `ilvl`; return the number text Word shows and how it
+        counts (None where the list has no definition, which Word does not count)."""
+        number = self.number(num_id, ilvl)
+        return (self._counters.next(number) if number is not None else ""), number
+
+    def number(self, num_id: str, ilvl: int) -> ListNumber | None:
+        """How a paragraph of list `num_id` at level `ilvl` counts and writes its number."""
         levels, key = self._levels(num_id)
         if not levels:
-            return "", ""
-        counters = self._counters.setdefault(key, [None] * 9)
+            return None
         ilvl = min(max(ilvl, 0), 8)
-        current = counters[ilvl]
-        counters[ilvl] = _start(levels, ilvl) if current is None else current + 1
-        for deeper in range(ilvl + 1, 9):
-            counters[deeper] = None
         lvl = levels.get(ilvl)
+        formats = tuple(
+            (
+                _start(levels, k),
+                "decimal" if lvl is not None and lvl.legal else levels[k].fmt if k in levels else "decimal",
+            )
+            for k in range(9)
+        )
         if lvl is None:
-            return "", ""
+            return ListNumber(key, ilvl, "", formats)
+        suffix = "" if lvl.suffix == "nothing" else " "
         if lvl.fmt == "bullet":
-            return ("•" if any(0xE000 <= ord(c) <= 0xF8FF for c in lvl.text) else lvl.text), "bullet"
-
-        def number(m: re.Match) -> str:
-            k = int(m.group(1)) - 1
-            counted = counters[k]
-            value = counted if counted is not None else _start(levels, k)
-            fmt = "decimal" if lvl.legal else (levels[k].fmt if k in levels else "decimal")
-            return format_number(value, fmt)
-
-        return re.sub(r"%([1-9])", number, lvl.text), lvl.fmt
-
-    def suffix(self, num_id: str, ilvl: int) -> str:
-        levels, _ = self._levels(num_id)
-        lvl = levels.get(ilvl)
-        return "" if lvl and lvl.suffix == "nothing" else " "
+            glyph = "•" if any(0xE000 <= ord(c) <= 0xF8FF for c in lvl.text) else lvl.text
+            return ListNumber(key, ilvl, "", formats, bullet=glyph, suffix=suffix)
+        return ListNumber(key, ilvl, lvl.text, formats, suffix=suffix)
 
     def _levels(self, num_id: str) -> tuple[dict[int, _Level], str]:
         num = self._nums.get(num_id)

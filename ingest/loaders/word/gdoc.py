@@ -21,15 +21,16 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from ...blocks import Block, BlockMeta, Document, Loaded, Mark
+from ...blocks import Block, BlockMeta, Document, ListNumber, Loaded, Mark, ParagraphForm
 from ...errors import LoaderError
 from .gdoc_comments import place_comments
-from .numbers import format_number
+from .numbers import Counters
 from .outline import TITLE_RANK, Item, Table, place, root_of
 from .spans import trim
 
 MIME_TYPE = "application/vnd.google-apps.document"
 
+CHANGES = ("insertion", "deletion")
 _HEADING = re.compile(r"HEADING_([1-6])")
 # Google's glyph types in Word's names, for the shared number formatter.
 _GLYPHS = {
@@ -82,7 +83,7 @@ class _Reader:
         items: list[Item] = []
         furniture: list[Block] = []
         for tab in tabs:
-            counters: dict[str, list[int | None]] = {}
+            counters = Counters()
             if len(tabs) > 1:  # a tab's title ranks above every heading in it (and a child tab's below)
                 items.append(Item("heading", tab.title, rank=tab.depth - 10, level=tab.depth + 1, meta={"tab": True}))
             items.extend(self._content(tab.body, tab, counters))
@@ -126,7 +127,7 @@ class _Reader:
 
     # -- structure -----------------------------------------------------------------------------
 
-    def _content(self, elements: list, tab: _Tab, counters: dict, cited: list[str] | None = None) -> Iterator[Item]:
+    def _content(self, elements: list, tab: _Tab, counters: Counters, cited: list[str] | None = None) -> Iterator[Item]:
         """Items in order, each footnote after what cites it; with `cited`, the ids of the notes
         go there instead, for the enclosing table to place (a note is not read inside a cell)."""
         for el in elements:
@@ -151,31 +152,74 @@ class _Reader:
             elif "sectionBreak" not in el:
                 self._skip("unknown element")
 
-    def _paragraph(self, para: dict, tab: _Tab, counters: dict) -> tuple[Item | None, list[str]]:
+    def _paragraph(self, para: dict, tab: _Tab, counters: Counters) -> tuple[Item | None, list[str]]:
         notes: list[str] = []
         text, marks = self._runs(para.get("elements", []), notes)
-        text, marks = trim(text, marks)
-        if not text:
+        end = len(text) - 1  # the paragraph's own "\n", which a suggestion may insert or delete
+        changed = text.endswith("\n") and any(m.kind in CHANGES and m.start <= end < m.end for m in marks)
+        if not text.strip():
             return None, notes
-        style = para.get("paragraphStyle", {}).get("namedStyleType", "NORMAL_TEXT")
-        heading = _HEADING.fullmatch(style)
-        rank = int(heading.group(1)) if heading else TITLE_RANK if style == "TITLE" else None
-        bullet = para.get("bullet")
-        marker = self._marker(bullet, tab, counters) if bullet is not None else ""
-        if rank is not None:
-            if marker and marker[0].isalnum():  # a numbered heading keeps its number
-                prefix = marker + " "
+        # A suggested paragraph mark stays, marked, with the spaces before it: resolving it joins
+        # this paragraph to the next one as the text runs.
+        text, marks = trim(text, marks, trail=not changed)
+        style = para.get("paragraphStyle", {})
+        base = self._form(style.get("namedStyleType", "NORMAL_TEXT"), para.get("bullet"), tab)
+        form = self._suggested(para, base, tab)
+        number, marker = form.number, ""
+        if number is not None:
+            marker = counters.next(number)
+        meta = BlockMeta(style=form.style) if form.kind == "heading" or form.style != "NORMAL_TEXT" else BlockMeta()
+        if form != base:  # a suggested style or bullet: the cleaner's `reject` gives the paragraph its base form
+            meta["form_before"] = base
+        if number is not None:
+            meta["number"] = number
+        if form.kind == "heading" and form.rank is not None:
+            meta["rank"] = form.rank
+            if marker and marker[0].isalnum() and number is not None:  # a numbered heading keeps its number
+                prefix = marker + number.suffix
+                meta["marker"] = marker
                 text, marks = prefix + text, [_shift(m, len(prefix)) for m in marks]
-            heading_id = para.get("paragraphStyle", {}).get("headingId")  # what a #heading= link opens
-            meta = BlockMeta(style=style)
+            heading_id = style.get("headingId")  # what a #heading= link opens
             if heading_id:
                 meta["heading_id"] = heading_id
-            return Item("heading", text, marks, rank=rank, level=max(rank, 1), meta=meta), notes
-        meta = BlockMeta(style=style) if style != "NORMAL_TEXT" else BlockMeta()
+            return Item("heading", text, marks, rank=form.rank, level=form.level, meta=meta), notes
+        if form.kind == "list_item":
+            meta.update(BlockMeta(marker=marker, list_id=form.list_id))
+        return Item(form.kind, text, marks, level=form.level, meta=meta), notes
+
+    def _form(self, style: str, bullet: dict | None, tab: _Tab) -> ParagraphForm:
+        heading = _HEADING.fullmatch(style)
+        rank = int(heading.group(1)) if heading else TITLE_RANK if style == "TITLE" else None
+        number = self._number(bullet, tab) if bullet is not None else None
+        list_id = bullet.get("listId", "") if bullet is not None else ""
+        if rank is not None:
+            return ParagraphForm("heading", style, rank, max(rank, 1), number, list_id)
         if bullet is not None:
-            meta.update(BlockMeta(marker=marker, list_id=bullet.get("listId", "")))
-            return Item("list_item", text, marks, level=bullet.get("nestingLevel", 0), meta=meta), notes
-        return Item("paragraph", text, marks, meta=meta), notes
+            return ParagraphForm("list_item", style, None, bullet.get("nestingLevel", 0), number, list_id)
+        return ParagraphForm("paragraph", style)
+
+    def _suggested(self, para: dict, base: ParagraphForm, tab: _Tab) -> ParagraphForm:
+        """The paragraph's form with its suggested named style and bullet applied (what Accept all
+        gives); suggestions of other properties (spacing, alignment) change no text or structure."""
+        style, bullet = base.style, para.get("bullet")
+        ids: list[str] = []
+        for sid, change in (para.get("suggestedParagraphStyleChanges") or {}).items():
+            if (change.get("paragraphStyleSuggestionState") or {}).get("namedStyleTypeSuggested"):
+                style = (change.get("paragraphStyle") or {}).get("namedStyleType") or "NORMAL_TEXT"
+                ids.append(sid)
+        for sid, change in (para.get("suggestedBulletChanges") or {}).items():
+            state = change.get("bulletSuggestionState") or {}
+            suggested = change.get("bullet") or {}
+            if state.get("listIdSuggested"):
+                list_id = suggested.get("listId")
+                bullet = {"listId": list_id, "nestingLevel": suggested.get("nestingLevel", 0)} if list_id else None
+                ids.append(sid)
+            elif state.get("nestingLevelSuggested") and bullet is not None:
+                bullet = {**bullet, "nestingLevel": suggested.get("nestingLevel", 0)}
+                ids.append(sid)
+        if not ids:
+            return base
+        return replace(self._form(style, bullet, tab), attrs={"id": ids[0], "suggestion": "true"})
 
     def _runs(self, elements: list, notes: list[str]) -> tuple[str, list[Mark]]:
         """A paragraph's elements as one text with marks (suggestions, links, note references)."""
@@ -222,42 +266,33 @@ class _Reader:
             pos = end
         return "".join(parts), _merge_adjacent(marks)
 
-    def _marker(self, bullet: dict, tab: _Tab, counters: dict) -> str:
-        """The number or bullet Docs shows before a list item, advancing the list's counters."""
+    def _number(self, bullet: dict, tab: _Tab) -> ListNumber:
+        """How a list item counts and writes the number or bullet Docs shows before it."""
         list_id, level = bullet.get("listId", ""), bullet.get("nestingLevel", 0)
         levels = tab.lists.get(list_id, {}).get("listProperties", {}).get("nestingLevels", [])
-        count: list[int | None] = counters.setdefault(list_id, [None] * 9)
-        current = count[level]
-        count[level] = _start(levels, level) if current is None else current + 1
-        count[level + 1 :] = [None] * (8 - level)  # a deeper list starts again under each item
+        formats = tuple((_start(levels, k), _GLYPHS.get(_glyph(levels, k), "decimal")) for k in range(9))
         spec = levels[level] if level < len(levels) else {}
         glyph = spec.get("glyphType", "")
-        if glyph == "NONE":
-            return ""  # numbering switched off at this level
+        if glyph == "NONE":  # numbering switched off at this level
+            return ListNumber(list_id, level, "", formats)
         if glyph not in _GLYPHS:
-            return spec.get("glyphSymbol", "") or "•"
+            return ListNumber(list_id, level, "", formats, bullet=spec.get("glyphSymbol", "") or "•")
+        template = (spec.get("glyphFormat") or f"%{level}.").strip()
+        return ListNumber(list_id, level, _LEVEL_REF.sub(lambda m: f"%{int(m.group(1)) + 1}", template), formats)
 
-        def number(m: re.Match) -> str:
-            k = int(m.group(1))
-            value = count[k]
-            return format_number(
-                _start(levels, k) if value is None else value, _GLYPHS.get(_glyph(levels, k), "decimal")
-            )
-
-        return _LEVEL_REF.sub(number, spec.get("glyphFormat") or f"%{level}.").strip()
-
-    def _table(self, table: dict, tab: _Tab, counters: dict) -> tuple[Table, list[str]]:
+    def _table(self, table: dict, tab: _Tab, counters: Counters) -> tuple[Table, list[str]]:
         rows: list[tuple[str, ...]] = []
         cell_marks: list[tuple[int, int, Mark]] = []
         row_marks: list[tuple[int, Mark]] = []
         covered: list[tuple[int, int]] = []
         merges: list[tuple[int, int, int, int]] = []
         notes: list[str] = []
+        numbers: list[ListNumber] = []
         header_rows = 0
         for r, row in enumerate(table.get("tableRows", [])):
             cells = []
             for c, cell in enumerate(row.get("tableCells", [])):
-                text, marks = self._story(cell.get("content", []), tab, counters, notes)
+                text, marks = self._story(cell.get("content", []), tab, counters, notes, numbers)
                 cells.append(text)
                 cell_marks.extend((r, c, m) for m in marks)
                 style = cell.get("tableCellStyle", {})
@@ -283,10 +318,16 @@ class _Reader:
             cell_marks=tuple(cell_marks),
             row_marks=tuple(row_marks),
             merges=tuple(merges),
+            numbers=tuple(numbers),
         ), notes
 
     def _story(
-        self, elements: list, tab: _Tab, counters: dict, notes: list[str] | None = None
+        self,
+        elements: list,
+        tab: _Tab,
+        counters: Counters,
+        notes: list[str] | None = None,
+        numbers: list[ListNumber] | None = None,
     ) -> tuple[str, list[Mark]]:
         """A cell, header, footer or footnote as one text: paragraphs joined by line breaks, list
         items with their markers, a nested table row by row."""
@@ -294,6 +335,10 @@ class _Reader:
         marks: list[Mark] = []
         pos = 0
         for item in self._content(elements, tab, counters, cited=[] if notes is None else notes):
+            if numbers is not None:  # list items in a cell count in the body's lists
+                numbers.extend(item.table.numbers if item.table is not None else ())
+                if "number" in item.meta:
+                    numbers.append(item.meta["number"])
             if item.table is not None:
                 text = "\n".join(" ".join(v for v in row if v) for row in item.table.rows)
                 more: list[Mark] = []
@@ -302,7 +347,7 @@ class _Reader:
                     item.meta.get("marker", "") + " " if item.kind == "list_item" and item.meta.get("marker") else ""
                 )
                 text, more = prefix + item.text, [_shift(m, len(prefix)) for m in item.marks]
-            if parts:
+            if parts and not parts[-1].endswith("\n"):  # a suggested paragraph mark is its own "\n"
                 parts.append("\n")
                 pos += 1
             marks.extend(_shift(m, pos) for m in more)
@@ -310,7 +355,7 @@ class _Reader:
             pos += len(text)
         return "".join(parts), marks
 
-    def _notes(self, note_ids: list[str], tab: _Tab, counters: dict, cited_by: Iterable[Mark]) -> Iterator[Item]:
+    def _notes(self, note_ids: list[str], tab: _Tab, counters: Counters, cited_by: Iterable[Mark]) -> Iterator[Item]:
         labels = {m.attrs["id"]: m.attrs["label"] for m in cited_by if m.kind == "footnote_ref"}
         for nid in note_ids:
             note = tab.footnotes.get(nid)

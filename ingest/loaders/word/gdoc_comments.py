@@ -18,8 +18,8 @@ from ...blocks import Block, Mark
 
 
 def place_comments(blocks: list[Block], comments: Iterable[dict]) -> tuple[list[Block], tuple[dict, ...], int]:
-    """The blocks with comment marks added, every comment as document metadata, and how many
-    comments found no place."""
+    """The blocks with comment marks added, every comment as document metadata (one on the whole
+    document, quoting nothing, there only), and how many comments quote text no block holds."""
     blocks = list(blocks)
     listed: list[dict] = []
     lost = 0
@@ -29,7 +29,7 @@ def place_comments(blocks: list[Block], comments: Iterable[dict]) -> tuple[list[
         marks = _marks(comment)
         quote = _quote(comment)
         placed = bool(quote) and _place(blocks, quote, marks)
-        lost += not placed
+        lost += bool(quote) and not placed  # one quoting nothing is on the whole document: not lost
         listed.append({**marks[0].attrs, "anchor": quote if placed else ""})
     return blocks, tuple(listed), lost
 

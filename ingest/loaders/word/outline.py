@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from ...blocks import Block, BlockMeta, Mark
+from ...blocks import Block, BlockMeta, Layer, ListNumber, Mark
 from ...table_text import render_table
 
 TITLE_RANK = 0
@@ -32,6 +32,8 @@ class Table:
     """A whole row was inserted or deleted: (row, mark) with an empty span."""
     merges: tuple[tuple[int, int, int, int], ...]
     """Each merged range as (anchor_row, anchor_col, last_row, last_col)."""
+    numbers: tuple[ListNumber, ...] = ()
+    """Numbered paragraphs in the cells, which count in the body's lists, in order."""
 
 
 @dataclass(slots=True)
@@ -45,6 +47,10 @@ class Item:
     level: int = 0
     meta: BlockMeta = field(default_factory=BlockMeta)
     table: Table | None = None
+    lang: str = ""
+    """A code block's language (HTML's `class="language-x"`)."""
+    layer: Layer = "body"
+    """"furniture" for what a page marks as about it, not in it (HTML's nav, page header and footer)."""
 
     @property
     def section(self) -> bool:
@@ -102,6 +108,8 @@ def place(items: Iterable[Item], title: str, root_heading: bool) -> Iterator[Blo
                 "header_guessed": t.header_guessed,
                 "marks_shape": (len(t.rows), len(t.rows[0]) if t.rows else 0),
             }
+            if t.numbers:
+                meta["numbers"] = t.numbers
             yield Block(
                 "table",
                 render_table(t.rows, t.header_rows),
@@ -109,6 +117,16 @@ def place(items: Iterable[Item], title: str, root_heading: bool) -> Iterator[Blo
                 rows=t.rows,
                 header_rows=t.header_rows,
                 meta=meta,
+                layer=item.layer,
             )
         else:
-            yield Block(item.kind, item.text, path=path, level=item.level, marks=tuple(item.marks), meta=item.meta)
+            yield Block(
+                item.kind,
+                item.text,
+                path=path,
+                level=item.level,
+                lang=item.lang,
+                marks=tuple(item.marks),
+                meta=item.meta,
+                layer=item.layer,
+            )
