@@ -23,6 +23,7 @@ from .embedders import options_of as embedder_options
 from .errors import ConfigError, IngestError
 from .loaders import resolve as resolve_loader
 from .loaders import use as use_loader
+from .loaders.options import LoaderOptions, PptxOptions
 from .options import StrictOptions
 from .plugin_stages import plugin_options
 from .sources.drive_options import DriveSourceConfig
@@ -106,6 +107,12 @@ class Config(StrictOptions):
     """Plugin loaders (entry points or module:attr), each taking over the MIME types it declares."""
     embedder: EmbedderConfig | None = None
     """`{name: minilm, ...options}`: chunks get vectors, for vector and hybrid search. None: none."""
+    pptx: PptxOptions = PptxOptions()
+    """The .pptx loader's options (Google Slides too): `{notes: false}` leaves speaker notes out."""
+
+    def loader_options(self) -> LoaderOptions:
+        """The built-in loaders' options, as the workers hand them to each loader."""
+        return LoaderOptions(pptx=self.pptx)
 
 
 def load_config(path: str | Path) -> tuple[Config, tuple[Step, ...], ChunkOptions]:

@@ -27,7 +27,8 @@ from ..runner.run_report import RunReport, write_summary_json
 from ..runner.stopping import StopRequest
 from ..search.hybrid import MODES, Mode, default_mode, search_mode
 from ..search.principals import principals
-from ..terminal_text import shown
+from ..terminal_text import printable, shown
+from .file_args import expanded
 from .filters import filter_options, filters_from
 from .search_output import print_hits
 from .settings import cleaner_option, config_option, config_or_folder, resolve_settings
@@ -212,7 +213,7 @@ def _chunk_options(f):
 
 
 @cli.command("chunk")
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @click.option("--max-tokens", type=int, default=None, help="[default: 512]")
 @click.option("--overlap-tokens", type=int, default=None, help="[default: 48]")
 @_chunk_options
@@ -225,7 +226,7 @@ def chunk_cmd(
     config: Path | None,
     cleaners: tuple[str, ...],
 ) -> None:
-    """Print the chunks of each file as JSON Lines."""
+    """Print the chunks of each file (or every file a loader reads under a folder) as JSON Lines."""
     steps, options = resolve_settings(
         config,
         cleaners,
@@ -235,16 +236,17 @@ def chunk_cmd(
         tokenizer=tokenizer,
     )
     failed = 0
-    for path in paths:
+    for path in expanded(paths):
         try:
             loaded = load_file(path)
+            _say_warnings(path, loaded)
             stream, report = clean(loaded.blocks, loaded.document, steps)
             blocks = list(stream)
             chunks = 0
             for c in chunk(loaded, options, blocks):
                 click.echo(json.dumps(chunk_to_dict(c), ensure_ascii=False))
                 chunks += 1
-            if not chunks:  # say why, rather than print nothing
+            if not chunks and not loaded.warnings:  # say why, rather than print nothing
                 _say_empty(path, loaded, report)
         except IngestError as exc:
             err.print(f"[red]error:[/red] {shown(str(exc))}", highlight=False)
@@ -254,7 +256,7 @@ def chunk_cmd(
 
 
 @cli.command()
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @click.option(
     "--max-tokens", default=None, help="Comma-separated budgets  [default: the config's, else 120,200,300,400,600,1000]"
 )
@@ -271,7 +273,8 @@ def stats(
     cleaners: tuple[str, ...],
     as_json: bool,
 ) -> None:
-    """Size distribution and defects of the chunks, for each budget and overlap."""
+    """Size distribution and defects of the chunks, for each budget and overlap (files, or folders:
+    every file a loader reads under them; each file read is named on stderr)."""
     steps, base = resolve_settings(config, cleaners, min_tokens=min_tokens, tokenizer=tokenizer)
     if max_tokens is None:
         max_tokens = str(base.max_tokens) if config is not None else "120,200,300,400,600,1000"
@@ -279,9 +282,19 @@ def stats(
         overlap_tokens = str(base.overlap_tokens) if config is not None else "0"
     min_tokens, tokenizer = base.min_tokens if min_tokens is None else min_tokens, base.tokenizer
     docs: list[tuple[Loaded, list]] = []
-    for path in paths:
-        loaded = load_file(path)
-        docs.append((loaded, list(clean(loaded.blocks, loaded.document, steps)[0])))
+    read: list[str] = []
+    failed = 0
+    for path in expanded(paths):
+        try:
+            loaded = load_file(path)
+            docs.append((loaded, list(clean(loaded.blocks, loaded.document, steps)[0])))
+        except IngestError as exc:  # named; the other files are still measured
+            err.print(f"[red]error:[/red] {shown(str(exc))}", highlight=False)
+            failed += 1
+            continue
+        _say_warnings(path, loaded)
+        err.print(f"read {printable(str(path))}", highlight=False, markup=False)
+        read.append(str(path))
     rows = []
     for budget in _ints(max_tokens, "--max-tokens"):
         for overlap in _ints(overlap_tokens, "--overlap-tokens"):
@@ -290,8 +303,8 @@ def stats(
             )
     if as_json:
         for row in rows:
-            click.echo(json.dumps(row))
-        return
+            click.echo(json.dumps({**row, "files": read}))
+        sys.exit(1 if failed else 0)
     headers = (
         "max",
         "overlap",
@@ -330,6 +343,13 @@ def stats(
     widths = [max(len(str(line[i])) for line in lines) for i in range(len(headers))]
     for line in lines:  # plain columns: readable in a terminal, a pipe or a log alike
         click.echo("  ".join(str(v).rjust(w) for v, w in zip(line, widths)))
+    if failed:
+        sys.exit(1)
+
+
+def _say_warnings(path: Path, loaded: Loaded) -> None:
+    for warning in loaded.warnings:  # an encoding guessed, an empty file: named, as a run names them
+        err.print(f"warning: {printable(str(path))}: {printable(warning)}", highlight=False, markup=False)
 
 
 def _measure(docs: list[tuple[Loaded, list]], options: ChunkOptions) -> dict:

@@ -21,6 +21,7 @@ from ..config import LimitsConfig
 from ..errors import IngestError, internal_error
 from ..links import ChunkLinks
 from ..loaders import load_bytes, load_file
+from ..loaders.options import LoaderOptions
 from .input_limits import check_input
 from .stopping import StopRequest
 from .worker_pool import pool_map, run_here
@@ -68,6 +69,7 @@ class Job:
     steps: tuple[Step, ...]
     options: ChunkOptions
     limits: LimitsConfig = LimitsConfig()
+    loaders: LoaderOptions = LoaderOptions()
 
 
 HEAVY_BYTES = 8 * 1024 * 1024
@@ -91,7 +93,7 @@ class Done:
 def process(job: Job) -> Done:
     began = time.perf_counter()
     check_input(job.data, job.document.mime_type, job.limits)  # in the worker: the archive check inflates
-    loaded = load_bytes(job.data, job.document)
+    loaded = load_bytes(job.data, job.document, job.loaders)
     blocks, cleaned = clean(loaded.blocks, loaded.document, job.steps)
     links = ChunkLinks(loaded.document)
     chunks = tuple(links.link(c) for c in chunk(loaded, job.options, links.watch(blocks)))

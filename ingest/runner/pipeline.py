@@ -20,6 +20,7 @@ from ..cleaners import Step
 from ..config import Config, LimitsConfig
 from ..errors import EmbedderError, IngestError, RunError, SourceError, Stopped, internal_error
 from ..loaders import content_hash, supports
+from ..loaders.options import LoaderOptions
 from ..plugin_stages import plugin_options, with_job_embedder
 from ..sinks import Sink
 from ..sinks.jsonl import JsonlSink
@@ -95,7 +96,7 @@ class RunSummary:
     changes: tuple[DocResult, ...] = ()
     """What this run changed in the index: each document written or deleted."""
     warnings: int = 0
-    """Loader warnings over all documents (each is in its `DocResult.warnings`)."""
+    """The warnings the run printed: the loaders' (each in its `DocResult.warnings`), then `heavy`."""
     skipped_files: tuple[DocResult, ...] = ()
     """Each file skipped, with its reason (`error`) and type (`kind`)."""
     unreachable: tuple[str, ...] = ()
@@ -220,7 +221,7 @@ class _Run:
                 _durable(sink, state)
 
     def _sync(self, source: Source, state: StateStore, sink: Sink, stored: dict[str, str]) -> None:
-        stamps = SettingsStamps(self.steps, self.options, self.config.embedder)
+        stamps = SettingsStamps(self.steps, self.options, self.config.embedder, self.config.loader_options())
         known = state.known(source.key)
         cursor = state.get_cursor(source.key)
         resettled = cursor is not None and _settings_changed(known, stamps)
@@ -273,6 +274,7 @@ class _Run:
                     stamps(item.mime_type),
                     self.config.limits,
                     self.flags.reprocess,
+                    self.config.loader_options(),
                 )
 
         workers = worker_count(self.config.workers)
@@ -442,6 +444,7 @@ def _plan(
     stamp: str,
     limits: LimitsConfig,
     reprocess: bool,
+    loaders: LoaderOptions | None = None,
 ) -> DocResult | _Planned:
     """The document `_decide` could not settle, once `read` has its bytes (with `reprocess`, no
     version stored before counts)."""
@@ -481,7 +484,7 @@ def _plan(
             uri=document.uri,
         )
         return DocResult(item.doc_id, item.name, "unchanged")
-    return _Planned(item, fingerprint, digest, Job(data, document, steps, options, limits))
+    return _Planned(item, fingerprint, digest, Job(data, document, steps, options, limits, loaders or LoaderOptions()))
 
 
 def _execute(plan: DocResult | _Planned) -> Done | None:
@@ -563,6 +566,7 @@ def _summary(
     def n(status: Status) -> int:
         return sum(r.status == status for r in results)
 
+    heavy = tuple(heavy_cleaning(results))
     return RunSummary(
         seen=sum(r.status != "deleted" for r in results),
         changed=n("changed"),
@@ -575,10 +579,10 @@ def _summary(
         failures=tuple(r for r in results if r.status == "failed"),
         notes=notes,
         removed={r.name: removals(r.cleaned) for r in results if r.status == "changed"},
-        heavy=tuple(heavy_cleaning(results)),
+        heavy=heavy,
         stopped=stopped,
         changes=tuple(r for r in results if r.status in ("changed", "deleted")),
-        warnings=sum(len(r.warnings) for r in results),
+        warnings=sum(len(r.warnings) for r in results) + len(heavy),  # every warning printed
         skipped_files=tuple(r for r in results if r.status == "skipped"),
     )
 
@@ -593,10 +597,16 @@ def removals(cleaned: dict) -> dict[str, dict[str, int]]:
 
 def heavy_cleaning(results: list[DocResult]) -> Iterator[str]:
     for r in results:
-        for name, counts in r.cleaned.items():
-            if counts.get("share", 0) > HEAVY_SHARE:
-                yield (
-                    f"{r.name}: cleaner {name!r} removed {counts['share']:.0%} of the text "
-                    f"({counts.get('chars', 0)} characters, {counts.get('blocks', 0)} blocks); "
-                    f"check it with `ingest inspect`"
-                )
+        for warning in cleaning_warnings(r):
+            yield f"{r.name}: {warning}"
+
+
+def cleaning_warnings(r: DocResult) -> Iterator[str]:
+    """A cleaner that removed most of the document's text: worth a look, and counted as a warning."""
+    for name, counts in r.cleaned.items():
+        if counts.get("share", 0) > HEAVY_SHARE:
+            yield (
+                f"cleaner {name!r} removed {counts['share']:.0%} of the text "
+                f"({counts.get('chars', 0)} characters, {counts.get('blocks', 0)} blocks); "
+                f"check it with `ingest inspect`"
+            )

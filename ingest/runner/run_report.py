@@ -38,7 +38,7 @@ from rich.table import Table
 
 from ..errors import IngestError
 from ..terminal_text import printable, shown
-from .pipeline import DocResult, RunSummary, Stage
+from .pipeline import DocResult, RunSummary, Stage, cleaning_warnings
 
 Format = Literal["pretty", "text", "json"]
 
@@ -309,7 +309,9 @@ def write_summary_json(path: Path, summary: RunSummary | None, exit_code: int, e
         record["changes"] = [
             {"document": r.doc_id, "name": r.name, "action": r.status, "chunks": r.chunks} for r in summary.changes
         ]
-        record["warning_list"] = [{"document": r.doc_id, "warning": w} for r in summary.changes for w in r.warnings]
+        record["warning_list"] = [  # as many as `warnings` counts: the loaders', then the cleaners'
+            {"document": r.doc_id, "warning": w} for r in summary.changes for w in (*r.warnings, *cleaning_warnings(r))
+        ]
         record["skipped_list"] = [
             {"document": r.doc_id, "name": r.name, "type": r.kind, "reason": r.error} for r in summary.skipped_files
         ]

@@ -14,15 +14,16 @@ import pytest
 from tests.paths import ROOT
 from tests.service.helpers import ingest_run
 
-# What no loader reads, by name: (type, the reason the run must give). MIME types by their
-# registrations: text/html (RFC 2854), message/rfc822 (RFC 5322); the office types' names vary
-# with the system's MIME table, so only their form is fixed.
+# What no loader reads, by name: (type, the reason the run must give). A .zip is application/zip
+# (its IANA registration); the others' names vary with the system's MIME table (Outlook's .msg
+# has none), so only the reason's form is fixed for them.
 UNSUPPORTED = {
-    "deck.pptx": (".pptx", r"no loader for \.pptx \(.+\)"),
-    "page.html": (".html", re.escape("no loader for .html (text/html)")),
-    "mail.eml": (".eml", re.escape("no loader for .eml (message/rfc822)")),
     "minutes.odt": (".odt", r"no loader for \.odt \(.+\)"),
+    "memo.rtf": (".rtf", r"no loader for \.rtf \(.+\)"),
+    "bundle.zip": (".zip", re.escape("no loader for .zip (application/zip)")),
+    "mail.msg": (".msg", r"no loader for \.msg \(.+\)"),
 }
+BY_TYPE = {".msg": 1, ".odt": 1, ".rtf": 1, ".zip": 1}
 
 
 @pytest.fixture
@@ -30,10 +31,10 @@ def mixed(tmp_path: Path) -> Path:
     docs = tmp_path / "docs"
     docs.mkdir()
     shutil.copy(ROOT / "examples" / "paediatric-fever.md", docs)
-    (docs / "deck.pptx").write_bytes(b"PK\x03\x04 a presentation")
-    (docs / "page.html").write_text("<html><body><h1>Intranet</h1></body></html>\n")
-    (docs / "mail.eml").write_text("From: a@example.com\nSubject: leave\n\nTwenty days.\n")
     (docs / "minutes.odt").write_bytes(b"PK\x03\x04 a text document")
+    (docs / "memo.rtf").write_text("{\\rtf1\\ansi Twenty days of leave.}\n")
+    (docs / "bundle.zip").write_bytes(b"PK\x05\x06" + bytes(18))  # an empty archive
+    (docs / "mail.msg").write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1 an Outlook message")
     config = tmp_path / "job.yaml"
     config.write_text(
         f"source: {{local: {{path: {docs}}}}}\nsink: {{sqlite: {tmp_path / 'index.sqlite'}}}\n"
@@ -57,9 +58,9 @@ def test_the_text_log_the_summary_json_and_the_terminal_name_each_skip(mixed, tm
         _check_reason(name, reason)
     # The terminal summary counts them by type (stdout, in every log format).
     row = next(line for line in done.stdout.splitlines() if line.strip().startswith("skipped"))
-    assert row.split(None, 1)[1].strip() == "4: .eml 1, .html 1, .odt 1, .pptx 1"
+    assert row.split(None, 1)[1].strip() == "4: .msg 1, .odt 1, .rtf 1, .zip 1"
     record = json.loads(summary.read_text())
-    assert record["skipped"] == 4 and record["skipped_by_type"] == {".eml": 1, ".html": 1, ".odt": 1, ".pptx": 1}
+    assert record["skipped"] == 4 and record["skipped_by_type"] == BY_TYPE
     listed = {entry["name"]: entry for entry in record["skipped_list"]}
     assert set(listed) == set(UNSUPPORTED)
     for name, entry in listed.items():
@@ -78,4 +79,4 @@ def test_the_json_log_names_each_skip_every_run(mixed, tmp_path):
             assert event["level"] == "info" and event["document"] == name and event["type"] == UNSUPPORTED[name][0]
             _check_reason(name, event["reason"])
         (final,) = [e for e in events if e["action"] == "summary"]
-        assert final["skipped"] == 4 and final["skipped_by_type"] == {".eml": 1, ".html": 1, ".odt": 1, ".pptx": 1}
+        assert final["skipped"] == 4 and final["skipped_by_type"] == BY_TYPE
