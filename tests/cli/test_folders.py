@@ -80,7 +80,7 @@ def test_a_folder_with_nothing_to_read_is_a_usage_error(tmp_path: Path) -> None:
     assert proc.returncode == 2 and "no file a loader reads" in proc.stderr and "minutes.odt" in proc.stderr
 
 
-EMPTY = ("md", "txt", "csv", "docx", "pdf", "xlsx", "html")
+EMPTY = ("md", "txt", "csv", "docx", "pdf", "xlsx", "html", "pptx", "eml", "epub")
 
 
 def test_an_empty_file_is_a_warning_naming_it_in_every_format(tmp_path: Path) -> None:
