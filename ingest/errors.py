@@ -19,6 +19,11 @@ class SourceError(IngestError):
     """A source could not be listed or read."""
 
 
+class SourceUnreachable(SourceError):
+    """The source cannot be listed at all (a local folder that does not exist or is not mounted):
+    the run cannot say what it holds, so it changes nothing."""
+
+
 class LoaderError(IngestError):
     """A document could not be parsed; `subject` is the document's path or uri."""
 

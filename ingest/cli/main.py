@@ -20,13 +20,13 @@ from ..chunker import ChunkOptions, chunk
 from ..chunker.metrics import defects, sizes
 from ..cleaners import clean
 from ..config import with_executor
-from ..errors import ClusterLost, ConfigError, IngestError, LockHeld, Stopped
+from ..errors import ClusterLost, ConfigError, IngestError, LockHeld, SourceUnreachable, Stopped
 from ..loaders import load_file
 from ..runner.pipeline import RunFlags, RunSummary
 from ..runner.pipeline import run as run_pipeline
 from ..runner.run_report import RunReport, write_summary_json
 from ..runner.stopping import StopRequest
-from ..search.hybrid import MODES, Mode, search_mode
+from ..search.hybrid import MODES, Mode, default_mode, search_mode
 from ..search.principals import principals
 from ..terminal_text import printable, shown
 from .file_args import expanded
@@ -42,10 +42,14 @@ SOME_FAILED = 1
 BAD_INPUT = 2
 """Exit code: the config or the command line is wrong; nothing ran."""
 RUN_FAILED = 3
-"""Exit code: the run itself failed (source missing, database damaged, mass delete refused...)."""
+"""Exit code: the run itself failed (database damaged, mass delete refused...)."""
 LOCKED = 4
 """Exit code: another run holds the state, and --wait was not given; nothing ran."""
-CLUSTER_LOST = 5
+SOURCE_UNREACHABLE = 5
+"""Exit code: the source could not be listed, in whole or in part (Google unreachable, DNS,
+credentials refused, a Drive folder that will not list, a local folder missing); nothing it may
+still hold was deleted. Apart from SOME_FAILED, so a service can treat it as the failure it is."""
+CLUSTER_LOST = 6
 """Exit code: the Ray cluster could not be reached, or was lost mid-run; what was written is whole."""
 # Stopped by a signal: 128 + its number (130 for SIGINT, 143 for SIGTERM), as a shell reports it.
 
@@ -54,7 +58,11 @@ def summary_code(summary: RunSummary) -> int:
     """The exit code of a run that went to its end, or was stopped by a signal."""
     if summary.stopped is not None:
         return 128 + summary.stopped
-    return 0 if summary.ok else RUN_FAILED if summary.error else SOME_FAILED
+    if summary.error:
+        return RUN_FAILED
+    if summary.unreachable:
+        return SOURCE_UNREACHABLE
+    return 0 if summary.ok else SOME_FAILED
 
 
 def exit_code(exc: IngestError) -> int:
@@ -62,6 +70,8 @@ def exit_code(exc: IngestError) -> int:
         return BAD_INPUT
     if isinstance(exc, LockHeld):
         return LOCKED
+    if isinstance(exc, SourceUnreachable):
+        return SOURCE_UNREACHABLE
     if isinstance(exc, ClusterLost):
         return CLUSTER_LOST
     return RUN_FAILED
@@ -178,7 +188,9 @@ def run(
             started = time.monotonic()
             try:
                 with report.running():
-                    summary = run_pipeline(cfg, steps, options, report.document, flags=flags, stop=stop)
+                    summary = run_pipeline(
+                        cfg, steps, options, report.document, flags=flags, stop=stop, on_stage=report.stage
+                    )
             except IngestError as exc:  # the folder unmounted, the state locked
                 report.run_failed(exc, scheduled=every is not None)
                 code = exit_code(exc)  # on a schedule it is reported, and the next run may succeed
@@ -408,7 +420,8 @@ def _readers(as_user: str | None, groups: str) -> tuple[str, ...] | None:
     "--mode",
     type=click.Choice(MODES),
     help="bm25: words; vector: meaning (needs an index built with `embedder:`); hybrid: both, rank-fused. "
-    "Default: bm25, or hybrid with --config (on PostgreSQL, bm25 ranks by its full-text ts_rank).",
+    "Default: hybrid when the index holds vectors (and with --config), else bm25 "
+    "(on PostgreSQL, bm25 ranks by its full-text ts_rank).",
 )
 @click.option(
     "--config",
@@ -441,7 +454,8 @@ def search_cmd(
             config_path, query, k=k, window=window, readers=readers, mode=mode or "hybrid", filters=filters
         )
     else:
-        hits = search_mode(index, query, mode or "bm25", k=k, window=window, readers=readers, filters=filters)
+        mode = mode or default_mode(index)
+        hits = search_mode(index, query, mode, k=k, window=window, readers=readers, filters=filters)
     for rank, hit in enumerate(hits, 1) if as_json else ():
         click.echo(
             json.dumps(
