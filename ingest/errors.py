@@ -90,6 +90,16 @@ class DamagedDatabase(RunError):
     """SQLite reports the index or state file corrupt; `subject` is the file."""
 
 
+class ClusterLost(RunError):
+    """The Ray cluster a run works on cannot be reached, or went away mid-run; what was written
+    stays (each document is one transaction), the cursor does not move, the next run goes on."""
+
+
+class ClusterSetupError(RunError):
+    """A Ray cluster cannot do the run's work as configured (a plugin missing on a node); nothing
+    was processed."""
+
+
 class Stopped(BaseException):
     """SIGTERM or SIGINT asked the run to stop. Not an `IngestError`: nothing is wrong, and, like
     KeyboardInterrupt, it must pass through `except Exception` on its way out."""

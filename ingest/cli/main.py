@@ -19,7 +19,8 @@ from ..chunk_json import chunk_to_dict
 from ..chunker import ChunkOptions, chunk
 from ..chunker.metrics import defects, sizes
 from ..cleaners import clean
-from ..errors import ConfigError, IngestError, LockHeld, SourceUnreachable, Stopped
+from ..config import with_executor
+from ..errors import ClusterLost, ConfigError, IngestError, LockHeld, SourceUnreachable, Stopped
 from ..loaders import load_file
 from ..runner.pipeline import RunFlags, RunSummary
 from ..runner.pipeline import run as run_pipeline
@@ -48,6 +49,8 @@ SOURCE_UNREACHABLE = 5
 """Exit code: the source could not be listed, in whole or in part (Google unreachable, DNS,
 credentials refused, a Drive folder that will not list, a local folder missing); nothing it may
 still hold was deleted. Apart from SOME_FAILED, so a service can treat it as the failure it is."""
+CLUSTER_LOST = 6
+"""Exit code: the Ray cluster could not be reached, or was lost mid-run; what was written is whole."""
 # Stopped by a signal: 128 + its number (130 for SIGINT, 143 for SIGTERM), as a shell reports it.
 
 
@@ -69,6 +72,8 @@ def exit_code(exc: IngestError) -> int:
         return LOCKED
     if isinstance(exc, SourceUnreachable):
         return SOURCE_UNREACHABLE
+    if isinstance(exc, ClusterLost):
+        return CLUSTER_LOST
     return RUN_FAILED
 
 
@@ -149,6 +154,13 @@ class _Interval(click.ParamType):
     default=None,
     help="Write the run's summary, failures and changes to this file as JSON.",
 )
+@click.option(
+    "--executor",
+    type=click.Choice(["local", "ray"]),
+    default=None,
+    help="Where documents are processed: local (`workers` processes) or ray (a Ray cluster)  [default: the config's]",
+)
+@click.option("--ray-address", default=None, metavar="auto|HOST:PORT|ray://HOST:PORT", help="The Ray cluster to use.")
 def run(
     config: Path,
     index: Path | None,
@@ -159,11 +171,14 @@ def run(
     reprocess: bool,
     log_format: Literal["auto", "pretty", "text", "json"],  # what the click.Choice allows
     summary_json: Path | None,
+    executor: str | None,
+    ray_address: str | None,
 ) -> None:
     """Sync the source in CONFIG into its index: changed documents only, deletions included.
 
     CONFIG may be a folder: it is indexed with the defaults of configs/local.yaml, no file needed."""
     cfg, steps, options = config_or_folder(config, index)
+    cfg = with_executor(cfg, executor, ray_address)
     flags = RunFlags(wait=wait, allow_mass_delete=allow_mass_delete, reprocess=reprocess)
     report = RunReport.choose(log_format, quiet)
     stop = StopRequest()

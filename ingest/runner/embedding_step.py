@@ -26,6 +26,7 @@ class ChunkEmbedding:
         self.config = config
         self.sink: VectorSink = sink
         self._embedder: Embedder | None = None
+        self._recorded = False
         self.embedded = 0
         """Texts embedded this run (the others came from the index)."""
         self.on_loading = on_loading
@@ -47,6 +48,7 @@ class ChunkEmbedding:
             except IngestError as exc:  # no document could be written: stop, rather than fail each one
                 raise RunError(f"cannot open the embedder: {exc}") from exc
             self.sink.record_embedder(self._embedder.name, self.config.spec())
+            self._recorded = True
             self.load_seconds = time.perf_counter() - began
         return self._embedder
 
@@ -56,6 +58,15 @@ class ChunkEmbedding:
         own = getattr(self.sink, "embedder", None)
         options = getattr(self.sink, "options", None)
         return own if isinstance(own, Embedder) and getattr(options, "embedder", None) == self.config else None
+
+    def given(self, vectors: ChunkVectors) -> ChunkVectors:
+        """Vectors a worker made (a Ray executor embeds where it chunks): the index records the
+        embedder once, as when they are made here, and no model loads in this process."""
+        if not self._recorded:
+            self.sink.record_embedder(vectors.embedder, self.config.spec())
+            self._recorded = True
+        self.embedded += vectors.embedded
+        return vectors
 
     def vectors(self, chunks: Sequence[Chunk]) -> ChunkVectors:
         began = time.perf_counter()

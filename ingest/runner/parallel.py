@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from ..blocks import Chunk, Document
 from ..chunker import ChunkOptions, chunk
@@ -25,6 +25,9 @@ from ..loaders.options import LoaderOptions
 from .input_limits import check_input
 from .stopping import StopRequest
 from .worker_pool import pool_map, run_here
+
+if TYPE_CHECKING:
+    from ..embedders.vectors import ChunkVectors
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -88,6 +91,9 @@ class Done:
     warnings: tuple[str, ...] = ()
     seconds: float = 0.0
     """Time to load, clean and chunk it."""
+    vectors: ChunkVectors | None = None
+    """The chunks' vectors, where the executor embeds beside the work (a Ray worker); else the
+    run embeds them before writing."""
 
 
 def process(job: Job) -> Done:

@@ -28,8 +28,9 @@ from ..sinks.sqlite import SqliteSink
 from ..sources import Item, Source, Sync
 from ..sources.local import LocalSource
 from .embedding_step import ChunkEmbedding
+from .executor import open_executor
 from .machine_faults import machine_fault
-from .parallel import Done, Job, is_heavy, ordered_map, process, worker_count
+from .parallel import Done, Job, is_heavy, process
 from .read_ahead import read_ahead
 from .run_lock import Holder, RunLock
 from .settings_stamp import SettingsStamps
@@ -277,25 +278,25 @@ class _Run:
                     self.config.loader_options(),
                 )
 
-        workers = worker_count(self.config.workers)
         committed = time.monotonic()
-        mapped = ordered_map(
-            _execute,
-            plans(),
-            workers,
-            timeout_s=self.config.timeout_s,
-            stop=self.stop,
-            heavy=lambda plan: isinstance(plan, _Planned) and is_heavy(plan.job),
-        )
-        for plan, future in mapped:
-            if isinstance(plan, DocResult):
-                self.report(plan)
-            else:
-                self.report(_finish(plan, future, sink, state, source.key, self.embedding))
-            if state.pending and time.monotonic() - committed >= _COMMIT_EVERY_S:
-                _durable(sink, state)
-                committed = time.monotonic()
-            self.stop.check()  # between documents: what is written stays, the rest waits for the next run
+        with open_executor(self.config) as executor:  # this process, its workers, or a Ray cluster
+            mapped = executor.map(
+                _execute,
+                plans(),
+                wanted=lambda plan: isinstance(plan, _Planned),
+                timeout_s=self.config.timeout_s,
+                stop=self.stop,
+                heavy=lambda plan: isinstance(plan, _Planned) and is_heavy(plan.job),
+            )
+            for plan, future in mapped:
+                if isinstance(plan, DocResult):
+                    self.report(plan)
+                else:
+                    self.report(_finish(plan, future, sink, state, source.key, self.embedding))
+                if state.pending and time.monotonic() - committed >= _COMMIT_EVERY_S:
+                    _durable(sink, state)
+                    committed = time.monotonic()
+                self.stop.check()  # between documents: what is written stays, the rest waits for the next run
         for error in source.errors:  # a folder that could not be listed
             self.unreachable.append(str(error))
             self.report(DocResult(error.subject, error.subject, "failed", error=str(error), retry=True))
@@ -501,7 +502,8 @@ def _finish(
         if embedding is None:
             sink.write(done.document, done.chunks)
         else:  # embedded before the sink's transaction: a slow API holds no lock on the index
-            embedding.sink.write(done.document, done.chunks, embedding.vectors(done.chunks))  # the same sink
+            vectors = embedding.given(done.vectors) if done.vectors is not None else embedding.vectors(done.chunks)
+            embedding.sink.write(done.document, done.chunks, vectors)  # the same sink
     except RunError:  # a damaged index: no document's fault, and the run must not write on
         raise
     except Exception as exc:  # one bad document must not stop the run

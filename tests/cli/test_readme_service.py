@@ -18,8 +18,10 @@ def section() -> str:
 
 def test_exit_code_table_matches_the_cli():
     rows = dict(re.findall(r"^\| ([\d, ]+) \| (.+) \|$", section(), re.M))
-    assert {"0", "1", "2", "3", "4", "5", "130, 143"} == set(rows)
-    assert (cli.SOME_FAILED, cli.BAD_INPUT, cli.RUN_FAILED, cli.LOCKED, cli.SOURCE_UNREACHABLE) == (1, 2, 3, 4, 5)
+    assert {"0", "1", "2", "3", "4", "5", "6", "130, 143"} == set(rows)
+    codes = (cli.SOME_FAILED, cli.BAD_INPUT, cli.RUN_FAILED, cli.LOCKED, cli.SOURCE_UNREACHABLE, cli.CLUSTER_LOST)
+    assert codes == (1, 2, 3, 4, 5, 6)
+    assert "Ray cluster" in rows["6"]
     assert "some documents failed" in rows["1"] and "another run holds the state" in rows["4"]
     assert "could not be listed" in rows["5"]
 
