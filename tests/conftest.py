@@ -31,6 +31,9 @@ NOTES = pytest.StashKey[list[str]]()
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "corpus: needs the shared corpus (../shared, or INGEST_SHARED); set by conftest")
     config.addinivalue_line(
+        "markers", "ray: starts a real two-node Ray cluster (tests/ray); selected by default, as CI runs them"
+    )
+    config.addinivalue_line(
         "markers", "torch: needs the test-torch extra (torch, sentence-transformers); run with `pytest -m torch`"
     )
     config.stash[NOTES] = []

@@ -144,8 +144,12 @@ def test_page_level_header_and_nav_of_a_real_page_are_furniture():
     assert not any("function(" in b.text for b in loaded.blocks)  # scripts dropped
 
 
-@pytest.mark.parametrize(("data", "said"), [(b"", "empty"), (b"\x89PNG\r\n\x1a\n\x00\x00\x00", "binary")])
-def test_bad_files_are_named(data, said):
+def test_a_binary_file_is_named():
     with pytest.raises(LoaderError) as err:
-        page(data, name="broken.html")
-    assert "broken.html" in str(err.value) and said in str(err.value)
+        page(b"\x89PNG\r\n\x1a\n\x00\x00\x00", name="broken.html")
+    assert "broken.html" in str(err.value) and "binary" in str(err.value)
+
+
+def test_an_empty_page_is_a_warning_as_in_every_format():
+    loaded = page(b"", name="empty.html")
+    assert loaded.blocks == () and loaded.warnings == ("is empty (0 bytes): nothing to index",)
