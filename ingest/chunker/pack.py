@@ -232,8 +232,8 @@ def _sections(blocks: Iterable[Block]) -> Iterator[tuple[tuple[str, ...], list[B
         run.append(block)
     if run:
         yield path or (), run, opening
-    if heads:
-        yield heads[-1].path, heads if travel else heads[-1:], ()
+    if heads:  # without travel the earlier ones are ancestors of the last: shown only if joined
+        yield heads[-1].path, heads if travel else heads[-1:], () if travel else tuple(heads[:-1])
 
 
 def _seam(text: str | None, before: Block, after: Block) -> str:
