@@ -24,6 +24,8 @@ import sys
 import time
 from pathlib import Path
 
+from shared_paths import RAGBENCH
+
 from ingest.search.bm25 import _RANKED, HEADING_WEIGHT, fts_query, ranked_bm25
 from ingest.search.bm25_memory import WarmBm25
 from ingest.search.filters import Filters
@@ -31,7 +33,6 @@ from ingest.search.fts_terms import TermCounts
 from ingest.sinks.sqlite import chunk_from_row, connect_index
 
 ROOT = Path(__file__).resolve().parent.parent
-RAGBENCH = ROOT.parent / "shared" / "ragbench"
 RESULTS = ROOT / "benchmarks" / "results" / "eval_ragbench"
 
 

@@ -16,6 +16,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from shared_paths import CORPUS
+
 from ingest.blocks import Document
 from ingest.cleaners import build_chain, clean
 from ingest.loaders.word import docx
@@ -121,7 +123,7 @@ def scores(corpus: Path) -> list[Score]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
+    parser.add_argument("--corpus", type=Path, default=CORPUS)
     parser.add_argument("-v", "--verbose", action="store_true", help="list what is missing")
     args = parser.parse_args()
     results = scores(args.corpus)

@@ -22,6 +22,8 @@ import sys
 import time
 from pathlib import Path
 
+from shared_paths import CORPUS
+
 ROOT = Path(__file__).resolve().parent.parent
 READERS = ("python-docx", "ingest", "ingest+cleaners", "docling-backend")
 
@@ -101,7 +103,7 @@ def run_one(name: str, corpus: Path, rounds: int) -> dict:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
+    parser.add_argument("--corpus", type=Path, default=CORPUS)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--one", choices=READERS, help=argparse.SUPPRESS)
     args = parser.parse_args()

@@ -17,6 +17,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from shared_paths import CORPUS
+
 from ingest.blocks import Document
 from ingest.cleaners import CleanContext
 from ingest.cleaners.track_changes import TrackChangesOptions, resolve_track_changes
@@ -64,7 +66,7 @@ def first_difference(a: list[str], b: list[str], context: int = 60) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
+    parser.add_argument("--corpus", type=Path, default=CORPUS)
     args = parser.parse_args()
     sets = rp_sets(args.corpus / "open_xml_powertools" / "TestFiles" / "RP")
     misses, informative, kinds = [], 0, []

@@ -32,11 +32,12 @@ from urllib.parse import urlsplit
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the tests package: its fake Google server
 
+from shared_paths import CORPUS  # noqa: E402
+
 from ingest.runner.pipeline import run  # noqa: E402
 from tests.drive.fake_google import FakeGoogle  # noqa: E402
 from tests.drive.helpers import drive_config  # noqa: E402
 
-CORPUS = ROOT.parent / "shared" / "corpus"
 MD = "text/markdown"
 DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
 

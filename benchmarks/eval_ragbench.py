@@ -26,8 +26,9 @@ import sys
 import time
 from pathlib import Path
 
+from shared_paths import RAGBENCH
+
 ROOT = Path(__file__).resolve().parent.parent
-RAGBENCH = ROOT.parent / "shared" / "ragbench"
 OUT = ROOT / "benchmarks" / "results" / "eval_ragbench"
 INGEST = [sys.executable, "-m", "ingest"]
 

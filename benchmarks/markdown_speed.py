@@ -37,9 +37,10 @@ from importlib import metadata
 from pathlib import Path
 
 from offline_tiktoken import offline_encoding
+from shared_paths import BENCH
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = ROOT.parent / "shared" / "bench" / "markdown-pypi" / "files"
+CORPUS = BENCH / "markdown-pypi" / "files"
 
 Split = Callable[[Path], int]  # chunks one file, returns how many chunks it made
 

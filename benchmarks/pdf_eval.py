@@ -44,6 +44,7 @@ import time
 from pathlib import Path
 
 from pdf_groundtruth import read_truth, score, total, truth_files
+from shared_paths import SHARED
 
 ROOT = Path(__file__).resolve().parent.parent
 PEERS_VENV = ROOT / "benchmarks" / ".peers-venv"
@@ -368,7 +369,7 @@ def peer_python(arg: str | None) -> str | None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--shared", type=Path, default=ROOT.parent / "shared")
+    ap.add_argument("--shared", type=Path, default=SHARED)
     ap.add_argument("--tools", default=",".join(TOOLS))
     ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "pdf_eval")
     ap.add_argument("--json", type=Path, help="write the summary, speed and scorer result here")

@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from pathlib import Path
 
+from shared_paths import CORPUS
+
 ROOT = Path(__file__).resolve().parent.parent
 _WORD = re.compile(r"\w+")
 
@@ -166,7 +168,7 @@ def total(scores: list[Score]) -> Score:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
+    parser.add_argument("--corpus", type=Path, default=CORPUS)
     parser.add_argument("--chunks", action="store_true", help="score chunks instead of blocks")
     parser.add_argument("-v", "--verbose", action="store_true", help="list missed headings and furniture")
     args = parser.parse_args()

@@ -29,6 +29,7 @@ from contextlib import redirect_stdout
 from pathlib import Path
 
 import pymupdf
+from shared_paths import CORPUS
 
 from ingest.cleaners import build_chain, clean
 from ingest.loaders import load_bytes, local_document
@@ -125,7 +126,7 @@ def measure(
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
+    parser.add_argument("--corpus", type=Path, default=CORPUS)
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
     pdfs = corpus_pdfs(args.corpus)

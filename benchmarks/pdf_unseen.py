@@ -47,6 +47,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pymupdf
+from shared_paths import SHARED
 
 from ingest.chunker import ChunkOptions, chunk
 from ingest.cleaners import build_chain, clean
@@ -528,7 +529,7 @@ def summary(label: str, t: dict) -> str:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--shared", type=Path, default=ROOT.parent / "shared")
+    ap.add_argument("--shared", type=Path, default=SHARED)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--json", type=Path, default=None)
     ap.add_argument("--peer-python", default=None)

@@ -32,10 +32,11 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+from shared_paths import CORPUS
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the tests package's server helper: the same server the tests run
 
-CORPUS = ROOT.parent / "shared" / "corpus"
 SUFFIXES = {".md", ".pdf", ".docx", ".xlsx"}
 
 

@@ -43,8 +43,9 @@ import json
 import re
 from pathlib import Path
 
+from shared_paths import RAGBENCH
+
 ROOT = Path(__file__).resolve().parent.parent
-RAGBENCH = ROOT.parent / "shared" / "ragbench"
 DELIMITER = re.compile(r"^\|(?:\s*:?-{3,}:?\s*\|)+\s*$", re.M)
 FIGURE_LINE = re.compile(r"^[\s$€£(]*[-\d][\d,.]*[)%\s$€£]*$")
 """A line holding one figure, as PyMuPDF reads a statement cell ("1,677.8 $": the "$" opens the next)."""

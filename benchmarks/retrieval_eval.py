@@ -36,8 +36,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from shared_paths import CORPUS
+
 ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT.parent / "shared" / "corpus" / "chunking_evaluation"
+DATA = CORPUS / "chunking_evaluation"
 CORPORA = ("chatlogs", "state_of_the_union", "wikitexts")
 K = 5
 # The figures for the baselines, measured with this protocol on a 2-core machine.

@@ -39,6 +39,7 @@ from pathlib import Path
 
 import numpy as np
 from retrieval_real import paired, read_per_question
+from shared_paths import RAGBENCH
 
 from ingest.embedders import load, text_hash
 from ingest.search.hybrid import DEPTH, RRF_K, fuse
@@ -46,7 +47,6 @@ from ingest.search.hybrid import DEPTH, RRF_K, fuse
 logging.getLogger("bm25s").setLevel(logging.WARNING)  # rag_eval builds an index per question
 
 ROOT = Path(__file__).resolve().parent.parent
-RAGBENCH = ROOT.parent / "shared" / "ragbench"
 METRICS = {"financebench": ("b_recall", "b_page_hit"), "mmlb": ("b_page_hit", "b_answer")}
 LABELS = {"b_recall": "evidence recall", "b_page_hit": "page hit", "b_answer": "answer found"}
 MODES = ("bm25", "vector", "hybrid")

@@ -30,8 +30,9 @@ from importlib.metadata import PackageNotFoundError, version
 from importlib.util import find_spec
 from pathlib import Path
 
+from shared_paths import RAGBENCH
+
 ROOT = Path(__file__).resolve().parent.parent
-RAGBENCH = ROOT.parent / "shared" / "ragbench"
 OURS = "ingest"
 PEERS = ("lc-recursive", "semchunk", "chonkie", "md-header")
 # The module each peer imports, to skip a peer that is not installed.

@@ -29,11 +29,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from shared_paths import SHARED  # noqa: E402
+
 from ingest import ChunkOptions, Filters, chunk_files, search  # noqa: E402
 from ingest.blocks import Citation, Document  # noqa: E402
 from ingest.sinks import SqliteSink  # noqa: E402
 
-SHARED = ROOT.parent / "shared"
 TYPES = (
     "text/markdown",
     "application/pdf",

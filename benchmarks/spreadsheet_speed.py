@@ -44,12 +44,12 @@ from datetime import date, timedelta
 from pathlib import Path
 
 import openpyxl
+from shared_paths import CORPUS
 
 from ingest.cleaners import build_chain, clean
 from ingest.loaders import load_bytes, local_document
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = ROOT.parent / "shared" / "corpus"
 INFLATED = "xlsx_04_inflated.xlsx"
 
 

@@ -45,6 +45,7 @@ from pathlib import Path  # noqa: E402
 
 import numpy as np  # noqa: E402
 from bm25_pruning import reference as whole_query  # noqa: E402
+from shared_paths import SHARED  # noqa: E402
 
 from ingest import chunk, load_file  # noqa: E402
 from ingest.blocks import Chunk, Citation, Document  # noqa: E402
@@ -56,7 +57,6 @@ from ingest.search.vectors import VectorIndex  # noqa: E402
 from ingest.sinks.sqlite import SqliteSink  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = Path(os.environ.get("INGEST_SHARED", ROOT.parent / "shared"))
 PER_DOC = 1000
 K = 10
 

@@ -76,7 +76,7 @@ class BlockMeta(TypedDict, total=False):
     """A list item's marker ("-", "3.", "(a)"), kept apart from `text`: Markdown, PDF, Word and Google
     Docs loaders write it; the chunker shows it (`display_text`), the Google Docs loader reads it."""
     ordered: bool
-    """A Markdown list item of a numbered list: the Markdown loader writes it; no stage reads it."""
+    """A list item of a numbered list: the Markdown and .pptx loaders write it; no stage reads it."""
     list_id: str
     """Which list a Word or Google Docs list item belongs to: their loaders write it; no stage reads it."""
     style: str
@@ -105,7 +105,22 @@ class BlockMeta(TypedDict, total=False):
     """A Word paragraph from a text box: the .docx loader writes it; `track_changes` keeps such a
     block out of a paragraph join, as it does footnotes."""
 
+    # Mail
+    mail: Literal["quoted", "attribution", "signature", "headers"]
+    """What part of an e-mail a block is, where not the writer's new text: a quoted reply, the
+    "On ... wrote:" line above it, the signature, or (in an .mbox) a message's From/To/Date line.
+    The mail loader writes it; the `mail_quotes` cleaner drops the first three."""
+    attachment: str
+    """The file name of the e-mail attachment a block was read from: the mail loader writes it;
+    no stage reads it."""
+
     # Notes and furniture
+    speaker_notes: bool
+    """A block of a slide's speaker notes, not of the slide: the .pptx loader writes it (only
+    with `pptx: {notes: true}`, the default); no stage reads it."""
+    slide_id: str
+    """A Google Slides slide's object id, on its heading: the .pptx loader writes it (from a Drive
+    export's shape names); the Drive links (`links.py`) read it."""
     note: str
     """"footnote" or "endnote", on a note block: the Word and Docs loaders write it; no stage reads it."""
     id: str

@@ -23,6 +23,7 @@ from .embedders import options_of as embedder_options
 from .errors import ConfigError, IngestError
 from .loaders import resolve as resolve_loader
 from .loaders import use as use_loader
+from .loaders.options import LoaderOptions, PptxOptions
 from .options import StrictOptions
 from .plugin_stages import plugin_options
 from .sources.drive_options import DriveSourceConfig
@@ -87,6 +88,32 @@ class MaxDeleteConfig(StrictOptions):
         return deleting > self.count and deleting > self.share * known
 
 
+_RAY_ADDRESS = re.compile(r"auto|(ray://)?[A-Za-z0-9_.\-\[\]:]+:[0-9]{1,5}")
+
+
+class RayConfig(StrictOptions):
+    """`executor: {ray: ...}`: documents are processed on a Ray cluster (see `runner/ray_executor.py`)."""
+
+    address: str = "auto"
+    """`auto` (the cluster this machine belongs to), `ray://HOST:PORT` (Ray Client) or `HOST:PORT` (the head's GCS)."""
+    max_in_flight: int = Field(0, ge=0)
+    """Documents submitted and not yet written; 0: four per CPU of the cluster. Bounds the driver's memory."""
+    max_retries: int = Field(3, ge=0)
+    """Times a document is tried again after its worker or node was lost, before it fails (next run tries again)."""
+
+    @model_validator(mode="after")
+    def _address(self) -> RayConfig:
+        if not _RAY_ADDRESS.fullmatch(self.address):
+            raise ValueError(f"address {self.address!r}: give auto, ray://HOST:PORT or HOST:PORT")
+        return self
+
+
+class ExecutorConfig(StrictOptions):
+    """Where documents are processed; absent: on this machine, `workers` processes."""
+
+    ray: RayConfig | None = None
+
+
 class Config(StrictOptions):
     source: SourceConfig
     sink: SinkConfig = SinkConfig(sqlite=Path("out/index.sqlite"))
@@ -106,6 +133,21 @@ class Config(StrictOptions):
     """Plugin loaders (entry points or module:attr), each taking over the MIME types it declares."""
     embedder: EmbedderConfig | None = None
     """`{name: minilm, ...options}`: chunks get vectors, for vector and hybrid search. None: none."""
+    pptx: PptxOptions = PptxOptions()
+    """The .pptx loader's options (Google Slides too): `{notes: false}` leaves speaker notes out."""
+
+    executor: ExecutorConfig | None = None
+    """`{ray: {...}}`: process documents on a Ray cluster instead of `workers` local processes."""
+
+    def loader_options(self) -> LoaderOptions:
+        """The built-in loaders' options, as the workers hand them to each loader."""
+        return LoaderOptions(pptx=self.pptx)
+
+    @model_validator(mode="after")
+    def _one_executor(self) -> Config:
+        if "workers" in self.model_fields_set and self.executor is not None and self.executor.ray is not None:
+            raise ValueError("give `workers` (processes on this machine) or `executor.ray` (a Ray cluster), not both")
+        return self
 
 
 def load_config(path: str | Path) -> tuple[Config, tuple[Step, ...], ChunkOptions]:
@@ -177,3 +219,29 @@ def _expand(value: Any, key: tuple) -> Any:
     if isinstance(value, list):
         return [_expand(v, key + (i,)) for i, v in enumerate(value)]
     return value
+
+
+def with_executor(config: Config, executor: str | None, ray_address: str | None) -> Config:
+    """The config with the command line's `--executor local|ray` and `--ray-address` applied: the
+    command line wins over the file, checked by the same rules (`workers` and Ray both is an error)."""
+    if ray_address is not None and executor is None:
+        ray = config.executor.ray if config.executor is not None else None
+        if ray is None:
+            raise ConfigError("--ray-address goes with --executor ray (or `executor: {ray: ...}` in the config)")
+        executor = "ray"
+    if executor is None:
+        return config
+    raw = config.model_dump(exclude_unset=True, by_alias=True)
+    if executor == "local":
+        raw.pop("executor", None)
+    else:
+        ray_raw = dict((raw.get("executor") or {}).get("ray") or {})
+        if ray_address is not None:
+            ray_raw["address"] = ray_address
+        raw["executor"] = {"ray": ray_raw}
+    try:
+        return Config.model_validate(raw)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        key = ".".join(str(p) for p in err["loc"]) or "(top level)"
+        raise ConfigError(f"{key}: {err['msg']}", subject="--executor") from None

@@ -19,8 +19,18 @@ class SourceError(IngestError):
     """A source could not be listed or read."""
 
 
+class SourceUnreachable(SourceError):
+    """The source cannot be listed at all (a local folder that does not exist or is not mounted):
+    the run cannot say what it holds, so it changes nothing."""
+
+
 class LoaderError(IngestError):
     """A document could not be parsed; `subject` is the document's path or uri."""
+
+
+class UnreadableText(LoaderError):
+    """A document whose text layer cannot be read (a file cut short, fonts without a Unicode map):
+    indexing it would store cipher, so it fails and the index keeps what it held for it."""
 
 
 class UnsupportedFormat(LoaderError):
@@ -78,6 +88,16 @@ class MassDeleteRefused(RunError):
 
 class DamagedDatabase(RunError):
     """SQLite reports the index or state file corrupt; `subject` is the file."""
+
+
+class ClusterLost(RunError):
+    """The Ray cluster a run works on cannot be reached, or went away mid-run; what was written
+    stays (each document is one transaction), the cursor does not move, the next run goes on."""
+
+
+class ClusterSetupError(RunError):
+    """A Ray cluster cannot do the run's work as configured (a plugin missing on a node); nothing
+    was processed."""
 
 
 class Stopped(BaseException):

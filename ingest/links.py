@@ -1,5 +1,6 @@
 """Links that open the place a chunk came from, for citations: a Google Doc at the chunk's
-heading, a PDF at its page, a Google Sheet at its tab, anything else from Drive at the file.
+heading, a PDF at its page, a Google Sheet at its tab, a Google Slides deck at its slide, anything
+else from Drive at the file.
 
 Worked out from the document (its Drive link and type, in `meta`) and the heading blocks the
 chunk sits under (a Docs heading's `heading_id`, a sheet heading's `sheet`), so a loader only
@@ -17,6 +18,12 @@ from .blocks import Block, Chunk, Document
 
 GOOGLE_DOC = "application/vnd.google-apps.document"
 GOOGLE_SHEET = "application/vnd.google-apps.spreadsheet"
+GOOGLE_SLIDES = "application/vnd.google-apps.presentation"
+_ANCHOR_KEYS: dict[str, Literal["heading_id", "sheet", "slide_id"]] = {
+    GOOGLE_DOC: "heading_id",
+    GOOGLE_SLIDES: "slide_id",
+}
+"""The heading fact a Drive type's links anchor on (a sheet's tab name otherwise)."""
 PDF = "application/pdf"
 
 
@@ -28,7 +35,7 @@ class ChunkLinks:
     def __init__(self, document: Document) -> None:
         self.document = document
         self.drive_type = str(document.meta.get("drive_mime_type") or "")
-        self._key: Literal["heading_id", "sheet"] = "heading_id" if self.drive_type == GOOGLE_DOC else "sheet"
+        self._key = _ANCHOR_KEYS.get(self.drive_type, "sheet")
         self._anchors: dict[tuple[str, ...], str] = {}
         self._tabs: Mapping[str, int] = document.meta.get("drive_sheet_tabs") or {}
 
@@ -52,6 +59,11 @@ def chunk_url(
         base = f"https://docs.google.com/document/d/{document.id}/edit"
         heading = _deepest(anchors, c.heading_path)
         return f"{base}#heading={heading}" if heading else base
+    if drive_type == GOOGLE_SLIDES:
+        # A slide's id is known where the export names its notes page after it (pptx loader).
+        base = f"https://docs.google.com/presentation/d/{document.id}/edit"
+        slide = _deepest(anchors, c.heading_path)
+        return f"{base}#slide=id.{slide}" if slide else base
     if drive_type == GOOGLE_SHEET:
         base = f"https://docs.google.com/spreadsheets/d/{document.id}/edit"
         sheet = _deepest(anchors, c.heading_path)

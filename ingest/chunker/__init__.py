@@ -1,4 +1,8 @@
-"""Structure first, tokens second: pack blocks into chunks that never cross a heading path.
+"""Structure first, tokens second: pack blocks into chunks that keep to one heading section.
+
+A section crosses into the next only to carry what cannot stand alone: headings with no body of
+their own travel in the text of the section that follows, and a section under `min_tokens` joins
+its first subsection (pack.py says how).
 
 Fallback order inside one heading section: whole blocks, then sentences, then words, then a hard
 token cap. Tables split only between rows (header repeated), code only between lines.
@@ -16,7 +20,8 @@ class ChunkOptions:
     max_tokens: int = 512
     """Budget per chunk; exceeded only by a single unit that cannot be split (a long table row)."""
     min_tokens: int = 64
-    """A chunk below this merges with a neighbour of the same heading path when both fit."""
+    """A chunk below this merges with a neighbour of the same heading path when both fit; a
+    section that is one chunk below it joins its first subsection's first chunk when both fit."""
     overlap_tokens: int = 48
     """Tail-carry of whole sentences from the previous prose chunk of the same section."""
     tokenizer: str = "cl100k_base"

@@ -1,7 +1,8 @@
 """Pack blocks into chunks, structure first.
 
-Blocks are grouped into sections (one heading path each); a chunk never spans two. Inside a
-section each block becomes one unit if it fits the budget; otherwise it is split by its own
+Blocks are grouped into sections (one heading path each); a chunk spans two only where one could
+not stand alone (headings with no body, a section under `min_tokens`: `_sections`,
+`_join_sections`), the headings between them in its text. Inside a section each block becomes one unit if it fits the budget; otherwise it is split by its own
 grain (units.py). Units are packed greedily; when the next one does not fit, the cut may move back
 to a stronger boundary (a lead-in before its list, a paragraph or line break) while the chunk stays
 half full. Counts are joined, never recounted: each unit is encoded once and `Tokenizer.join`
@@ -67,23 +68,103 @@ def chunk(
     packer = _Packer(tok, options)
     source = Citation.of(loaded.document)
     doc_id = loaded.document.id
-    index = 0
     seen: dict[str, int] = {}
-    for path, section in _sections(loaded.blocks if blocks is None else blocks):
-        whole = _whole(section, loaded.text, tok, options.max_tokens)
-        if whole is not None:
-            yield _chunk(whole, doc_id, index, path, source, seen)
-            index += 1
+    sections = _sections(loaded.blocks if blocks is None else blocks)
+    placed = _placed(sections, loaded.text, tok, packer)
+    for index, p in enumerate(placed):
+        yield _chunk(p.draft, doc_id, index, p.path, source, seen)
+
+
+@dataclass(slots=True)
+class _Placed:
+    """A draft with the heading path it is given, and where its text ends (for a seam after it)."""
+
+    path: tuple[str, ...]
+    draft: _Draft
+    last_path: tuple[str, ...]
+    """The path of the section its text ends in."""
+    last_block: Block
+
+
+def _placed(
+    sections: Iterable[tuple[tuple[str, ...], list[Block], tuple[Block, ...]]],
+    text: str | None,
+    tok: Tokenizer,
+    packer: _Packer,
+) -> Iterator[_Placed]:
+    """Every section's drafts in order; a section that packs into one draft under `min_tokens`
+    is joined to the first draft of the next section when its path is an ancestor of the next
+    one's (the deeper path names both, so no heading leaves every path) and the two fit."""
+    held: _Placed | None = None  # the previous section's last draft
+    lone = False  # `held` is its section's only draft
+    for path, section, opening in sections:
+        drafts = _section_drafts(section, text, tok, packer)
+        if not drafts:
             continue
-        units: list[Unit] = []
-        for i, block in enumerate(section):
-            seam = _seam(loaded.text, section[i - 1], block) if i else ""
-            units.extend(units_of(block, i, seam, tok, options.max_tokens))
-        if not units:
-            continue
-        for draft in packer.pack(units):
-            yield _chunk(draft, doc_id, index, path, source, seen)
-            index += 1
+        placed = [_Placed(path, d, path, section[-1]) for d in drafts]
+        if held is not None:
+            if lone and held.draft.count < packer.min and _ancestor(held.path, path):
+                joined = _join_sections(held, opening, placed[0], section[0], text, tok, packer.max)
+                if joined is not None:
+                    placed[0], held = joined, None
+            if held is not None:
+                yield held
+        yield from placed[:-1]
+        held, lone = placed[-1], len(placed) == 1
+    if held is not None:
+        yield held
+
+
+def _ancestor(path: tuple[str, ...], of: tuple[str, ...]) -> bool:
+    return len(path) < len(of) and of[: len(path)] == path
+
+
+def _section_drafts(section: list[Block], text: str | None, tok: Tokenizer, packer: _Packer) -> list[_Draft]:
+    whole = _whole(section, text, tok, packer.max)
+    if whole is not None:
+        return [whole]
+    units: list[Unit] = []
+    for i, block in enumerate(section):
+        seam = _seam(text, section[i - 1], block) if i else ""
+        units.extend(units_of(block, i, seam, tok, packer.max))
+    return packer.pack(units) if units else []
+
+
+def _join_sections(
+    left: _Placed,
+    opening: tuple[Block, ...],
+    right: _Placed,
+    first: Block,
+    text: str | None,
+    tok: Tokenizer,
+    max_tokens: int,
+) -> _Placed | None:
+    """`left` (a whole section under `min_tokens`) followed by the headings that open the next
+    section and that section's first draft `right`, counted whole; None when over the budget.
+
+    The headings stand in the text at the seam, so it reads in order and each part stays under
+    its own heading. The joined chunk keeps `right`'s path, the deeper one.
+    """
+    units = list(left.draft.units)
+    seams = list(left.draft.seams)
+    before = left.last_block
+    for heading in opening:
+        if not heading.text.strip():
+            continue  # an empty heading shows nothing, as in a section's own text
+        seam = _seam(text, before, heading)
+        units.append(unit_of_block(heading, seam, heading.text))
+        seams.append(seam)
+        before = heading
+    seam = _seam(text, before, first)
+    head, *rest = right.draft.units[right.draft.overlap :]
+    units += [head._replace(seam=seam), *rest]
+    seams += [seam, *[u.seam for u in rest]]
+    draft = _Draft(units, seams, [0], left.draft.overlap, left.draft.overlap_tokens)
+    count = tok.count(draft.text())
+    if count > max_tokens:
+        return None
+    draft.counts = [count]
+    return _Placed(right.path, draft, right.last_path, right.last_block)
 
 
 WHOLE_SECTION_CHARS = 6
@@ -116,33 +197,43 @@ def _whole(section: list[Block], text: str | None, tok: Tokenizer, max_tokens: i
     return _Draft(units, [u.seam for u in units[1:]], [count])
 
 
-def _sections(blocks: Iterable[Block]) -> Iterator[tuple[tuple[str, ...], list[Block]]]:
-    """Runs of content blocks under one heading (headings themselves live in the path).
+def _sections(blocks: Iterable[Block]) -> Iterator[tuple[tuple[str, ...], list[Block], tuple[Block, ...]]]:
+    """Runs of content blocks under one heading: (path, blocks, the headings that open the run).
 
-    A heading with neither content nor subheadings would reach no chunk at all, so it becomes
-    a section of its own.
+    Headings live in the path, not the text, while every heading has content or subheadings
+    under it. A heading with no body of its own followed by one not under it (a cover page's
+    "Corporate Overview" before "By Revenue") would be a section of one line; instead the whole
+    run of headings since the last content travels in the text of the section that follows,
+    under that section's path: its heading text stays in the chunk, so nothing is lost. Headings
+    with nothing at all after them close the document as a section of their own.
     """
     path: tuple[str, ...] | None = None
     run: list[Block] = []
-    bare: Block | None = None  # the last heading, while nothing has followed it yet
+    opening: tuple[Block, ...] = ()
+    heads: list[Block] = []  # the headings since the last content block
+    travel = False  # a heading in `heads` has nothing under it
     for block in blocks:
         if block.kind == "heading":
-            if bare is not None and block.path[: len(bare.path)] != bare.path:
-                yield bare.path, [bare]  # the next heading is not under it
-            elif run:
-                yield path or (), run
-            run, path, bare = [], block.path, block
-            continue
-        if block.path != path:
             if run:
-                yield path or (), run
-            run, path = [], block.path
-        bare = None
+                yield path or (), run, opening
+                run = []
+            if heads and block.path[: len(heads[-1].path)] != heads[-1].path:
+                travel = True  # the last heading is not an ancestor of this one: it has no body
+            heads.append(block)
+            continue
+        if run and block.path != path:
+            yield path or (), run, opening
+            run = []
+        if not run:
+            path = block.path
+            run = list(heads) if travel else []
+            opening = () if travel else tuple(heads)
+            heads, travel = [], False
         run.append(block)
     if run:
-        yield path or (), run
-    elif bare is not None:
-        yield bare.path, [bare]
+        yield path or (), run, opening
+    if heads:  # without travel the earlier ones are ancestors of the last: shown only if joined
+        yield heads[-1].path, heads if travel else heads[-1:], () if travel else tuple(heads[:-1])
 
 
 def _seam(text: str | None, before: Block, after: Block) -> str:

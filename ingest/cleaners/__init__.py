@@ -32,6 +32,7 @@ DEFAULT_CHAIN: tuple[str, ...] = (
     "running_headers",
     "empty_cells",  # table shape, once marks are resolved
     "merged_cells",
+    "mail_quotes",  # e-mail: quoted replies and signatures, as the mail loader marked them
     "furniture",  # last: drops what the loader, or a cleaner above, put in the furniture layer
 )
 """The built-in cleaners, in the order they run; each is `ingest/cleaners/<name>.py`'s `cleaner`."""

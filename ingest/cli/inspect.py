@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import click
 from rich.console import Console
 from rich.text import Text
 
+from ..errors import IngestError
 from ..inspect import Inspection, as_json, inspect_document, segments
 from ..inspect_html import render
 from ..loaders import load_file
+from ..terminal_text import printable
+from .file_args import expanded
 from .settings import cleaner_option, config_option, resolve_settings
 
 # Rich colour names in the order of the HTML palette (red, blue, green, yellow, ...).
@@ -19,7 +23,7 @@ _TERMINAL = ("red", "blue", "green", "yellow", "magenta", "dark_orange", "cyan",
 
 
 @click.command("inspect")
-@click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @config_option
 @cleaner_option
 @click.option(
@@ -32,23 +36,42 @@ _TERMINAL = ("red", "blue", "green", "yellow", "magenta", "dark_orange", "cyan",
 @click.option("--json", "as_json_flag", is_flag=True, help="One JSON object: blocks, removals, chunks, counts.")
 @click.option("--changes-only", is_flag=True, help="On the terminal, only the blocks a cleaner touched.")
 def inspect_cmd(
-    path: Path,
+    paths: tuple[Path, ...],
     config: Path | None,
     cleaners: tuple[str, ...],
     html_out: Path | None,
     as_json_flag: bool,
     changes_only: bool,
 ) -> None:
-    """Show the blocks of PATH after loading and what each cleaner removed or changed."""
+    """Show the blocks of each file after loading and what each cleaner removed or changed.
+
+    A folder stands for every file a loader reads under it: each is shown under its name (with
+    --json, one object a line, its `document` naming it)."""
     steps, options = resolve_settings(config, cleaners)
-    inspection = inspect_document(load_file(path), steps, options)
-    if html_out is not None:
-        html_out.write_text(render(inspection), encoding="utf-8")
-        click.echo(f"wrote {html_out}", err=True)
-    if as_json_flag:
-        click.echo(json.dumps(as_json(inspection), ensure_ascii=False))
-    elif html_out is None:
-        show(inspection, Console(highlight=False), changes_only)
+    files = expanded(paths)
+    if html_out is not None and len(files) > 1:
+        raise click.BadParameter(f"writes one page: give one file, not {len(files)}", param_hint="--html")
+    out = Console(highlight=False)
+    failed = 0
+    for path in files:
+        try:
+            inspection = inspect_document(load_file(path), steps, options)
+        except IngestError as exc:  # named; the other files are still shown
+            click.echo(f"error: {printable(str(exc))}", err=True)
+            failed += 1
+            continue
+        if html_out is not None:
+            html_out.write_text(render(inspection), encoding="utf-8")
+            click.echo(f"wrote {html_out}", err=True)
+        if as_json_flag:
+            click.echo(json.dumps(as_json(inspection), ensure_ascii=False))
+        elif html_out is None:
+            if len(files) > 1:
+                out.rule()  # then the name whole: a rule's title is cut at the terminal's width
+                out.print(Text(printable(str(path)), style="bold"), soft_wrap=True)
+            show(inspection, out, changes_only)
+    if failed:
+        sys.exit(1)
 
 
 def show(inspection: Inspection, out: Console, changes_only: bool = False) -> None:

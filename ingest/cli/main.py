@@ -19,16 +19,19 @@ from ..chunk_json import chunk_to_dict
 from ..chunker import ChunkOptions, chunk
 from ..chunker.metrics import defects, sizes
 from ..cleaners import clean
-from ..errors import ConfigError, IngestError, LockHeld, Stopped
+from ..config import with_executor
+from ..errors import ClusterLost, ConfigError, IngestError, LockHeld, SourceUnreachable, Stopped
 from ..loaders import load_file
 from ..runner.pipeline import RunFlags, RunSummary
 from ..runner.pipeline import run as run_pipeline
 from ..runner.run_report import RunReport, write_summary_json
 from ..runner.stopping import StopRequest
-from ..search.hybrid import MODES, Mode, search_mode
+from ..search.hybrid import MODES, Mode, default_mode, search_mode
 from ..search.principals import principals
-from ..terminal_text import shown
+from ..terminal_text import printable, shown
+from .file_args import expanded
 from .filters import filter_options, filters_from
+from .search_output import print_hits
 from .settings import cleaner_option, config_option, config_or_folder, resolve_settings
 
 err = Console(stderr=True, soft_wrap=True)
@@ -39,9 +42,15 @@ SOME_FAILED = 1
 BAD_INPUT = 2
 """Exit code: the config or the command line is wrong; nothing ran."""
 RUN_FAILED = 3
-"""Exit code: the run itself failed (source missing, database damaged, mass delete refused...)."""
+"""Exit code: the run itself failed (database damaged, mass delete refused...)."""
 LOCKED = 4
 """Exit code: another run holds the state, and --wait was not given; nothing ran."""
+SOURCE_UNREACHABLE = 5
+"""Exit code: the source could not be listed, in whole or in part (Google unreachable, DNS,
+credentials refused, a Drive folder that will not list, a local folder missing); nothing it may
+still hold was deleted. Apart from SOME_FAILED, so a service can treat it as the failure it is."""
+CLUSTER_LOST = 6
+"""Exit code: the Ray cluster could not be reached, or was lost mid-run; what was written is whole."""
 # Stopped by a signal: 128 + its number (130 for SIGINT, 143 for SIGTERM), as a shell reports it.
 
 
@@ -49,7 +58,11 @@ def summary_code(summary: RunSummary) -> int:
     """The exit code of a run that went to its end, or was stopped by a signal."""
     if summary.stopped is not None:
         return 128 + summary.stopped
-    return 0 if summary.ok else RUN_FAILED if summary.error else SOME_FAILED
+    if summary.error:
+        return RUN_FAILED
+    if summary.unreachable:
+        return SOURCE_UNREACHABLE
+    return 0 if summary.ok else SOME_FAILED
 
 
 def exit_code(exc: IngestError) -> int:
@@ -57,6 +70,10 @@ def exit_code(exc: IngestError) -> int:
         return BAD_INPUT
     if isinstance(exc, LockHeld):
         return LOCKED
+    if isinstance(exc, SourceUnreachable):
+        return SOURCE_UNREACHABLE
+    if isinstance(exc, ClusterLost):
+        return CLUSTER_LOST
     return RUN_FAILED
 
 
@@ -137,6 +154,13 @@ class _Interval(click.ParamType):
     default=None,
     help="Write the run's summary, failures and changes to this file as JSON.",
 )
+@click.option(
+    "--executor",
+    type=click.Choice(["local", "ray"]),
+    default=None,
+    help="Where documents are processed: local (`workers` processes) or ray (a Ray cluster)  [default: the config's]",
+)
+@click.option("--ray-address", default=None, metavar="auto|HOST:PORT|ray://HOST:PORT", help="The Ray cluster to use.")
 def run(
     config: Path,
     index: Path | None,
@@ -147,11 +171,14 @@ def run(
     reprocess: bool,
     log_format: Literal["auto", "pretty", "text", "json"],  # what the click.Choice allows
     summary_json: Path | None,
+    executor: str | None,
+    ray_address: str | None,
 ) -> None:
     """Sync the source in CONFIG into its index: changed documents only, deletions included.
 
     CONFIG may be a folder: it is indexed with the defaults of configs/local.yaml, no file needed."""
     cfg, steps, options = config_or_folder(config, index)
+    cfg = with_executor(cfg, executor, ray_address)
     flags = RunFlags(wait=wait, allow_mass_delete=allow_mass_delete, reprocess=reprocess)
     report = RunReport.choose(log_format, quiet)
     stop = StopRequest()
@@ -161,7 +188,9 @@ def run(
             started = time.monotonic()
             try:
                 with report.running():
-                    summary = run_pipeline(cfg, steps, options, report.document, flags=flags, stop=stop)
+                    summary = run_pipeline(
+                        cfg, steps, options, report.document, flags=flags, stop=stop, on_stage=report.stage
+                    )
             except IngestError as exc:  # the folder unmounted, the state locked
                 report.run_failed(exc, scheduled=every is not None)
                 code = exit_code(exc)  # on a schedule it is reported, and the next run may succeed
@@ -199,7 +228,7 @@ def _chunk_options(f):
 
 
 @cli.command("chunk")
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @click.option("--max-tokens", type=int, default=None, help="[default: 512]")
 @click.option("--overlap-tokens", type=int, default=None, help="[default: 48]")
 @_chunk_options
@@ -212,7 +241,7 @@ def chunk_cmd(
     config: Path | None,
     cleaners: tuple[str, ...],
 ) -> None:
-    """Print the chunks of each file as JSON Lines."""
+    """Print the chunks of each file (or every file a loader reads under a folder) as JSON Lines."""
     steps, options = resolve_settings(
         config,
         cleaners,
@@ -222,16 +251,17 @@ def chunk_cmd(
         tokenizer=tokenizer,
     )
     failed = 0
-    for path in paths:
+    for path in expanded(paths):
         try:
             loaded = load_file(path)
+            _say_warnings(path, loaded)
             stream, report = clean(loaded.blocks, loaded.document, steps)
             blocks = list(stream)
             chunks = 0
             for c in chunk(loaded, options, blocks):
                 click.echo(json.dumps(chunk_to_dict(c), ensure_ascii=False))
                 chunks += 1
-            if not chunks:  # say why, rather than print nothing
+            if not chunks and not loaded.warnings:  # say why, rather than print nothing
                 _say_empty(path, loaded, report)
         except IngestError as exc:
             err.print(f"[red]error:[/red] {shown(str(exc))}", highlight=False)
@@ -241,7 +271,7 @@ def chunk_cmd(
 
 
 @cli.command()
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @click.option(
     "--max-tokens", default=None, help="Comma-separated budgets  [default: the config's, else 120,200,300,400,600,1000]"
 )
@@ -258,7 +288,8 @@ def stats(
     cleaners: tuple[str, ...],
     as_json: bool,
 ) -> None:
-    """Size distribution and defects of the chunks, for each budget and overlap."""
+    """Size distribution and defects of the chunks, for each budget and overlap (files, or folders:
+    every file a loader reads under them; each file read is named on stderr)."""
     steps, base = resolve_settings(config, cleaners, min_tokens=min_tokens, tokenizer=tokenizer)
     if max_tokens is None:
         max_tokens = str(base.max_tokens) if config is not None else "120,200,300,400,600,1000"
@@ -266,9 +297,19 @@ def stats(
         overlap_tokens = str(base.overlap_tokens) if config is not None else "0"
     min_tokens, tokenizer = base.min_tokens if min_tokens is None else min_tokens, base.tokenizer
     docs: list[tuple[Loaded, list]] = []
-    for path in paths:
-        loaded = load_file(path)
-        docs.append((loaded, list(clean(loaded.blocks, loaded.document, steps)[0])))
+    read: list[str] = []
+    failed = 0
+    for path in expanded(paths):
+        try:
+            loaded = load_file(path)
+            docs.append((loaded, list(clean(loaded.blocks, loaded.document, steps)[0])))
+        except IngestError as exc:  # named; the other files are still measured
+            err.print(f"[red]error:[/red] {shown(str(exc))}", highlight=False)
+            failed += 1
+            continue
+        _say_warnings(path, loaded)
+        err.print(f"read {printable(str(path))}", highlight=False, markup=False)
+        read.append(str(path))
     rows = []
     for budget in _ints(max_tokens, "--max-tokens"):
         for overlap in _ints(overlap_tokens, "--overlap-tokens"):
@@ -277,8 +318,8 @@ def stats(
             )
     if as_json:
         for row in rows:
-            click.echo(json.dumps(row))
-        return
+            click.echo(json.dumps({**row, "files": read}))
+        sys.exit(1 if failed else 0)
     headers = (
         "max",
         "overlap",
@@ -317,6 +358,13 @@ def stats(
     widths = [max(len(str(line[i])) for line in lines) for i in range(len(headers))]
     for line in lines:  # plain columns: readable in a terminal, a pipe or a log alike
         click.echo("  ".join(str(v).rjust(w) for v, w in zip(line, widths)))
+    if failed:
+        sys.exit(1)
+
+
+def _say_warnings(path: Path, loaded: Loaded) -> None:
+    for warning in loaded.warnings:  # an encoding guessed, an empty file: named, as a run names them
+        err.print(f"warning: {printable(str(path))}: {printable(warning)}", highlight=False, markup=False)
 
 
 def _measure(docs: list[tuple[Loaded, list]], options: ChunkOptions) -> dict:
@@ -372,7 +420,8 @@ def _readers(as_user: str | None, groups: str) -> tuple[str, ...] | None:
     "--mode",
     type=click.Choice(MODES),
     help="bm25: words; vector: meaning (needs an index built with `embedder:`); hybrid: both, rank-fused. "
-    "Default: bm25, or hybrid with --config (on PostgreSQL, bm25 ranks by its full-text ts_rank).",
+    "Default: hybrid when the index holds vectors (and with --config), else bm25 "
+    "(on PostgreSQL, bm25 ranks by its full-text ts_rank).",
 )
 @click.option(
     "--config",
@@ -405,28 +454,24 @@ def search_cmd(
             config_path, query, k=k, window=window, readers=readers, mode=mode or "hybrid", filters=filters
         )
     else:
-        hits = search_mode(index, query, mode or "bm25", k=k, window=window, readers=readers, filters=filters)
-    out = Console()
-    for rank, hit in enumerate(hits, 1):
-        if as_json:
-            click.echo(
-                json.dumps(
-                    {
-                        "rank": rank,
-                        "score": hit.score,
-                        "citation": hit.citation,
-                        "url": hit.chunk.url,
-                        "context": hit.context,
-                        "chunk": chunk_to_dict(hit.chunk),
-                    },
-                    ensure_ascii=False,
-                )
+        mode = mode or default_mode(index)
+        hits = search_mode(index, query, mode, k=k, window=window, readers=readers, filters=filters)
+    for rank, hit in enumerate(hits, 1) if as_json else ():
+        click.echo(
+            json.dumps(
+                {
+                    "rank": rank,
+                    "score": hit.score,
+                    "citation": hit.citation,
+                    "url": hit.chunk.url,
+                    "context": hit.context,
+                    "chunk": chunk_to_dict(hit.chunk),
+                },
+                ensure_ascii=False,
             )
-            continue
-        out.rule(f"{rank}. {hit.citation}  [dim](score {hit.score:.2f})[/dim]")
-        if hit.chunk.url:
-            out.print(hit.chunk.url, highlight=False, markup=False, soft_wrap=True)
-        out.print(hit.context, highlight=False, markup=False)
+        )
+    if not as_json:
+        print_hits(hits, Console())
     if not hits and not as_json:
         err.print("no matches")
 

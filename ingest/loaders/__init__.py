@@ -17,6 +17,8 @@ from pathlib import Path
 from .. import registry
 from ..blocks import Document, Loaded
 from ..errors import IngestError, LoaderError, UnsupportedFormat
+from ..options import StrictOptions
+from .options import LoaderOptions
 
 Loader = Callable[[bytes, Document], Loaded]
 
@@ -36,6 +38,10 @@ class FormatLoader:
 MARKDOWN = "text/markdown"
 TEXT = "text/plain"
 GOOGLE_DOC = "application/vnd.google-apps.document"
+HTML = "text/html"
+EML = "message/rfc822"
+MBOX = "application/mbox"
+EPUB = "application/epub+zip"
 
 # Extensions the stdlib's table lacks or gets wrong on some systems.
 _EXTENSIONS = {
@@ -50,13 +56,25 @@ _EXTENSIONS = {
     ".xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
     ".xlsm": "application/vnd.ms-excel.sheet.macroEnabled.12",
     ".csv": "text/csv",
+    ".pptx": "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+    ".html": HTML,
+    ".htm": HTML,
+    ".xhtml": HTML,
+    ".eml": EML,
+    ".mbox": MBOX,
+    ".epub": EPUB,
 }
 
 _LOADERS: dict[str, Loader] = {}
 
 
+_PLUGGED: set[str] = set()
+"""MIME types a plugin loader has taken over: built-in loader options do not apply to them."""
+
+
 def register(mime_type: str, loader: Loader) -> None:
     _LOADERS[mime_type] = loader
+    _PLUGGED.add(mime_type)
 
 
 def use(loader: FormatLoader) -> None:
@@ -135,12 +153,26 @@ def supported() -> list[str]:
     return list(dict.fromkeys([*_BUILTINS, *_LOADERS]))
 
 
-def load_bytes(data: bytes, document: Document) -> Loaded:
-    """Parse `data` with the loader registered for `document.mime_type`."""
+def options_for(mime_type: str, options: LoaderOptions | None) -> StrictOptions | None:
+    """The options of the built-in loader that reads `mime_type` (None: it takes none, or a plugin
+    loader reads that type)."""
+    if options is None or mime_type in _PLUGGED or mime_type not in _BUILTIN_NAMES:
+        return None
+    return options.of(_BUILTIN_NAMES[mime_type])
+
+
+def load_bytes(data: bytes, document: Document, options: LoaderOptions | None = None) -> Loaded:
+    """Parse `data` with the loader registered for `document.mime_type`, a built-in one with its
+    part of `options` (the config's; defaults where None)."""
     loader = _loader(document.mime_type)
     if loader is None:
         raise UnsupportedFormat(f"no loader for {document.mime_type}", subject=document.uri)
+    if not data.strip():  # before any parser: an empty .docx is no zip, an empty .md no text
+        return Loaded(document, (), text="" if document.mime_type in _TEXT_TYPES else None, warnings=(_empty(data),))
+    settings = options_for(document.mime_type, options)
     try:
+        if settings is not None:
+            return loader(data, document, settings)  # type: ignore[call-arg]
         return loader(data, document)
     except LoaderError as exc:
         if exc.subject is None:  # a loader's own check: name the file here, once
@@ -150,6 +182,17 @@ def load_bytes(data: bytes, document: Document) -> Loaded:
         raise
     except Exception as exc:  # a parser's own exception: name the file and the cause
         raise LoaderError(f"could not parse as {document.mime_type}: {exc}", subject=document.uri) from exc
+
+
+_TEXT_TYPES = frozenset({MARKDOWN, TEXT, "text/csv"})
+"""Formats whose `Loaded.text` is the file's text (block offsets index into it)."""
+
+
+def _empty(data: bytes) -> str:
+    """The warning for a file with nothing in it: every format says the same, and indexes nothing."""
+    if not data:
+        return "is empty (0 bytes): nothing to index"
+    return f"holds only whitespace ({len(data)} bytes): nothing to index"
 
 
 def load_file(path: str | Path) -> Loaded:
@@ -190,6 +233,12 @@ BUILTIN_LOADERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("pdf", "pdf.loader:load", (_EXTENSIONS[".pdf"],)),
     ("xlsx", "sheets.loader:load_workbook", (_EXTENSIONS[".xlsx"], _EXTENSIONS[".xlsm"])),
     ("csv", "sheets.loader:load_csv", (_EXTENSIONS[".csv"],)),
+    ("pptx", "pptx.loader:load", (_EXTENSIONS[".pptx"],)),  # Google Slides arrive from Drive as a .pptx export
     ("gdoc", "word.gdoc:load", (GOOGLE_DOC,)),  # the Docs API's documents.get JSON, as the Drive source fetches it
+    ("html", "html.loader:load", (HTML, "application/xhtml+xml")),
+    ("eml", "mail.loader:load_message", (EML,)),
+    ("mbox", "mail.loader:load_mbox", (MBOX,)),
+    ("epub", "epub.loader:load", (EPUB,)),
 )
 _BUILTINS = {mime: target for _, target, mime_types in BUILTIN_LOADERS for mime in mime_types}
+_BUILTIN_NAMES = {mime: name for name, _, mime_types in BUILTIN_LOADERS for mime in mime_types}

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from ..blocks import Chunk, Document
 from ..chunker import ChunkOptions, chunk
@@ -21,9 +21,13 @@ from ..config import LimitsConfig
 from ..errors import IngestError, internal_error
 from ..links import ChunkLinks
 from ..loaders import load_bytes, load_file
+from ..loaders.options import LoaderOptions
 from .input_limits import check_input
 from .stopping import StopRequest
 from .worker_pool import pool_map, run_here
+
+if TYPE_CHECKING:
+    from ..embedders.vectors import ChunkVectors
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -68,6 +72,7 @@ class Job:
     steps: tuple[Step, ...]
     options: ChunkOptions
     limits: LimitsConfig = LimitsConfig()
+    loaders: LoaderOptions = LoaderOptions()
 
 
 HEAVY_BYTES = 8 * 1024 * 1024
@@ -86,12 +91,15 @@ class Done:
     warnings: tuple[str, ...] = ()
     seconds: float = 0.0
     """Time to load, clean and chunk it."""
+    vectors: ChunkVectors | None = None
+    """The chunks' vectors, where the executor embeds beside the work (a Ray worker); else the
+    run embeds them before writing."""
 
 
 def process(job: Job) -> Done:
     began = time.perf_counter()
     check_input(job.data, job.document.mime_type, job.limits)  # in the worker: the archive check inflates
-    loaded = load_bytes(job.data, job.document)
+    loaded = load_bytes(job.data, job.document, job.loaders)
     blocks, cleaned = clean(loaded.blocks, loaded.document, job.steps)
     links = ChunkLinks(loaded.document)
     chunks = tuple(links.link(c) for c in chunk(loaded, job.options, links.watch(blocks)))

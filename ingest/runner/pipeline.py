@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
+from pathlib import PurePosixPath
 from typing import Literal
 
 from ..blocks import readers_tag
@@ -19,6 +20,7 @@ from ..cleaners import Step
 from ..config import Config, LimitsConfig
 from ..errors import EmbedderError, IngestError, RunError, SourceError, Stopped, internal_error
 from ..loaders import content_hash, supports
+from ..loaders.options import LoaderOptions
 from ..plugin_stages import plugin_options, with_job_embedder
 from ..sinks import ReadersSink, Sink
 from ..sinks.jsonl import JsonlSink
@@ -26,8 +28,9 @@ from ..sinks.sqlite import SqliteSink
 from ..sources import Item, Source, Sync
 from ..sources.local import LocalSource
 from .embedding_step import ChunkEmbedding
+from .executor import open_executor
 from .machine_faults import machine_fault
-from .parallel import Done, Job, is_heavy, ordered_map, process, worker_count
+from .parallel import Done, Job, is_heavy, process
 from .read_ahead import read_ahead
 from .run_lock import Holder, RunLock
 from .settings_stamp import SettingsStamps
@@ -55,8 +58,21 @@ class DocResult:
     """What the loader wants said about the document (a page only an image, an encoding guessed)."""
     seconds: float = 0.0
     """Time to load, clean, chunk and write it (0 when nothing was done)."""
+    kind: str = ""
+    """A skipped file's type, which the summary counts skips by: its extension (`.pptx`), else
+    its MIME type, or `link` for a link the source will not follow."""
     verdict: bool = False
     """A failure found on this run's version (not the same bad file reported again)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Stage:
+    """Where a run is, for a progress display: listing the source, listed (`total` items to go
+    through), or loading the embedder (`detail`: its name) before the first vectors."""
+
+    doing: Literal["listing", "listed", "loading_embedder"]
+    total: int | None = None
+    detail: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +99,16 @@ class RunSummary:
     changes: tuple[DocResult, ...] = ()
     """What this run changed in the index: each document written or deleted."""
     warnings: int = 0
-    """Loader warnings over all documents (each is in its `DocResult.warnings`)."""
+    """The warnings the run printed: the loaders' (each in its `DocResult.warnings`), then `heavy`."""
+    skipped_files: tuple[DocResult, ...] = ()
+    """Each file skipped, with its reason (`error`) and type (`kind`)."""
+    unreachable: tuple[str, ...] = ()
+    """What the source could not list (Google unreachable, credentials refused, a folder that
+    will not list): the run could not see all the source holds, and deleted nothing on its account."""
+    embedding_s: float | None = None
+    """Time spent embedding, the model's loading included (None: the job has no embedder)."""
+    embedder_load_s: float | None = None
+    """Time the embedder's model took to load (None: not loaded this run)."""
 
     @property
     def ok(self) -> bool:
@@ -110,8 +135,10 @@ def run(
     *,
     flags: RunFlags = RunFlags(),
     stop: StopRequest | None = None,
+    on_stage: Callable[[Stage], None] | None = None,
 ) -> RunSummary:
-    """Sync the configured source into the sink; `on_result` sees each document as it finishes.
+    """Sync the configured source into the sink; `on_result` sees each document as it finishes,
+    `on_stage` where the run is (listing, listed with its total, loading the embedder).
 
     The parent process lists, reads and decides; workers load, clean and chunk; the parent writes
     the sink and the state, in listing order, so the state always trails the sink. One run at a
@@ -131,10 +158,17 @@ def run(
     except Stopped as exc:
         return _summary([], time.perf_counter() - started, (), stopped=exc.signum)
     try:
-        one = _Run(config, steps, options, flags, stop, on_result)
+        one = _Run(config, steps, options, flags, stop, on_result, on_stage)
         one.sync()
+        embedding = one.embedding
         return replace(
-            _summary(one.results, time.perf_counter() - started, tuple(one.notes), stopped=one.stopped), error=one.error
+            _summary(one.results, time.perf_counter() - started, tuple(one.notes), stopped=one.stopped),
+            error=one.error,
+            unreachable=tuple(one.unreachable),
+            embedding_s=None if embedding is None else round(embedding.seconds, 3),
+            embedder_load_s=None
+            if embedding is None or embedding.load_seconds is None
+            else round(embedding.load_seconds, 3),
         )
     finally:
         lock.__exit__(None, None, None)
@@ -151,9 +185,12 @@ class _Run:
         flags: RunFlags,
         stop: StopRequest,
         on_result: Callable[[DocResult], None] | None,
+        on_stage: Callable[[Stage], None] | None = None,
     ) -> None:
         self.config, self.steps, self.options, self.flags, self.stop = config, steps, options, flags, stop
         self.on_result = on_result
+        self.on_stage = on_stage
+        self.unreachable: list[str] = []
         self.results: list[DocResult] = []
         self.notes: list[str] = []
         self.stopped: int | None = None
@@ -166,11 +203,18 @@ class _Run:
         if self.on_result:
             self.on_result(result)
 
+    def stage(self, stage: Stage) -> None:
+        if self.on_stage is not None:
+            self.on_stage(stage)
+
     def sync(self) -> None:
+        self.stage(Stage("listing"))
         source = open_source(self.config)
         with StateStore(self.config.state) as state, _open_sink(self.config) as sink:
             if self.config.embedder is not None:
-                self.embedding = ChunkEmbedding(self.config.embedder, sink)
+                self.embedding = ChunkEmbedding(
+                    self.config.embedder, sink, lambda name: self.stage(Stage("loading_embedder", detail=name))
+                )
             stored = self._pair(state, sink)
             with state.batching():
                 try:
@@ -180,7 +224,7 @@ class _Run:
                 _durable(sink, state)
 
     def _sync(self, source: Source, state: StateStore, sink: Sink, stored: dict[str, str]) -> None:
-        stamps = SettingsStamps(self.steps, self.options, self.config.embedder)
+        stamps = SettingsStamps(self.steps, self.options, self.config.embedder, self.config.loader_options())
         known = state.known(source.key)
         cursor = state.get_cursor(source.key)
         resettled = cursor is not None and _settings_changed(known, stamps)
@@ -194,12 +238,19 @@ class _Run:
                 "every document was listed, and those they change processed again"
             )
         seen: set[str] = set()
+        # Listed whole before any is processed, so progress has a total (a listing is small and
+        # quick beside processing what it lists).
+        listed: list[Item] = []
+        for item in sync.items:
+            self.stop.check()
+            listed.append(item)
+        self.stage(Stage("listed", total=len(listed)))
 
         def decided() -> Iterator[tuple[Item, DocResult | None]]:
-            for item in sync.items:
+            for item in listed:
                 self.stop.check()
                 if item.skip:  # not a document of the source: a known one by that id is gone
-                    yield item, DocResult(item.doc_id, item.name, "skipped", error=item.skip)
+                    yield item, DocResult(item.doc_id, item.name, "skipped", error=item.skip, kind="link")
                     continue
                 seen.add(item.doc_id)
                 yield item, _decide(item, source, state, stamps(item.mime_type), self.flags.reprocess)
@@ -226,33 +277,37 @@ class _Run:
                     stamps(item.mime_type),
                     self.config.limits,
                     self.flags.reprocess,
+                    self.config.loader_options(),
                 )
 
-        workers = worker_count(self.config.workers)
         committed = time.monotonic()
-        mapped = ordered_map(
-            _execute,
-            plans(),
-            workers,
-            timeout_s=self.config.timeout_s,
-            stop=self.stop,
-            heavy=lambda plan: isinstance(plan, _Planned) and is_heavy(plan.job),
-        )
-        for plan, future in mapped:
-            result = (
-                plan if isinstance(plan, DocResult) else _finish(plan, future, sink, state, source.key, self.embedding)
+        with open_executor(self.config) as executor:  # this process, its workers, or a Ray cluster
+            mapped = executor.map(
+                _execute,
+                plans(),
+                wanted=lambda plan: isinstance(plan, _Planned),
+                timeout_s=self.config.timeout_s,
+                stop=self.stop,
+                heavy=lambda plan: isinstance(plan, _Planned) and is_heavy(plan.job),
             )
-            if result.verdict and isinstance(sink, ReadersSink):
-                # A verdict on a newer version: its sharing may have changed with it, so the chunks
-                # kept from before are shown only to the new readers (none, when not known).
-                readers = plan.job.document.readers if isinstance(plan, _Planned) else ()
-                sink.withhold(result.doc_id, readers or ())
-            self.report(result)
-            if state.pending and time.monotonic() - committed >= _COMMIT_EVERY_S:
-                _durable(sink, state)
-                committed = time.monotonic()
-            self.stop.check()  # between documents: what is written stays, the rest waits for the next run
+            for plan, future in mapped:
+                result = (
+                    plan
+                    if isinstance(plan, DocResult)
+                    else _finish(plan, future, sink, state, source.key, self.embedding)
+                )
+                if result.verdict and isinstance(sink, ReadersSink):
+                    # A verdict on a newer version: its sharing may have changed with it, so the
+                    # chunks kept from before are shown only to the new readers (none, when not known).
+                    readers = plan.job.document.readers if isinstance(plan, _Planned) else ()
+                    sink.withhold(result.doc_id, readers or ())
+                self.report(result)
+                if state.pending and time.monotonic() - committed >= _COMMIT_EVERY_S:
+                    _durable(sink, state)
+                    committed = time.monotonic()
+                self.stop.check()  # between documents: what is written stays, the rest waits for the next run
         for error in source.errors:  # a folder that could not be listed
+            self.unreachable.append(str(error))
             self.report(DocResult(error.subject, error.subject, "failed", error=str(error), retry=True))
         listed_all = sync.complete and not source.errors
         self._delete_gone(source, state, sink, sync, seen, known, stored, listed_all)
@@ -370,7 +425,11 @@ def _settings_changed(known: dict[str, DocState], stamps: SettingsStamps) -> boo
 def _decide(item: Item, source: Source, state: StateStore, stamp: str, reprocess: bool) -> DocResult | None:
     """What can be said without reading the document; None: it must be read."""
     if not supports(item.mime_type):
-        return DocResult(item.doc_id, item.name, "skipped", error=f"no loader for {item.mime_type}")
+        extension = PurePosixPath(item.name).suffix.lower()
+        what = f"{extension} ({item.mime_type})" if extension else item.mime_type
+        return DocResult(
+            item.doc_id, item.name, "skipped", error=f"no loader for {what}", kind=extension or item.mime_type
+        )
     # Fingerprints and hashes are stored stamped with the settings they were processed under,
     # so new chunker or cleaner settings make every document look changed.
     fingerprint = f"{item.fingerprint}#{stamp}"
@@ -395,6 +454,7 @@ def _plan(
     stamp: str,
     limits: LimitsConfig,
     reprocess: bool,
+    loaders: LoaderOptions | None = None,
 ) -> DocResult | _Planned:
     """The document `_decide` could not settle, once `read` has its bytes (with `reprocess`, no
     version stored before counts)."""
@@ -434,7 +494,7 @@ def _plan(
             uri=document.uri,
         )
         return DocResult(item.doc_id, item.name, "unchanged")
-    return _Planned(item, fingerprint, digest, Job(data, document, steps, options, limits))
+    return _Planned(item, fingerprint, digest, Job(data, document, steps, options, limits, loaders or LoaderOptions()))
 
 
 def _execute(plan: DocResult | _Planned) -> Done | None:
@@ -451,7 +511,8 @@ def _finish(
         if embedding is None:
             sink.write(done.document, done.chunks)
         else:  # embedded before the sink's transaction: a slow API holds no lock on the index
-            embedding.sink.write(done.document, done.chunks, embedding.vectors(done.chunks))  # the same sink
+            vectors = embedding.given(done.vectors) if done.vectors is not None else embedding.vectors(done.chunks)
+            embedding.sink.write(done.document, done.chunks, vectors)  # the same sink
     except RunError:  # a damaged index: no document's fault, and the run must not write on
         raise
     except Exception as exc:  # one bad document must not stop the run
@@ -516,6 +577,7 @@ def _summary(
     def n(status: Status) -> int:
         return sum(r.status == status for r in results)
 
+    heavy = tuple(heavy_cleaning(results))
     return RunSummary(
         seen=sum(r.status != "deleted" for r in results),
         changed=n("changed"),
@@ -528,10 +590,11 @@ def _summary(
         failures=tuple(r for r in results if r.status == "failed"),
         notes=notes,
         removed={r.name: removals(r.cleaned) for r in results if r.status == "changed"},
-        heavy=tuple(heavy_cleaning(results)),
+        heavy=heavy,
         stopped=stopped,
         changes=tuple(r for r in results if r.status in ("changed", "deleted")),
-        warnings=sum(len(r.warnings) for r in results),
+        warnings=sum(len(r.warnings) for r in results) + len(heavy),  # every warning printed
+        skipped_files=tuple(r for r in results if r.status == "skipped"),
     )
 
 
@@ -545,10 +608,16 @@ def removals(cleaned: dict) -> dict[str, dict[str, int]]:
 
 def heavy_cleaning(results: list[DocResult]) -> Iterator[str]:
     for r in results:
-        for name, counts in r.cleaned.items():
-            if counts.get("share", 0) > HEAVY_SHARE:
-                yield (
-                    f"{r.name}: cleaner {name!r} removed {counts['share']:.0%} of the text "
-                    f"({counts.get('chars', 0)} characters, {counts.get('blocks', 0)} blocks); "
-                    f"check it with `ingest inspect`"
-                )
+        for warning in cleaning_warnings(r):
+            yield f"{r.name}: {warning}"
+
+
+def cleaning_warnings(r: DocResult) -> Iterator[str]:
+    """A cleaner that removed most of the document's text: worth a look, and counted as a warning."""
+    for name, counts in r.cleaned.items():
+        if counts.get("share", 0) > HEAVY_SHARE:
+            yield (
+                f"cleaner {name!r} removed {counts['share']:.0%} of the text "
+                f"({counts.get('chars', 0)} characters, {counts.get('blocks', 0)} blocks); "
+                f"check it with `ingest inspect`"
+            )

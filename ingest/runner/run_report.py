@@ -25,12 +25,20 @@ from pathlib import Path
 from typing import Any, Literal
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    SpinnerColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
 from ..errors import IngestError
 from ..terminal_text import printable, shown
-from .pipeline import DocResult, RunSummary
+from .pipeline import DocResult, RunSummary, Stage, cleaning_warnings
 
 Format = Literal["pretty", "text", "json"]
 
@@ -60,15 +68,27 @@ class RunReport:
 
     # -- events ------------------------------------------------------------------------------
 
+    def stage(self, stage: Stage) -> None:
+        """Where the run is: the progress bar gets its total once the listing is known, and says
+        what it waits for (the listing, the embedder's model) rather than stand at `0/?`."""
+        if self._progress is None:
+            return
+        if stage.doing == "listing":
+            self._progress.update(self._task, description="listing the source...")
+        elif stage.doing == "listed":
+            self._progress.update(self._task, total=stage.total, description="listed")
+        else:
+            self._progress.update(self._task, description=f"loading the embedder {shown(stage.detail)}...")
+
     def document(self, result: DocResult) -> None:
         if self._progress is not None:
             self._progress.update(self._task, advance=1, description=shown(result.name))
+            task = self._progress.tasks[0]
+            if task.total is not None and task.completed > task.total:  # deletions come beyond the listing
+                self._progress.update(self._task, total=task.completed)
+        level = _LEVELS[result.status]  # a type no loader reads: named with its type, every run
         if result.status == "skipped" and not result.error.startswith("no loader"):
-            level = logging.WARNING  # a link or a file the source will not read: said, every run
-        elif result.status == "skipped":
-            level = logging.DEBUG
-        else:
-            level = _LEVELS[result.status]
+            level = logging.WARNING  # a link not followed, a file the source will not read
         reason = result.error + (" (tried again next run)" if result.retry else "")
         if self.quiet and level < logging.WARNING:
             pass  # --quiet: failures, skips and warnings only
@@ -87,6 +107,7 @@ class RunReport:
                 reason=reason,
                 duration_s=result.seconds,
                 chunks=result.chunks,
+                **({"type": result.kind} if result.status == "skipped" else {}),
             )
         for warning in result.warnings:
             if self.format == "pretty":
@@ -129,10 +150,12 @@ class RunReport:
                     BarColumn(),
                     MofNCompleteColumn(),
                     TimeElapsedColumn(),
+                    TextColumn("eta"),
+                    TimeRemainingColumn(),
                     console=self.err,
                     transient=True,
                 ) as progress:
-                    self._progress, self._task = progress, progress.add_task("ingesting", total=None)
+                    self._progress, self._task = progress, progress.add_task("starting...", total=None)
                     yield self
             else:
                 yield self
@@ -152,11 +175,12 @@ class RunReport:
             ("unchanged", summary.unchanged),
             ("deleted", summary.deleted),
             ("failed", summary.failed),
-            ("skipped", summary.skipped),
+            ("skipped", _skipped_row(summary)),
             ("warnings", summary.warnings),
             ("chunks written", summary.chunks_written),
             *_removed_rows(summary),
             ("time", f"{summary.seconds:.2f} s"),
+            *_embedding_rows(summary),
         ):
             table.add_row(label, str(value))
         self.out.print(table)
@@ -174,6 +198,15 @@ class RunReport:
             self.message(logging.WARNING, warning, action="heavy_cleaning", label="warning")
         if summary.error:
             self.message(logging.ERROR, f"run failed: {summary.error}", action="run_failed")
+        if summary.unreachable:
+            self.message(
+                logging.ERROR,
+                f"the source could not be listed ({len(summary.unreachable)} place(s)): "
+                f"{'; '.join(summary.unreachable)}. Nothing it may still hold was deleted",
+                action="source_unreachable",
+            )
+        if self.format == "pretty" and not self.quiet and summary.skipped_files:
+            self._say(_skipped_names(summary.skipped_files))
         if self.format == "pretty" and summary.failures:
             self._say(f"[red]{summary.failed} document(s) failed:[/red]")
             for failure in summary.failures:
@@ -242,7 +275,11 @@ def _counts(summary: RunSummary) -> dict[str, Any]:
         "skipped": summary.skipped,
         "warnings": summary.warnings,
         "chunks_written": summary.chunks_written,
+        "skipped_by_type": skipped_by_type(summary.skipped_files),
         "duration_s": summary.seconds,
+        "embedding_s": summary.embedding_s,
+        "embedder_load_s": summary.embedder_load_s,
+        "unreachable": list(summary.unreachable),
         "stopped": signal.Signals(summary.stopped).name if summary.stopped is not None else None,
         "error": summary.error or None,
     }
@@ -272,7 +309,12 @@ def write_summary_json(path: Path, summary: RunSummary | None, exit_code: int, e
         record["changes"] = [
             {"document": r.doc_id, "name": r.name, "action": r.status, "chunks": r.chunks} for r in summary.changes
         ]
-        record["warning_list"] = [{"document": r.doc_id, "warning": w} for r in summary.changes for w in r.warnings]
+        record["warning_list"] = [  # as many as `warnings` counts: the loaders', then the cleaners'
+            {"document": r.doc_id, "warning": w} for r in summary.changes for w in (*r.warnings, *cleaning_warnings(r))
+        ]
+        record["skipped_list"] = [
+            {"document": r.doc_id, "name": r.name, "type": r.kind, "reason": r.error} for r in summary.skipped_files
+        ]
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
@@ -290,3 +332,39 @@ def _removed_rows(summary: RunSummary) -> list[tuple[str, str]]:
             t[0] += c["blocks"]
             t[1] += c["chars"]
     return [(f"removed by {name}", f"{b} blocks, {ch} characters") for name, (b, ch) in totals.items() if b or ch]
+
+
+def skipped_by_type(skipped: tuple[DocResult, ...]) -> dict[str, int]:
+    """How many files were skipped of each type, most first (then by type)."""
+    counts: dict[str, int] = {}
+    for r in skipped:
+        counts[r.kind or "other"] = counts.get(r.kind or "other", 0) + 1
+    return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
+def _skipped_row(summary: RunSummary) -> str:
+    """`4: .pptx 2, .html 1, link 1`: the count, then by type."""
+    by_type = skipped_by_type(summary.skipped_files)
+    if not by_type:
+        return str(summary.skipped)
+    return f"{summary.skipped}: " + ", ".join(f"{shown(kind)} {n}" for kind, n in by_type.items())
+
+
+SKIPPED_NAMED = 10
+"""How many skipped files a terminal summary names; the log and --summary-json name them all."""
+
+
+def _skipped_names(skipped: tuple[DocResult, ...]) -> str:
+    shown_here = [f"  {shown(r.name)}: {shown(r.error)}" for r in skipped[:SKIPPED_NAMED]]
+    more = len(skipped) - SKIPPED_NAMED
+    tail = [f"  ... and {more} more (--summary-json lists them all)"] if more > 0 else []
+    return "\n".join([f"[yellow]skipped {len(skipped)} file(s):[/yellow]", *shown_here, *tail])
+
+
+def _embedding_rows(summary: RunSummary) -> list[tuple[str, str]]:
+    """The embedding's share of the run's time, apart: it is often most of it."""
+    if summary.embedding_s is None:
+        return []
+    load = f" (loading the model {summary.embedder_load_s:.2f} s)" if summary.embedder_load_s is not None else ""
+    rest = max(0.0, summary.seconds - summary.embedding_s)
+    return [("embedding", f"{summary.embedding_s:.2f} s{load}"), ("the rest", f"{rest:.2f} s")]

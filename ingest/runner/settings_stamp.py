@@ -13,7 +13,8 @@ from .._version import __version__
 from ..chunker import ChunkOptions
 from ..cleaners import Step, code_version
 from ..embedders import EmbedderConfig
-from ..loaders import loader_module, supported
+from ..loaders import loader_module, options_for, supported
+from ..loaders.options import LoaderOptions
 from . import code_stamp
 
 
@@ -22,8 +23,15 @@ class SettingsStamps:
     options and, for plugins, their code), and the code of ingest that makes its output
     (`code_stamp.py`). A change re-processes exactly the documents whose output it can change."""
 
-    def __init__(self, steps: tuple[Step, ...], options: ChunkOptions, embedder: EmbedderConfig | None = None) -> None:
+    def __init__(
+        self,
+        steps: tuple[Step, ...],
+        options: ChunkOptions,
+        embedder: EmbedderConfig | None = None,
+        loaders: LoaderOptions | None = None,
+    ) -> None:
         self.steps, self.options, self.embedder = steps, options, embedder
+        self.loaders = loaders or LoaderOptions()
         self._cache: dict[str, str] = {}
 
     def __call__(self, mime_type: str) -> str:
@@ -56,6 +64,10 @@ class SettingsStamps:
         # is the same); a job without one keeps the stamps it had before embedders existed.
         if self.embedder is not None:
             described["embedder"] = self.embedder.spec()
+        # Only a loader that takes options adds them, so other types keep the stamps they had.
+        loader_options = options_for(mime_type, self.loaders)
+        if loader_options is not None:
+            described["loader_options"] = loader_options.model_dump()
         return hashlib.sha256(json.dumps(described, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 

@@ -8,7 +8,7 @@ import json
 import re
 import sqlite3
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING
 
@@ -50,6 +50,8 @@ class Hit:
     """The chunk_index values `context` was built from, in order (the hit's own included)."""
     citation: str
     """"name > heading > path (uri)"."""
+    around: tuple[Chunk, ...] = field(default=(), repr=False, compare=False)
+    """The chunks `context` was joined from (see `neighbours`), for a reader that shows each once."""
 
 
 def search(
@@ -275,6 +277,7 @@ def widened(chunk: Chunk, score: float, around: list[Chunk]) -> Hit:
         context=join_context(around),
         neighbours=tuple(c.chunk_index for c in around),
         citation=citation(chunk),
+        around=tuple(around),
     )
 
 

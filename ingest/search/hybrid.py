@@ -17,7 +17,7 @@ from ..runner.sqlite_files import transaction
 from .bm25 import Hit, SearchError, hit, ranked_bm25, search
 from .filters import Filters
 from .principals import checked_readers
-from .vectors import VectorIndex
+from .vectors import VectorIndex, holds_vectors
 
 Mode = Literal["bm25", "vector", "hybrid"]
 MODES: tuple[Mode, ...] = ("bm25", "vector", "hybrid")
@@ -38,6 +38,12 @@ def fuse(rankings: Iterable[Sequence[K]], k: int = RRF_K) -> list[tuple[K, float
         for rank, item in enumerate(ranking, start=1):
             scores[item] = scores.get(item, 0.0) + 1.0 / (k + rank)
     return sorted(scores.items(), key=lambda kv: -kv[1])
+
+
+def default_mode(index: Path) -> Mode:
+    """hybrid when the index holds vectors for its embedder (the job paid for them, and they find
+    what other words say), else bm25."""
+    return "hybrid" if holds_vectors(index) else "bm25"
 
 
 def search_mode(

@@ -35,6 +35,25 @@ class _Matrix:
     """(rows, dimensions) float32, unit rows."""
 
 
+def holds_vectors(index: Path) -> bool:
+    """Whether `index` holds vectors whose embedder it records (so a query can be embedded the
+    same way): what makes hybrid the default search. False for anything unreadable: bm25 then
+    says what is wrong."""
+    try:
+        conn = sqlite3.connect(f"{Path(index).resolve().as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return False
+    try:
+        row = conn.execute(
+            "SELECT 1 FROM ingest_meta WHERE key = 'embedder:' || (SELECT embedder FROM chunk_vectors LIMIT 1)"
+        ).fetchone()
+        return row is not None
+    except sqlite3.Error:  # no such table: an index built without an embedder, or not an index
+        return False
+    finally:
+        conn.close()
+
+
 class VectorIndex:
     """An index's vectors held in memory for repeated queries, and the embedder of its queries.
 

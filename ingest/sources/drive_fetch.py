@@ -13,9 +13,10 @@ GOOGLE_DOC = "application/vnd.google-apps.document"
 GOOGLE_SHEET = "application/vnd.google-apps.spreadsheet"
 GOOGLE_SLIDES = "application/vnd.google-apps.presentation"
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-EXPORTS = {GOOGLE_SHEET: XLSX, GOOGLE_SLIDES: "application/pdf"}
-"""Google formats read as an export (a deck as PDF: a page a slide, read by the PDF loader);
-Google Docs go through the Docs API instead."""
+PPTX = "application/vnd.openxmlformats-officedocument.presentationml.presentation"
+EXPORTS = {GOOGLE_SHEET: XLSX, GOOGLE_SLIDES: PPTX}
+"""Google formats read as an export (a deck as .pptx: slide titles, lists, tables, speaker notes
+and the slides' ids survive, which a PDF export flattens); Google Docs go through the Docs API."""
 CHUNK_BYTES = 8 * 1024 * 1024
 """A download is asked for in ranged pieces of this size, each retried on its own."""
 _COMMENT_FIELDS = (

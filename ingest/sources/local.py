@@ -17,7 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from ..blocks import Document
-from ..errors import LoaderError, SourceError
+from ..errors import LoaderError, SourceError, SourceUnreachable
 from ..loaders import local_document, mime_type_of
 from . import Item, Sync
 from .globs import Globs
@@ -41,7 +41,9 @@ class LocalSource:
         self._paths: dict[str, Path] = {}
         """Ids that are not the path as written (escaped bytes), to the path they stand for."""
         if not self.root.is_dir():
-            raise SourceError("is not a folder; check source.local.path", subject=str(config.path))
+            raise SourceUnreachable(
+                "is not a folder (missing, or not mounted); check source.local.path", subject=str(config.path)
+            )
 
     def sync(self, cursor: str | None) -> Sync:
         """A folder has no change feed: every run lists it; size and mtime say what changed."""

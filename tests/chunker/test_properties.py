@@ -1,4 +1,5 @@
-"""Properties over generated Markdown: nothing lost or reordered, no chunk crosses a heading path,
+"""Properties over generated Markdown: nothing lost or reordered (headings included), a chunk spans
+two heading paths only to join a section under `min_tokens` or headings with no body of their own,
 no table row cut, budgets hold, counts exact."""
 
 from __future__ import annotations
@@ -62,13 +63,24 @@ def test_chunking_invariants(text, opts):
 
     for c in chunks:
         assert c.token_count == tok.count(c.text)
-        if "table" not in c.kinds and c.kinds != ("heading",):  # else the text is a source slice
-            assert c.text == loaded.text[c.start : c.end]
-        # one heading path: every block the chunk touches carries it
+        inside = [b for b in loaded.blocks if c.start <= b.start and b.end <= c.end]
+        if "table" not in c.kinds:  # else the text is a source slice, a heading shown without its #s
+            shown = loaded.text[c.start : c.end]
+            for b in reversed([b for b in inside if b.kind == "heading"]):
+                shown = shown[: b.start - c.start] + b.text + shown[b.end - c.start :]
+            assert c.text == shown
         touched = [b for b in loaded.blocks if b.start < c.end and b.end > c.start]
-        assert touched and all(b.path == c.heading_path for b in touched)
-        if c.kinds == ("heading",):  # a heading with nothing under it stands alone
-            assert touched[0].kind == "heading" and c.text == touched[0].text
+        # the chunk's path is the path of a block it holds, or of the section the headings it
+        # holds travel with (a run of them over budget is a chunk of its own)
+        ahead = {b.path for b in loaded.blocks if b.end > c.start}
+        assert touched and c.heading_path in ({b.path for b in touched} if c.kinds != ("heading",) else ahead)
+        # content under two paths in one chunk: a section under min_tokens joined to the next,
+        # and the heading that opens the next stands between them
+        if len({b.path for b in touched if b.kind != "heading"}) > 1:
+            assert opts.min_tokens > 0 and "heading" in c.kinds
+        if c.kinds == ("heading",):  # headings close the document or go before the rest of their section
+            after = chunks[c.chunk_index + 1 :]
+            assert not after or after[0].heading_path == c.heading_path
         # budgets hold, except a single unit that cannot be split (a table row with its header,
         # a heading standing alone)
         if c.token_count > opts.max_tokens and c.kinds != ("heading",):
@@ -76,6 +88,12 @@ def test_chunking_invariants(text, opts):
                 c.kinds == ("table",) and len([line for line in c.text.split("\n") if line.startswith("| ")]) <= 2 + 1
             )
 
+    # no heading lost: each is in some chunk's path or shown in its text
+    for b in loaded.blocks:
+        if b.kind == "heading" and b.text.strip():
+            assert any(b.text in c.heading_path for c in chunks) or any(
+                c.start <= b.start and b.end <= c.end and "heading" in c.kinds for c in chunks
+            ), b.text
     # nothing lost: every non-space character of every content block lies inside some chunk
     # (a split table's pieces span their rows only; its rows and header are checked below)
     covered = sorted((c.start, c.end) for c in chunks)

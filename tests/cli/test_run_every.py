@@ -56,7 +56,7 @@ def test_every_exit_code_reflects_the_last_finished_run(tmp_path, docs):
     assert failed == ["1", "1"] and proc.returncode == 1 and "stopped" in err
 
 
-def test_every_reports_a_raising_run_goes_on_and_ctrl_c_exits_3(tmp_path):
+def test_every_reports_a_raising_run_goes_on_and_ctrl_c_exits_as_the_last_run(tmp_path):
     docs = tmp_path / "docs"  # missing: every run raises SourceError
     cfg = tmp_path / "ingest.yaml"
     cfg.write_text(
@@ -72,8 +72,8 @@ def test_every_reports_a_raising_run_goes_on_and_ctrl_c_exits_3(tmp_path):
     finally:
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=30)
-    # Ctrl-C between runs exits as the last run ended: 3, the run itself failed (issue #9).
-    assert proc.returncode == 3 and "stopped" in err and "Traceback" not in err
+    # Ctrl-C between runs exits as the last run ended (issue #9): 5, the source could not be listed (#25).
+    assert proc.returncode == 5 and "stopped" in err and "Traceback" not in err
 
 
 def test_run_every_repeats_until_interrupted(tmp_path):

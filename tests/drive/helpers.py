@@ -12,6 +12,7 @@ from ingest.runner.pipeline import run
 
 DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
 PDF = "application/pdf"
+PPTX = "application/vnd.openxmlformats-officedocument.presentationml.presentation"
 MD = "text/markdown"
 # What fetches a file's bytes (a download, an export, a Docs read), as against listing it.
 FETCHES = ("alt=media", "/export", "/v1/documents/")

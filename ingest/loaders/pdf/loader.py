@@ -45,9 +45,13 @@ shaded box that holds its text (a manual's "NOTE") heads only the box (`pdf_text
 `page` (1-based, the page where they start), `bbox`, and `meta["page_end"]` where a paragraph
 runs onto a later page.
 
-A PDF without any text layer (a scan) raises `LoaderError`: indexing it would store nothing and
-report success, while an error is recorded in the state DB and says to OCR the file. Pages that hold
-images but no text in an otherwise textual PDF give a `Loaded.warnings` entry instead.
+Every page's text layer gets a verdict (`pdf_text_layer`: usable, garbage, scan) from the spans
+read anyway. A PDF without any text layer (a scan) raises `LoaderError`: indexing it would store
+nothing and report success, while an error is recorded in the state DB and says to OCR the file. A
+PDF whose text is mostly garbage (glyph codes without a Unicode map, a file cut short) raises
+`UnreadableText`, so what the index held for it stays. A garbage page in an otherwise readable PDF
+is skipped, and a scanned page (an image filling it, with no text or a stamp line) is read for the
+text it has but never gives a heading; both give a `Loaded.warnings` entry naming the pages.
 """
 
 from __future__ import annotations
@@ -60,7 +64,7 @@ from dataclasses import replace
 import pymupdf
 
 from ...blocks import Band, Block, BlockMeta, Document, Loaded
-from ...errors import LoaderError
+from ...errors import LoaderError, UnreadableText
 from ...page_furniture import CAPTION
 from ...table_text import render_table
 from .figures import figure_lines, figure_regions
@@ -88,6 +92,7 @@ from .shaded_lines import rejoin_shaded_lines
 from .table_heads import heads_into_tables
 from .tables import PAPER, SNAP, Box, Grid, cell_texts, find_grids, header_rows, right_to_left_rows, shading_within
 from .text_boxes import holds, text_boxes
+from .text_layer import PageText, image_share, judge_page, pages_phrase
 from .text_tables import cut_at_tables, text_tables
 from .word_spaces import restore_word_spaces, spaced_words
 
@@ -103,7 +108,8 @@ _JUNK_TITLE = re.compile(
 def load(data: bytes, document: Document) -> Loaded:
     doc = _open(data, document)
     try:
-        pages, in_tables, warnings = _read_pages(doc, document)
+        pages, in_tables, verdicts = _read_pages(doc)
+        warnings = _layer_warnings(verdicts, pages, doc.is_repaired, document)
         toc = doc.get_toc(simple=True)
         title = (doc.metadata or {}).get("title", "").strip()
     finally:
@@ -115,7 +121,9 @@ def load(data: bytes, document: Document) -> Loaded:
     body = _body_size(pages, in_tables)  # band lines that rejoin the body below do not change it
     units = [(placed, _units(placed, tables)) for placed, tables in map(_heads, rejoin(pages, body))]
     spelt = spelling([[line.text for line in u.lines] for _, page_units in units for u in page_units])
-    blocks = tuple(_blocks(units, toc, document.title, body, spelt))
+    # A scan's few words (a filing stamp, a date) say nothing of the document's structure.
+    scans = frozenset(v.page for v in verdicts if v.verdict == "scan")
+    blocks = tuple(_blocks(units, toc, document.title, body, spelt, scans))
     return Loaded(document=document, blocks=blocks, warnings=tuple(warnings))
 
 
@@ -138,12 +146,13 @@ def _open(data: bytes, document: Document) -> pymupdf.Document:
 
 
 def _read_pages(
-    doc: pymupdf.Document, document: Document
-) -> tuple[list[tuple[PageLines, list[Unit]]], list[Line], list[str]]:
-    """Each page's placed lines and tables, the lines that were read as table cells, and warnings."""
+    doc: pymupdf.Document,
+) -> tuple[list[tuple[PageLines, list[Unit]]], list[Line], list[PageText]]:
+    """Each page's placed lines and tables, the lines that were read as table cells, and the
+    verdict on each page's text layer (a garbage page's text is not read)."""
     read: list[tuple[list[Line], list[Unit], int, pymupdf.Rect, tuple[Box, ...], str]] = []
     in_tables: list[Line] = []
-    imaged: list[int] = []
+    verdicts: list[PageText] = []
     labelled = bool(doc.get_page_labels())
     for page in doc.pages():
         number = page.number + 1
@@ -153,8 +162,12 @@ def _read_pages(
         blocks = textpage.extractDICT()["blocks"]  # page.get_text's wrapper adds a crop box lookup
         rejoin_shaded_lines(blocks)
         text = [b for b in blocks if b["type"] == 0]
-        raw = raw_text(textpage)
         script = span_text(text)
+        verdict = _judge(page, number, rect, text, script)
+        verdicts.append(verdict)
+        if verdict.verdict == "garbage":
+            continue
+        raw = raw_text(textpage)
         glyphs = restore_glyph_order(raw, text, script)
         restore_word_spaces(raw, text, script if glyphs is None else span_text(text))
         text = single_printed(raw, text)
@@ -180,8 +193,10 @@ def _read_pages(
             held, lines = figure_lines(lines, regions)
             tables += [Unit("figure", ls, number, bbox=box_of(ls), meta={"region": region}) for region, ls in held]
         if not lines and not tables:
-            if page.get_images():
-                imaged.append(number)
+            if verdict.verdict == "usable" and page.get_images():  # small images and no text
+                verdicts[-1] = PageText(number, "scan", "images and no text")
+            elif verdict.verdict == "usable":
+                verdicts[-1] = PageText(number, "empty")
             continue
         boxes = text_boxes(vectors, lines, rect.width, rect.height)
         read.append((lines, tables, number, rect, boxes, page.get_label() if labelled else ""))
@@ -190,18 +205,83 @@ def _read_pages(
         (_placed(lines, number, rect, repeated, label, boxes), tables)
         for lines, tables, number, rect, boxes, label in read
     ]
+    return pages, in_tables, verdicts
+
+
+def _judge(page: pymupdf.Page, number: int, rect: pymupdf.Rect, text: list[dict], script: str) -> PageText:
+    """The page's text-layer verdict from the spans and lines already read; the images' boxes
+    are asked for (a pass over the page's content) only where text covers little of it."""
+
+    def images() -> float:
+        return image_share([i["bbox"] for i in page.get_image_info()], rect.width, rect.height)
+
+    boxes = [line["bbox"] for b in text for line in b["lines"]]
+    return judge_page(number, script, boxes, rect.width * rect.height, images)
+
+
+GARBAGE_DOCUMENT = 0.5
+"""Share of a document's characters on garbage pages (or, in a repaired file, share of its pages
+left with nothing) that fails it: its text as a whole cannot be read (a file cut short, fonts
+without a Unicode map), so indexing it would replace what the index holds with cipher or a torso.
+Below it those pages are skipped with a warning and the rest is read."""
+
+
+def _layer_warnings(
+    verdicts: list[PageText], pages: list[tuple[PageLines, list[Unit]]], repaired: bool, document: Document
+) -> list[str]:
+    """Warnings on the pages whose text layer is not usable; `UnreadableText` where the document
+    as a whole has none, and `LoaderError` for a PDF with no text at all (a scan)."""
+    garbage = [v for v in verdicts if v.verdict == "garbage"]
+    scans = [v for v in verdicts if v.verdict == "scan"]
+    damaged = " (the file is damaged: PyMuPDF had to repair it; it may be cut short)" if repaired else ""
+    total = sum(v.chars for v in verdicts)
+    if garbage and sum(v.chars for v in garbage) >= GARBAGE_DOCUMENT * total:
+        worst = max(garbage, key=lambda v: v.chars)
+        raise UnreadableText(
+            f"the text layer cannot be read{damaged}: on {pages_phrase([v.page for v in garbage])} "
+            f"{worst.why}; nothing was indexed and what the index held for it stays. "
+            + (
+                "Re-download or re-export the file"
+                if repaired
+                else "Re-export it from its source with fonts embedded as text, or OCR it (e.g. ocrmypdf --force-ocr)"
+            ),
+            subject=document.uri,
+        )
+    empty = [v.page for v in verdicts if v.verdict == "empty"] if repaired else []
+    if len(empty) >= GARBAGE_DOCUMENT * len(verdicts):  # in a file cut short, the lost pages
+        raise UnreadableText(
+            f"{pages_phrase(empty)} of {len(verdicts)} hold nothing{damaged}; nothing was indexed and what "
+            "the index held for it stays. Re-download or re-export the file",
+            subject=document.uri,
+        )
     if not pages:
+        if repaired:
+            raise UnreadableText(
+                f"no text could be read{damaged}; re-download or re-export the file (OCR it if it is a scan)",
+                subject=document.uri,
+            )
         raise LoaderError(
             "no text layer (a scanned or image-only PDF); run OCR on it (e.g. ocrmypdf) and index the result",
             subject=document.uri,
         )
     warnings = []
-    if imaged:
+    if garbage:
         warnings.append(
-            f"{document.uri}: pages {_ranges(imaged)} are images without text and were "
-            "skipped; OCR the file to index them"
+            f"{document.uri}: {pages_phrase([v.page for v in garbage])} skipped: the text layer cannot be "
+            f"read{damaged} ({garbage[0].why}); OCR the file to index them"
         )
-    return pages, in_tables, warnings
+    if scans:
+        warnings.append(
+            f"{document.uri}: {pages_phrase([v.page for v in scans])} "
+            f"{'is a scanned image' if len(scans) == 1 else 'are scanned images'} ({scans[0].why}): "
+            "what the image says was not read; OCR the file (e.g. ocrmypdf) to index it"
+        )
+    if empty:  # a blank page is no news; in a file cut short, it is what was lost
+        warnings.append(
+            f"{document.uri}: {pages_phrase(empty)} hold nothing{damaged}: their content may be lost; "
+            "re-download or re-export the file"
+        )
+    return warnings
 
 
 def _heads(page: tuple[PageLines, list[Unit]]) -> tuple[PageLines, list[Unit]]:
@@ -461,10 +541,6 @@ def _cell(value: str | None) -> str:
     return " ".join((value or "").split())
 
 
-def _ranges(numbers: list[int]) -> str:
-    return ", ".join(str(n) for n in numbers[:20]) + (" ..." if len(numbers) > 20 else "")
-
-
 def _body_size(pages: list[tuple[PageLines, list[Unit]]], in_tables: list[Line]) -> float:
     """The size most text is set in, table cells included: a form that is mostly tables would
     otherwise take its few headings for the body."""
@@ -480,9 +556,14 @@ def _body_size(pages: list[tuple[PageLines, list[Unit]]], in_tables: list[Line])
 
 
 def _blocks(
-    pages: list[tuple[PageLines, list[Unit]]], toc: list, title: str, body: float, spelt: Spelling
+    pages: list[tuple[PageLines, list[Unit]]],
+    toc: list,
+    title: str,
+    body: float,
+    spelt: Spelling,
+    scans: frozenset[int] = frozenset(),
 ) -> Iterator[Block]:
-    levels = heading_levels((u for _, units in pages for u in units), toc, body)
+    levels = heading_levels((u for _, units in pages for u in units if u.page not in scans), toc, body)
     ordered = [u for _, units in pages for u in units]
     firsts = [levels[id(u)] for u in ordered if id(u) in levels]
     sole_root = bool(firsts) and firsts[0] == 1 and firsts.count(1) == 1

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from ...blocks import Block, BlockMeta, ListNumber, Mark
+from ...blocks import Block, BlockMeta, Layer, ListNumber, Mark
 from ...table_text import render_table
 
 TITLE_RANK = 0
@@ -47,6 +47,10 @@ class Item:
     level: int = 0
     meta: BlockMeta = field(default_factory=BlockMeta)
     table: Table | None = None
+    lang: str = ""
+    """A code block's language (HTML's `class="language-x"`)."""
+    layer: Layer = "body"
+    """"furniture" for what a page marks as about it, not in it (HTML's nav, page header and footer)."""
 
     @property
     def section(self) -> bool:
@@ -113,6 +117,16 @@ def place(items: Iterable[Item], title: str, root_heading: bool) -> Iterator[Blo
                 rows=t.rows,
                 header_rows=t.header_rows,
                 meta=meta,
+                layer=item.layer,
             )
         else:
-            yield Block(item.kind, item.text, path=path, level=item.level, marks=tuple(item.marks), meta=item.meta)
+            yield Block(
+                item.kind,
+                item.text,
+                path=path,
+                level=item.level,
+                lang=item.lang,
+                marks=tuple(item.marks),
+                meta=item.meta,
+                layer=item.layer,
+            )

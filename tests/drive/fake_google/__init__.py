@@ -29,7 +29,8 @@ Drive behaviours mirrored (each documented by Google; see the module's report fo
 - `alt=media` honours `Range` (206 + Content-Range; 416 `bytes */N` past the end, which is how the
   client finishes an empty file); Docs/Sheets there are 403 fileNotDownloadable. `files.export`
   ignores Range and answers 200 whole (the client accepts that); a binary file is 403
-  fileNotExportable, an unsupported target 400 "The requested conversion is not supported.".
+  fileNotExportable, an unsupported target 400 "The requested conversion is not supported."
+  (a deck exports as .pptx only: the fake keeps that one export's bytes).
 - Shared drives (`add_shared_drive(name)`: its id is its root folder's id; add files under it).
   Their items carry `driveId` (also in the default fields) and no `owners`/`ownedByMe`; files.get and
   alt=media answer 404 "File not found" for them without `supportsAllDrives=true` (files.export,

@@ -126,9 +126,10 @@ class DriveStore:
         (by default the workbook's sheet names, the first with gid 0)."""
         return self._add(name, parent, GOOGLE_SHEET, content=bytes(xlsx), tabs=dict(tabs) if tabs is not None else None)
 
-    def add_google_slides(self, name: str, parent: str, pdf: bytes) -> str:
-        """A presentation; files.export to application/pdf returns `pdf`."""
-        return self._add(name, parent, GOOGLE_SLIDES, content=bytes(pdf))
+    def add_google_slides(self, name: str, parent: str, pptx: bytes) -> str:
+        """A presentation; files.export to .pptx returns `pptx` (a real Google export, as the
+        corpus holds, names its notes pages after the slides' ids)."""
+        return self._add(name, parent, GOOGLE_SLIDES, content=bytes(pptx))
 
     def add_shortcut(self, name: str, parent: str, target: str) -> str:
         with self._lock:

@@ -1,0 +1,155 @@
+"""Whether a PDF page's text layer can be read: a fact of every page, taken from what the loader
+already reads (the page's spans and line boxes), so it costs no second text extraction.
+
+A page's text is one of:
+- usable: letters and digits as a writer sets them;
+- garbage: glyphs MuPDF could not map to characters. A font without a Unicode map (no ToUnicode,
+  a subset font with its own codes) or a file cut short (its fonts lost) gives the glyphs' codes
+  instead: control characters, private-use code points, U+FFFD, or runs of punctuation
+  ('"#$!%&'%$()!&*!') where words stood;
+- scan: an image fills the page and the text covers almost none of it (none at all, or a stamp
+  line: "Case 1:09-cv-... Document 12 Filed 2/2/09"). What the page says is in the image;
+- empty: neither text nor images (a blank page; in a file cut short, a page whose content was lost).
+
+The loader skips a garbage page's text (indexing cipher would replace a document's good chunks
+with noise), fails a document whose text is mostly garbage, and warns, naming the pages, about the
+rest. An OCR step reads the pages that are not usable (`PageText.usable`).
+
+False positives lose users' text, so every threshold leans to "usable": a page is garbage only
+when its text is far from any language's (tables of figures, formulas and leader dots included).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+Verdict = Literal["usable", "garbage", "scan", "empty"]
+
+MIN_CHARS = 20
+"""Characters (not spaces) a page needs before its text is judged garbage: a page number, a date
+or a signature line is too short to tell a cipher from a code."""
+
+UNMAPPED_SHARE = 0.10
+"""Share of a page's characters that are no text (control characters, private use, U+FFFD,
+unassigned) that makes it garbage. Real text has next to none (an icon font's bullets: a few per
+cent at most); a font without a Unicode map gives its glyph codes, which for a subset font start
+at control codes (its space is "\\x03"), so a fifth or more of such a page is control characters."""
+
+LETTER_SHARE = 0.30
+"""Letters and digits below this share of a page's characters (leader dots counted once) make it
+garbage. The densest real pages (a financial statement's "(1,234)", a formula page) keep well
+over half; a simple font read without its encoding gives punctuation for letters: 4% in a
+truncated file's text."""
+
+IMAGE_FILL = 0.90
+"""Share of the page that images cover for it to be taken as a scan: a scanner's page is one
+image of the whole page (99-100% on the corpus's scans). A brochure's cover photo over half the
+page with its title is no scan; a page of images and no text at all is said anyway (the loader)."""
+
+TEXT_COVER = 0.05
+"""Share of the page that text lines cover below which an image page is a scan: a stamp line or
+a few typed words (1-3% of the page); an OCRed scan's invisible text covers its lines (30% and
+more), and a text page over a background image a fair part of it."""
+
+_LEADERS = re.compile(r"([^\w\s])\1{2,}")  # "....." or "-----": a leader or rule counts once
+_NOT_WORD = re.compile(r"[^\w\s]")
+_BLANKS = (" ", "\n", "\t", "\r", "\xa0", "\u3000", "\u2009", "\u202f")
+_NO_TEXT = frozenset({"Cc", "Co", "Cs", "Cn"})
+_MARKS = frozenset({"Mn", "Mc", "Me"})  # vowel signs of Indic scripts are text, not \w
+
+
+@dataclass(frozen=True, slots=True)
+class PageText:
+    """The verdict on one page's text layer. `why` says it in the user's words (empty when usable)."""
+
+    page: int
+    """1-based page number."""
+    verdict: Verdict
+    why: str = ""
+    chars: int = 0
+    """Characters (not spaces) of the page's text layer."""
+
+    @property
+    def usable(self) -> bool:
+        """The text layer says what the page says (a blank page too: there is nothing to read)."""
+        return self.verdict in ("usable", "empty")
+
+
+def judge_page(
+    page: int,
+    text: str,
+    line_boxes: Sequence[tuple[float, float, float, float]],
+    area: float,
+    image_cover: Callable[[], float],
+) -> PageText:
+    """The verdict on a page from its text (spans run together), its text lines' boxes, the page's
+    area and, asked only for a page with little text, the share of it that images cover."""
+    chars, unmapped, letters = character_counts(text)
+    if chars >= MIN_CHARS:
+        if unmapped >= UNMAPPED_SHARE * chars:
+            return PageText(
+                page,
+                "garbage",
+                f"{unmapped / chars:.0%} of its characters are not text (control or private-use codes: "
+                "glyphs whose font has no Unicode map)",
+                chars,
+            )
+        if letters < LETTER_SHARE * chars:
+            return PageText(
+                page,
+                "garbage",
+                f"only {letters / chars:.0%} of its characters are letters or digits, the rest symbols "
+                "(glyph codes read without their font's encoding)",
+                chars,
+            )
+    if area > 0:
+        covered = sum(max(0.0, x1 - x0) * max(0.0, y1 - y0) for x0, y0, x1, y1 in line_boxes) / area
+        if covered < TEXT_COVER:
+            images = image_cover()
+            if images >= IMAGE_FILL:
+                what = "no text" if not chars else f"text covering {covered:.0%} of it"
+                return PageText(page, "scan", f"an image fills {images:.0%} of the page, with {what}", chars)
+    return PageText(page, "usable", "", chars)
+
+
+def character_counts(text: str) -> tuple[int, int, int]:
+    """(characters that are not spaces, characters that are no text, letters and digits), with a
+    run of one punctuation mark (leader dots, a rule of dashes) counted once."""
+    text = _LEADERS.sub(r"\1", text)
+    others = Counter(_NOT_WORD.findall(text))  # few in real text: categories looked up once each
+    chars = len(text) - sum(map(text.count, _BLANKS))  # str.count: a regex over the page costs more
+    unmapped = marks = 0
+    for c, n in others.items():
+        category = unicodedata.category(c)
+        if category in _NO_TEXT or c == "\ufffd":
+            unmapped += n
+        elif category in _MARKS or category == "Cf":
+            marks += n
+    underscores = text.count("_")  # \w counts it; a form's blank line is no letter
+    letters = chars - sum(others.values()) + marks - underscores
+    return chars, unmapped, letters
+
+
+def image_share(boxes: Sequence[tuple[float, float, float, float]], width: float, height: float) -> float:
+    """Share of the page the images cover, each clipped to the page (tiles of one scan add up)."""
+    area = width * height
+    if area <= 0:
+        return 0.0
+    total = 0.0
+    for x0, y0, x1, y1 in boxes:
+        w = min(x1, width) - max(x0, 0.0)
+        h = min(y1, height) - max(y0, 0.0)
+        if w > 0 and h > 0:
+            total += w * h
+    return min(1.0, total / area)
+
+
+def pages_phrase(numbers: Sequence[int]) -> str:
+    """ "page 3" or "pages 1, 2, 5" (the first 20, then "...")."""
+    shown = ", ".join(str(n) for n in numbers[:20]) + (" ..." if len(numbers) > 20 else "")
+    return f"page {shown}" if len(numbers) == 1 else f"pages {shown}"

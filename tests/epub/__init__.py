@@ -1,0 +1,1 @@
+"""ingest/loaders/epub/: EPUB books, chapters in spine order."""

@@ -1,0 +1,1 @@
+"""ingest/loaders/mail/ and the mail_quotes cleaner: .eml and .mbox."""
