@@ -22,7 +22,7 @@ from ..errors import EmbedderError, IngestError, RunError, SourceError, Stopped,
 from ..loaders import content_hash, supports
 from ..loaders.options import LoaderOptions
 from ..plugin_stages import plugin_options, with_job_embedder
-from ..sinks import Sink
+from ..sinks import ReadersSink, Sink
 from ..sinks.jsonl import JsonlSink
 from ..sinks.sqlite import SqliteSink
 from ..sources import Item, Source, Sync
@@ -61,6 +61,8 @@ class DocResult:
     kind: str = ""
     """A skipped file's type, which the summary counts skips by: its extension (`.pptx`), else
     its MIME type, or `link` for a link the source will not follow."""
+    verdict: bool = False
+    """A failure found on this run's version (not the same bad file reported again)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,10 +291,17 @@ class _Run:
                 heavy=lambda plan: isinstance(plan, _Planned) and is_heavy(plan.job),
             )
             for plan, future in mapped:
-                if isinstance(plan, DocResult):
-                    self.report(plan)
-                else:
-                    self.report(_finish(plan, future, sink, state, source.key, self.embedding))
+                result = (
+                    plan
+                    if isinstance(plan, DocResult)
+                    else _finish(plan, future, sink, state, source.key, self.embedding)
+                )
+                if result.verdict and isinstance(sink, ReadersSink):
+                    # A verdict on a newer version: its sharing may have changed with it, so the
+                    # chunks kept from before are shown only to the new readers (none, when not known).
+                    readers = plan.job.document.readers if isinstance(plan, _Planned) else ()
+                    sink.withhold(result.doc_id, readers or ())
+                self.report(result)
                 if state.pending and time.monotonic() - committed >= _COMMIT_EVERY_S:
                     _durable(sink, state)
                     committed = time.monotonic()
@@ -549,7 +558,7 @@ def _failed(
     if item.name not in error:  # a Drive link names the file for a machine; the path names it for you
         error = f"{item.name}: {error}"
     state.record_failure(key, item.doc_id, error=error, fingerprint=fingerprint, name=item.name, uri=uri)
-    return DocResult(item.doc_id, item.name, "failed", error=error, retry=retry)
+    return DocResult(item.doc_id, item.name, "failed", error=error, retry=retry, verdict=not retry)
 
 
 def _open_sink(config: Config) -> Sink:

@@ -14,10 +14,13 @@ from collections.abc import Iterable
 
 from ..errors import ConfigError
 
-# One address: a local part and a domain of dotted labels, with none of the characters that join
-# several addresses in one string (commas, semicolons, spaces, angle brackets, a second "@").
-_LOCAL = r"[^@\s,;<>()\[\]\"':]+"
-_DOMAIN = r"[^@\s,;<>()\[\]\"':.]+(?:\.[^@\s,;<>()\[\]\"':.]+)*"
+# One address, in printable ASCII (Google's addresses are; an IDN domain is written in its
+# xn-- form): a local part without the characters that join several addresses in one string
+# (commas, semicolons, spaces, angle brackets, a second "@"), and a domain of dotted DNS labels.
+# ASCII only, because a control character cuts a value short in SQL (a NUL in json_each) and
+# Unicode case folding maps other letters onto ASCII ones (the Kelvin sign onto "k").
+_LOCAL = r"""(?:(?![@,;<>()\[\]":])[\x21-\x7e])+"""
+_DOMAIN = r"[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*"
 _EMAIL = re.compile(rf"{_LOCAL}@{_DOMAIN}")
 _DOMAIN_ONLY = re.compile(_DOMAIN)
 ANYONE = "anyone"
@@ -25,10 +28,10 @@ ANYONE = "anyone"
 
 
 def email_address(value: object, what: str = "--as") -> str:
-    """`value` as one e-mail address, case-folded; a `ConfigError` naming it when it is not exactly one."""
+    """`value` as one e-mail address, lower-cased; a `ConfigError` naming it when it is not exactly one."""
     if not isinstance(value, str) or not _EMAIL.fullmatch(value):
         raise ConfigError(f"{value!r} is not one e-mail address (like ann@example.com)", subject=what)
-    return value.casefold()
+    return value.lower()
 
 
 def principals(email: str, groups: Iterable[str] = ()) -> tuple[str, ...]:
@@ -60,7 +63,7 @@ def checked_readers(readers: object) -> tuple[str, ...] | None:
             raise ConfigError(
                 f"{reader!r} is not a reader (user:EMAIL, group:EMAIL, domain:DOMAIN or anyone)", subject="readers"
             )
-        found.append(reader.casefold())  # stored readers are case-folded (sources/drive_permissions.py)
+        found.append(reader.lower())  # stored readers are case-folded (sources/drive_permissions.py)
     return tuple(found)
 
 

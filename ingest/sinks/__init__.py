@@ -75,6 +75,17 @@ class VectorSink(Protocol):
         ...
 
 
+@runtime_checkable
+class ReadersSink(Protocol):
+    """A sink that stores who may open each document (`Document.readers`) for searches to filter on."""
+
+    def withhold(self, doc_id: str, readers: tuple[str, ...]) -> None:
+        """The stored document failed on a newer version: from now on only `readers` (the newer
+        version's, or () when not known) may see its kept chunks, so a sharing change that came
+        with a bad file still takes effect. A document stored without readers is left alone."""
+        ...
+
+
 from .jsonl import JsonlSink  # noqa: E402  (the sinks subclass Sink)
 from .sqlite import SqliteSink  # noqa: E402
 

@@ -155,6 +155,11 @@ class PgvectorSink(Sink):
         )
         self._retrying("record the embedder", lambda conn: conn.execute(query, (json.dumps(dict(spec)),)))
 
+    def withhold(self, doc_id: str, readers: tuple[str, ...]) -> None:
+        """As `ReadersSink.withhold` (an empty list: no one's principals overlap it)."""
+        query = _sql("UPDATE {} SET readers = %s WHERE id = %s AND readers IS NOT NULL", self.tables.documents)
+        self._retrying(f"withhold document {doc_id!r}", lambda conn: conn.execute(query, (list(readers), doc_id)))
+
     def delete(self, doc_id: str) -> None:
         query = _sql("DELETE FROM {} WHERE id = %s", self.tables.documents)  # its chunks go by ON DELETE CASCADE
         self._retrying(f"delete document {doc_id!r}", lambda conn: conn.execute(query, (doc_id,)))

@@ -178,6 +178,21 @@ class SqliteSink(Sink):
                 ) from exc
             raise
 
+    def withhold(self, doc_id: str, readers: tuple[str, ...]) -> None:
+        """As `ReadersSink.withhold`."""
+        conn = self._live()
+        try:
+            with transaction(conn):
+                if conn.execute("SELECT 1 FROM readers WHERE doc_id = ? LIMIT 1", (doc_id,)).fetchone():
+                    conn.execute("DELETE FROM readers WHERE doc_id = ?", (doc_id,))
+                    conn.executemany(
+                        "INSERT INTO readers (doc_id, reader) VALUES (?, ?)", [(doc_id, r) for r in readers or ("",)]
+                    )
+        except sqlite3.Error as exc:
+            if is_damage(exc):
+                raise damaged(self.path, _INDEX, str(exc)) from exc
+            raise SinkError(f"could not change who may read document {doc_id!r} ({exc})", self.path) from exc
+
     def delete(self, doc_id: str) -> None:
         conn = self._live()
         try:

@@ -165,3 +165,18 @@ def test_a_shared_drive_file_unshared_between_runs_disappears_for_that_person(tm
     summary = run(*config)
     assert summary.ok and summary.changed == 1
     assert visible(tmp_path, "million", "auditor@example.com") == set()
+
+
+def test_a_file_unshared_in_the_same_change_that_makes_it_fail_is_withheld(tmp_path, fake_google):
+    g = fake_google
+    top = g.add_folder("Company")
+    salaries = g.add_file("salaries.md", top, md("Salaries", "Policy: pay bands by level."), MD)
+    g.share(salaries, "alice@example.com")
+    cfg = drive_config(tmp_path, g, top, max_file_mb=1)
+    assert run(*cfg).ok
+    assert visible(tmp_path, "pay bands", "alice@example.com") == {salaries}
+    g.unshare(salaries, "alice@example.com")  # alice loses access, and the file grows past the limit
+    g.update(salaries, content=md("Salaries", "Policy: pay bands by level. " + "x " * 800_000))
+    assert run(*cfg).failed == 1
+    assert visible(tmp_path, "pay bands", "alice@example.com") == set()
+    assert {h.chunk.doc_id for h in search(tmp_path / "index.sqlite", "pay bands")} == {salaries}  # kept for admins

@@ -64,7 +64,8 @@ def test_overlapping_windows_print_each_paragraph_once(index: Path) -> None:
 def test_a_bm25_score_keeps_four_significant_digits(index: Path) -> None:
     rules, _ = _printed(index, "bm25")
     scores = [
-        json.loads(line)["score"] for line in ingest("search", QUERY, "--index", index, "--json").stdout.splitlines()
+        json.loads(line)["score"]
+        for line in ingest("search", QUERY, "--index", index, "--mode", "bm25", "--json").stdout.splitlines()
     ]
     assert [float(s) for _, s in rules] == pytest.approx(scores, rel=5e-4)
     assert all(len(s.replace(".", "").lstrip("0")) == 4 for _, s in rules)

@@ -265,3 +265,9 @@ def test_the_api_refuses_a_bare_string_or_unknown_reader_before_opening_anything
     with pytest.raises(ConfigError, match="readers"):
         ingest.search(missing, WORDS, readers=("user:ann@example.com", "group:eng@example.com,ops@x.org"))
     assert not missing.exists()
+
+
+@pytest.mark.parametrize("value", ["kate@example.com\x00.evil.org", "\u212aate@example.com", "stra\u00dfe@example.com"])
+def test_an_address_outside_printable_ascii_is_refused(value):
+    with pytest.raises(ConfigError, match="is not one e-mail address"):
+        principals(value)
