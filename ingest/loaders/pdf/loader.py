@@ -67,6 +67,7 @@ from ...blocks import Band, Block, BlockMeta, Document, Loaded
 from ...errors import LoaderError, UnreadableText
 from ...page_furniture import CAPTION
 from ...table_text import render_table
+from ..options import PdfOptions
 from .figures import figure_lines, figure_regions
 from .framed_prose import framed_prose, peel_prose
 from .headings import heading_levels, mark_units
@@ -84,6 +85,7 @@ from .lines import (
     span_text,
 )
 from .margins import PageLines, recurring, split_margins
+from .ocr import PageReader
 from .overprint import single_printed
 from .paragraphs import TERMINAL, Unit, box_of, continues, join_lines, list_marker, page_units
 from .rejoin import rejoin
@@ -105,11 +107,12 @@ _JUNK_TITLE = re.compile(
 )
 
 
-def load(data: bytes, document: Document) -> Loaded:
+def load(data: bytes, document: Document, options: PdfOptions | None = None) -> Loaded:
     doc = _open(data, document)
+    ocr = PageReader(options or PdfOptions(), doc.is_repaired)
     try:
-        pages, in_tables, verdicts = _read_pages(doc)
-        warnings = _layer_warnings(verdicts, pages, doc.is_repaired, document)
+        pages, in_tables, verdicts = _read_pages(doc, ocr)
+        warnings = _layer_warnings(verdicts, pages, doc.is_repaired, document) + ocr.warnings(document.uri)
         toc = doc.get_toc(simple=True)
         title = (doc.metadata or {}).get("title", "").strip()
     finally:
@@ -124,6 +127,8 @@ def load(data: bytes, document: Document) -> Loaded:
     # A scan's few words (a filing stamp, a date) say nothing of the document's structure.
     scans = frozenset(v.page for v in verdicts if v.verdict == "scan")
     blocks = tuple(_blocks(units, toc, document.title, body, spelt, scans))
+    if ocr.confidence:
+        blocks = tuple(map(ocr.mark, blocks))
     return Loaded(document=document, blocks=blocks, warnings=tuple(warnings))
 
 
@@ -146,10 +151,11 @@ def _open(data: bytes, document: Document) -> pymupdf.Document:
 
 
 def _read_pages(
-    doc: pymupdf.Document,
+    doc: pymupdf.Document, ocr: PageReader
 ) -> tuple[list[tuple[PageLines, list[Unit]]], list[Line], list[PageText]]:
     """Each page's placed lines and tables, the lines that were read as table cells, and the
-    verdict on each page's text layer (a garbage page's text is not read)."""
+    verdict on each page's text layer (a garbage page's text is not read). A page `ocr` wants
+    (one whose text layer is not usable, by default) is read by OCR instead, where it can be."""
     read: list[tuple[list[Line], list[Unit], int, pymupdf.Rect, tuple[Box, ...], str]] = []
     in_tables: list[Line] = []
     verdicts: list[PageText] = []
@@ -165,6 +171,8 @@ def _read_pages(
         script = span_text(text)
         verdict = _judge(page, number, rect, text, script)
         verdicts.append(verdict)
+        if ocr.wanted(verdict) and _ocr_page(page, number, ocr, read, verdicts, labelled):
+            continue
         if verdict.verdict == "garbage":
             continue
         raw = raw_text(textpage)
@@ -195,6 +203,8 @@ def _read_pages(
         if not lines and not tables:
             if verdict.verdict == "usable" and page.get_images():  # small images and no text
                 verdicts[-1] = PageText(number, "scan", "images and no text")
+                if ocr.wanted(verdicts[-1]) and _ocr_page(page, number, ocr, read, verdicts, labelled):
+                    continue
             elif verdict.verdict == "usable":
                 verdicts[-1] = PageText(number, "empty")
             continue
@@ -206,6 +216,21 @@ def _read_pages(
         for lines, tables, number, rect, boxes, label in read
     ]
     return pages, in_tables, verdicts
+
+
+def _ocr_page(
+    page: pymupdf.Page, number: int, ocr: PageReader, read: list, verdicts: list[PageText], labelled: bool
+) -> bool:
+    """Reads the page by OCR into `read` (its verdict now that of the OCR text); False where the
+    OCR extra is not installed."""
+    found = ocr.read(page, number)
+    if found is None:
+        return False
+    chars = sum(len(line.text) for line in found.lines)
+    verdicts[-1] = PageText(number, "usable" if found.lines else "empty", chars=chars)
+    if found.lines:
+        read.append((found.lines, [], number, page.rect, (), page.get_label() if labelled else ""))
+    return True
 
 
 def _judge(page: pymupdf.Page, number: int, rect: pymupdf.Rect, text: list[dict], script: str) -> PageText:
@@ -261,7 +286,8 @@ def _layer_warnings(
                 subject=document.uri,
             )
         raise LoaderError(
-            "no text layer (a scanned or image-only PDF); run OCR on it (e.g. ocrmypdf) and index the result",
+            "no text layer (a scanned or image-only PDF); install the OCR extra (pip install 'ingest[ocr]') "
+            "to read it, or run OCR on it (e.g. ocrmypdf) and index the result",
             subject=document.uri,
         )
     warnings = []
