@@ -63,6 +63,11 @@ _EXTENSIONS = {
     ".eml": EML,
     ".mbox": MBOX,
     ".epub": EPUB,
+    ".png": "image/png",
+    ".jpg": "image/jpeg",
+    ".jpeg": "image/jpeg",
+    ".tif": "image/tiff",
+    ".tiff": "image/tiff",
 }
 
 _LOADERS: dict[str, Loader] = {}
@@ -239,6 +244,7 @@ BUILTIN_LOADERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("eml", "mail.loader:load_message", (EML,)),
     ("mbox", "mail.loader:load_mbox", (MBOX,)),
     ("epub", "epub.loader:load", (EPUB,)),
+    ("image", "images.loader:load", ("image/png", "image/jpeg", "image/tiff")),  # by OCR (the `ocr` extra)
 )
 _BUILTINS = {mime: target for _, target, mime_types in BUILTIN_LOADERS for mime in mime_types}
 _BUILTIN_NAMES = {mime: name for name, _, mime_types in BUILTIN_LOADERS for mime in mime_types}

@@ -112,6 +112,9 @@ def load(data: bytes, document: Document, options: PdfOptions | None = None) -> 
     ocr = PageReader(options or PdfOptions(), doc.is_repaired)
     try:
         pages, in_tables, verdicts = _read_pages(doc, ocr)
+        if not pages and ocr.confidence:  # every page read by OCR, none with text: a blank scan, a photo
+            read = pages_phrase(sorted(ocr.confidence))
+            return Loaded(document=document, blocks=(), warnings=(f"{document.uri}: OCR found no text on {read}",))
         warnings = _layer_warnings(verdicts, pages, doc.is_repaired, document) + ocr.warnings(document.uri)
         toc = doc.get_toc(simple=True)
         title = (doc.metadata or {}).get("title", "").strip()
@@ -171,7 +174,9 @@ def _read_pages(
         script = span_text(text)
         verdict = _judge(page, number, rect, text, script)
         verdicts.append(verdict)
-        if ocr.wanted(verdict) and _ocr_page(page, number, ocr, read, verdicts, labelled):
+        # A scan's text layer is a stamp line at most: real text, kept; OCR reads the rest.
+        kept = extract(text) if verdict.verdict == "scan" and ocr.mode == "auto" else []
+        if ocr.wanted(verdict) and _ocr_page(page, number, ocr, read, verdicts, labelled, kept):
             continue
         if verdict.verdict == "garbage":
             continue
@@ -219,11 +224,17 @@ def _read_pages(
 
 
 def _ocr_page(
-    page: pymupdf.Page, number: int, ocr: PageReader, read: list, verdicts: list[PageText], labelled: bool
+    page: pymupdf.Page,
+    number: int,
+    ocr: PageReader,
+    read: list,
+    verdicts: list[PageText],
+    labelled: bool,
+    kept: list[Line] | None = None,
 ) -> bool:
-    """Reads the page by OCR into `read` (its verdict now that of the OCR text); False where the
-    OCR extra is not installed."""
-    found = ocr.read(page, number)
+    """Reads the page by OCR into `read`, with the text layer's `kept` lines (its verdict now that
+    of the text read); False where the OCR extra is not installed."""
+    found = ocr.read(page, number, kept or ())
     if found is None:
         return False
     chars = sum(len(line.text) for line in found.lines)

@@ -10,6 +10,7 @@ the letters a line holds ("ace" against "Tilt"), which would read as headings; h
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -81,6 +82,12 @@ def to_lines(found: list[OcrLine], scale: float, first_block: int = 0) -> OcrPag
     return OcrPage(blocks(lines, first_block), confidence)
 
 
+def _over(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    """Box a's middle lies in box b: OCR's box of a line the text layer holds."""
+    x, y = (a[0] + a[2]) / 2, (a[1] + a[3]) / 2
+    return b[0] <= x <= b[2] and b[1] <= y <= b[3]
+
+
 def _sideways(line: OcrLine) -> bool:
     x0, y0, x1, y1 = line.box
     return len(line.text) > 2 and (y1 - y0) > UPRIGHT * (x1 - x0)
@@ -148,14 +155,20 @@ class PageReader:
             return False
         return self.mode == "always" or (self.mode == "auto" and not verdict.usable)
 
-    def read(self, page: Any, number: int) -> OcrPage | None:
-        """The page read by OCR; None where the OCR extra is not installed (noted for a warning)."""
+    def read(self, page: Any, number: int, kept: Sequence[Line] = ()) -> OcrPage | None:
+        """The page read by OCR, with the text layer's `kept` lines (a scan's stamp line: real text,
+        which OCR would read again, and worse where two stamps overprint) in place of what OCR read
+        there; None where the OCR extra is not installed (noted for a warning)."""
         if not self.installed:
             if self.mode != "never":
                 self.unread.append(number)
             return None
-        ocr = read_page(page)
+        first = max((line.block for line in kept), default=-1) + 1
+        ocr = read_page(page, first)
         self.confidence[number] = ocr.confidence
+        if kept:
+            read = [line for line in ocr.lines if not any(_over(line.bbox, k.bbox) for k in kept)]
+            ocr = OcrPage([*kept, *read], ocr.confidence)
         return ocr
 
     def warnings(self, uri: str) -> list[str]:
