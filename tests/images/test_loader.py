@@ -58,5 +58,5 @@ def test_a_file_that_is_no_image_is_an_error_naming_it(tmp_path, name):
 def test_ingest_plugins_lists_the_image_loader(tmp_path):
     proc = ingest("plugins", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
-    [line] = [ln for ln in proc.stdout.splitlines() if "image/png" in ln]
-    assert "image" in line and ".tiff" in line and "image/jpeg" in line
+    listed = proc.stdout.split("  image  (built in)\n", 1)[1].split("\n\n")[0]
+    assert "image/png, image/jpeg, image/tiff" in listed and ".tiff" in listed and ".jpg" in listed
