@@ -121,11 +121,11 @@ class InlineReader:
         if not isinstance(tag, str) or tag in _SKIP:
             return
         if tag == TEXT + "s":
-            self._text(" " * _count(el.get(TEXT + "c")))
+            self._text(" " * _count(el.get(TEXT + "c")), collapse=False)
         elif tag == TEXT + "tab":
-            self._text("\t")
+            self._text("\t", collapse=False)
         elif tag == TEXT + "line-break":
-            self._text("\n")
+            self._text("\n", collapse=False)
         elif tag == TEXT + "number":  # a numbered heading's number, as shown, before its text
             number = _plain(el).strip()
             if number:
@@ -201,11 +201,11 @@ class InlineReader:
 
     # -- emitting ------------------------------------------------------------------------------
 
-    def _text(self, s: str | None) -> None:
+    def _text(self, s: str | None, collapse: bool = True) -> None:
         if not s:
             return
-        # ODF collapses whitespace in text nodes (runs of spaces are written as text:s).
-        s = _SPACES.sub(" ", s)
+        if collapse:  # ODF collapses white space in text nodes (spaces meant are written as text:s)
+            s = _SPACES.sub(" ", s)
         start = self._pos
         self._emit(s)
         if self._open:

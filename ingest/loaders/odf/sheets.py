@@ -32,6 +32,8 @@ def sheet_blocks(spreadsheet: etree._Element, styles: Styles, title: str) -> tup
         clipped = False
         for row in rows(table, lambda cell: bool(_cell_text(cell, reader))):
             clipped = clipped or row.clipped
+            if not row.cells:
+                continue
             cols = [c.col + 1 for c in row.cells]
             texts = [_cell_text(c.el, reader) for c in row.cells]
             cells.add(row.row + 1, cols, texts)
