@@ -10,7 +10,7 @@ from ...blocks import Block
 from ..sheets.loader import piece_blocks
 from ..sheets.regions import Merge, SheetCells
 from .grid import rows
-from .inline import InlineReader
+from .inline import SPACES, InlineReader
 from .package import OFFICE, TABLE, TEXT
 from .styles import Styles
 
@@ -74,7 +74,7 @@ class _CellTexts:
 
 def _cell_text(cell: etree._Element, reader: InlineReader) -> str:
     """The cell's paragraphs as shown (comments, which sit beside them, left out), else its value."""
-    paras = [reader.paragraph(p).text.strip() for p in cell if p.tag in (TEXT + "p", TEXT + "h")]
+    paras = [_paragraph_text(p, reader) for p in cell if p.tag in (TEXT + "p", TEXT + "h")]
     text = "\n".join(p for p in paras if p)
     if text or paras:
         return text
@@ -83,3 +83,9 @@ def _cell_text(cell: etree._Element, reader: InlineReader) -> str:
         if value:
             return value.strip()
     return ""
+
+
+def _paragraph_text(p: etree._Element, reader: InlineReader) -> str:
+    if len(p) == 0:  # plain text, most cells: no spans, spaces or fields to walk
+        return SPACES.sub(" ", p.text or "").strip(" ")
+    return reader.paragraph(p).text.strip()
