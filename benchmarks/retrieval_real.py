@@ -443,7 +443,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--embedder", default='{"name": "minilm", "threads": 1}', help="the vector half, as JSON")
     ap.add_argument(
         "--vector-pages",
-        default="150",
+        default="100",
         help="pages a half whose questions vector and hybrid score (see sample_docs), or 'all'",
     )
     ap.add_argument("--cache", type=Path, default=None, help="vectors by text hash (default WORK/vectors)")
