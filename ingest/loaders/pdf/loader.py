@@ -245,8 +245,16 @@ def _judge(page: pymupdf.Page, number: int, rect: pymupdf.Rect, text: list[dict]
     def images() -> float:
         return image_share([i["bbox"] for i in page.get_image_info()], rect.width, rect.height)
 
+    def unmapped_fonts() -> bool:
+        return any(
+            kind == "Type0"
+            and encoding.startswith("Identity")
+            and page.parent.xref_get_key(xref, "ToUnicode")[0] == "null"
+            for xref, _, kind, _, _, encoding, *_ in page.get_fonts()
+        )
+
     boxes = [line["bbox"] for b in text for line in b["lines"]]
-    return judge_page(number, script, boxes, rect.width * rect.height, images)
+    return judge_page(number, script, boxes, rect.width * rect.height, images, unmapped_fonts)
 
 
 def _layer_warnings(

@@ -33,6 +33,21 @@ from .thresholds import IMAGE_FILL, LETTER_SHARE, MIN_CHARS, TEXT_COVER, UNMAPPE
 Verdict = Literal["usable", "garbage", "scan", "empty"]
 
 
+GLYPH_CODE_CASED = 30
+"""Cased letters a page needs before its words are judged by their shape: a heading or two."""
+
+GLYPH_CODE_LOWER = 0.05
+"""Share of a page's cased letters in lower case below which its words may be glyph codes. A subset
+TrueType font orders its glyphs as the Mac standard order does (space 3, "A" 36, "a" 68), so glyph
+ids read as characters are the letters shifted down by 29: lower case comes out as capitals,
+capitals as digits and symbols ("Title" as "7LWOH"), and no lower case is left. The real pages of
+the shared PDFs have 25% and more (an all-capitals cover or disclaimer has none, hence the next)."""
+
+GLYPH_CODE_GLUED = 0.10
+"""Share of a page's words that are capitals led by a digit or symbol ("7LWOH", "+HDGHU") that,
+with the above, reads as glyph codes; at most 4% on the shared PDFs' real pages ("(GAAP)")."""
+
+_GLUED = re.compile(r"[0-9$%&'()*+,\-./:;<=>]([A-Z]{2,})")
 _LEADERS = re.compile(r"([^\w\s])\1{2,}")  # "....." or "-----": a leader or rule counts once
 _NOT_WORD = re.compile(r"[^\w\s]")
 _BLANKS = (" ", "\n", "\t", "\r", "\xa0", "\u3000", "\u2009", "\u202f")
@@ -63,9 +78,12 @@ def judge_page(
     line_boxes: Sequence[tuple[float, float, float, float]],
     area: float,
     image_cover: Callable[[], float],
+    unmapped_fonts: Callable[[], bool] = lambda: False,
 ) -> PageText:
     """The verdict on a page from its text (spans run together), its text lines' boxes, the page's
-    area and, asked only for a page with little text, the share of it that images cover."""
+    area and, asked only for a page with little text, the share of it that images cover; and,
+    asked only for a page whose words look like glyph codes, whether it sets text in a composite
+    font that has no Unicode map (MuPDF then reads the font's own tables, or else the glyph ids)."""
     chars, unmapped, letters = character_counts(text)
     if chars >= MIN_CHARS:
         if unmapped >= UNMAPPED_SHARE * chars:
@@ -82,6 +100,14 @@ def judge_page(
                 "garbage",
                 f"only {letters / chars:.0%} of its characters are letters or digits, the rest symbols "
                 "(glyph codes read without their font's encoding)",
+                chars,
+            )
+        if glyph_code_shaped(text) and unmapped_fonts():
+            return PageText(
+                page,
+                "garbage",
+                "its words read as glyph codes (capitals glued to digits and symbols, no lower case) "
+                "from a font that has no Unicode map",
                 chars,
             )
     if area > 0:
@@ -110,6 +136,18 @@ def character_counts(text: str) -> tuple[int, int, int]:
     underscores = text.count("_")  # \w counts it; a form's blank line is no letter
     letters = chars - sum(others.values()) + marks - underscores
     return chars, unmapped, letters
+
+
+def glyph_code_shaped(text: str) -> bool:
+    """Whether the text's words are shaped as glyph ids of a subset font read as characters: cased
+    letters nearly all capitals, and many words capitals led by a digit or symbol."""
+    upper = sum(map(str.isupper, text))
+    lower = sum(map(str.islower, text))
+    if upper + lower < GLYPH_CODE_CASED or lower >= GLYPH_CODE_LOWER * (upper + lower):
+        return False
+    words = [w for w in text.split() if sum(map(str.isalpha, w)) >= 2]
+    glued = sum(1 for w in words if _GLUED.search(w))
+    return glued >= GLYPH_CODE_GLUED * len(words)
 
 
 def image_share(boxes: Sequence[tuple[float, float, float, float]], width: float, height: float) -> float:
