@@ -88,7 +88,7 @@ def test_a_cell_without_paragraphs_reads_its_value(tmp_path):
 
 def test_a_cell_comment_is_a_comment_mark_on_its_cell(tmp_path):
     note = (
-        '<office:annotation><dc:creator>Ann Lee</dc:creator><dc:date>2025-02-01T10:00:00</dc:date>'
+        "<office:annotation><dc:creator>Ann Lee</dc:creator><dc:date>2025-02-01T10:00:00</dc:date>"
         "<text:p>Check with finance</text:p></office:annotation>"
     )
     rows = (
