@@ -19,7 +19,7 @@ from .package import DC, DRAW, OFFICE, TABLE, TEXT, XLINK
 
 XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
 # Elements whose text is not the paragraph's: handled apart or left out.
-_SPACES = re.compile(r"[ \t\r\n]+")
+SPACES = re.compile(r"[ \t\r\n]+")
 _SKIP = frozenset({TEXT + "note-body", TEXT + "ruby-text", OFFICE + "change-info", TEXT + "soft-page-break"})
 
 
@@ -205,7 +205,7 @@ class InlineReader:
         if not s:
             return
         if collapse:  # ODF collapses white space in text nodes (spaces meant are written as text:s)
-            s = _SPACES.sub(" ", s)
+            s = SPACES.sub(" ", s)
         start = self._pos
         self._emit(s)
         if self._open:

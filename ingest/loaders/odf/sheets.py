@@ -7,13 +7,14 @@ from __future__ import annotations
 from lxml import etree
 
 from ...blocks import Block
-from ..sheets.loader import _piece_blocks
+from ..sheets.loader import piece_blocks
 from ..sheets.regions import Merge, SheetCells
 from .grid import rows
-from .inline import InlineReader
+from .inline import SPACES, InlineReader
 from .package import OFFICE, TABLE, TEXT
 from .styles import Styles
 
+_CACHED_CELLS = 4096
 _VALUES = ("string-value", "value", "date-value", "time-value", "boolean-value")
 """Where a cell without text paragraphs keeps its value (files written by other tools)."""
 
@@ -21,29 +22,27 @@ _VALUES = ("string-value", "value", "date-value", "time-value", "boolean-value")
 def sheet_blocks(spreadsheet: etree._Element, styles: Styles, title: str) -> tuple[list[Block], list[str]]:
     blocks: list[Block] = []
     notes: list[str] = []
-    reader = InlineReader({})
-    for table in spreadsheet.iterfind(TABLE + "table"):
-        name = table.get(TABLE + "name", "") or f"Sheet{len(blocks) + 1}"
+    text_of = _CellTexts(InlineReader({}))
+    for number, table in enumerate(spreadsheet.iterfind(TABLE + "table"), 1):
+        name = table.get(TABLE + "name", "") or f"Sheet{number}"
         if table.get(TABLE + "style-name", "") in styles.hidden_tables:
             notes.append(f"sheet {name!r} is hidden: skipped")
             continue
         cells = SheetCells()
         merges: list[Merge] = []
         clipped = False
-        for row in rows(table, lambda cell: bool(_cell_text(cell, reader))):
+        for row in rows(table, text_of.filled):
             clipped = clipped or row.clipped
             if not row.cells:
                 continue
-            cols = [c.col + 1 for c in row.cells]
-            texts = [_cell_text(c.el, reader) for c in row.cells]
-            cells.add(row.row + 1, cols, texts)
+            cells.add(row.row + 1, [c.col + 1 for c in row.cells], [text_of(c.el) for c in row.cells])
             for c in row.cells:
                 if c.col_span > 1 or c.row_span > 1:
                     merges.append((row.row + 1, c.col + 1, row.row + c.row_span, c.col + c.col_span))
         if clipped:
             notes.append(f"sheet {name!r} repeats a filled row or cell more than 1000 times: the first 1000 are kept")
         path = (title, name)
-        pieces = list(_piece_blocks(cells, list(dict.fromkeys(merges)), path, sheet=name, comments=[]))
+        pieces = list(piece_blocks(cells, list(dict.fromkeys(merges)), path, sheet=name, comments=[]))
         if not pieces:
             notes.append(f"sheet {name!r} has no cell with text: skipped")
             continue
@@ -54,9 +53,28 @@ def sheet_blocks(spreadsheet: etree._Element, styles: Styles, title: str) -> tup
     return blocks, notes
 
 
+class _CellTexts:
+    """Cell texts by element: a repeated row's cells are read once, not once per copy."""
+
+    def __init__(self, reader: InlineReader):
+        self._reader = reader
+        self._texts: dict[etree._Element, str] = {}
+
+    def __call__(self, el: etree._Element) -> str:
+        text = self._texts.get(el)
+        if text is None:
+            if len(self._texts) > _CACHED_CELLS:
+                self._texts.clear()
+            text = self._texts[el] = _cell_text(el, self._reader)
+        return text
+
+    def filled(self, el: etree._Element) -> bool:
+        return bool(self(el))
+
+
 def _cell_text(cell: etree._Element, reader: InlineReader) -> str:
     """The cell's paragraphs as shown (comments, which sit beside them, left out), else its value."""
-    paras = [reader.paragraph(p).text.strip() for p in cell if p.tag in (TEXT + "p", TEXT + "h")]
+    paras = [_paragraph_text(p, reader) for p in cell if p.tag in (TEXT + "p", TEXT + "h")]
     text = "\n".join(p for p in paras if p)
     if text or paras:
         return text
@@ -65,3 +83,9 @@ def _cell_text(cell: etree._Element, reader: InlineReader) -> str:
         if value:
             return value.strip()
     return ""
+
+
+def _paragraph_text(p: etree._Element, reader: InlineReader) -> str:
+    if len(p) == 0:  # plain text, most cells: no spans, spaces or fields to walk
+        return SPACES.sub(" ", p.text or "").strip(" ")
+    return reader.paragraph(p).text.strip()
