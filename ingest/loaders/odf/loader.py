@@ -49,7 +49,9 @@ def load(data: bytes, document: Document) -> Loaded:
         return Loaded(replace(document, title=title, meta=doc_meta), blocks, warnings=tuple(warnings))
     if kind == "spreadsheet":
         title = fallback_title()
-        sheet_list, notes = sheet_blocks(body, styles, title)
+        sheet_list, notes, cell_comments = sheet_blocks(body, styles, title)
+        if cell_comments:  # as the Excel loader: every comment, also those on a sheet with no text
+            doc_meta["comments"] = tuple(cell_comments)
         return Loaded(replace(document, title=title, meta=doc_meta), tuple(sheet_list), warnings=tuple(notes))
     raise LoaderError(
         f"this is an OpenDocument {kind_name(kind)}, not a text document or spreadsheet; "
