@@ -98,6 +98,12 @@ class InlineReader:
                 return Mark("deletion", 0, len(change.deleted), change.attrs)
         return None
 
+    def open_insertion(self) -> dict[str, str] | None:
+        """The attrs of an insertion still open where the last paragraph ended: that paragraph's
+        break was inserted with it (LibreOffice opens a new paragraph's insertion at the end of the
+        one before)."""
+        return self._changes[self._open[-1]].attrs if self._open else None
+
     def frames(self, el: etree._Element) -> list[etree._Element]:
         """The text boxes and shapes of a drawing element standing between paragraphs."""
         self._para = Paragraph()
