@@ -121,3 +121,20 @@ def test_a_bold_larger_line_between_paragraphs_is_a_section_under_the_title():
     assert headings == [("Results for the Third Quarter", 1), ("Regional Results", 2)]
     after = [b for b in work.blocks if b.kind == "paragraph" and b.page == 2 and b.bbox and b.bbox[1] > y]
     assert after and all(b.path[-2:] == ("Results for the Third Quarter", "Regional Results") for b in after)
+
+
+def test_each_block_names_the_pass_that_decided_it_and_inspect_shows_it():
+    from ingest.blocks import Loaded
+    from ingest.chunker import ChunkOptions
+    from ingest.inspect import as_json, inspect_document
+
+    work = run_document(_work([_page(1, title="Results for the Third Quarter")] + [_page(n) for n in range(2, 5)]))
+    decided = {(b.kind, (b.meta or {}).get("band"), b.meta["pdf_pass"]) for b in work.blocks}
+    assert decided == {
+        ("heading", None, "headings"),
+        ("paragraph", None, "units"),
+        ("paragraph", "top", "margins"),  # the running header
+        ("paragraph", "bottom", "margins"),  # the page numbers
+    }
+    shown = as_json(inspect_document(Loaded(work.document, work.blocks), (), ChunkOptions()))
+    assert [b["decided_by"] for b in shown["blocks"]][:2] == ["headings", "units"]

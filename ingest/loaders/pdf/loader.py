@@ -69,7 +69,7 @@ from ...page_furniture import CAPTION
 from ...table_text import render_table
 from ...type_sizes import body_size
 from .framed_prose import framed_prose, peel_prose
-from .headings import heading_levels, mark_units
+from .headings import mark_units
 from .hyphens import Spelling
 from .lines import (
     TEXT_FLAGS,
@@ -536,13 +536,11 @@ def _body_size(pages: list[tuple[PageLines, list[Unit]]], in_tables: list[Line])
 
 def _blocks(
     pages: list[tuple[PageLines, list[Unit]]],
-    toc: list,
+    levels: dict[int, int],
     title: str,
     body: float,
     spelt: Spelling,
-    scans: frozenset[int] = frozenset(),
 ) -> Iterator[Block]:
-    levels = heading_levels((u for _, units in pages for u in units if u.page not in scans), toc, body)
     ordered = [u for _, units in pages for u in units]
     firsts = [levels[id(u)] for u in ordered if id(u) in levels]
     sole_root = bool(firsts) and firsts[0] == 1 and firsts.count(1) == 1
@@ -600,7 +598,7 @@ def _blocks(
                     level=min(MAX_HEADING_LEVEL, level),
                     page=unit.page,
                     bbox=_bbox(unit),
-                    meta={"font_size": unit.lines[0].size, "band": None},
+                    meta={"font_size": unit.lines[0].size, "band": None, "pdf_pass": "headings"},
                 )
                 continue
             if (
@@ -622,7 +620,7 @@ def _blocks(
                     path,
                     page=unit.page,
                     bbox=unit.bbox,
-                    meta={"band": None},
+                    meta={"band": None, "pdf_pass": "figures"},
                 )
                 continue
             if unit.kind == "table":
@@ -635,7 +633,7 @@ def _blocks(
                     header_rows=unit.header_rows,
                     page=unit.page,
                     bbox=unit.bbox,
-                    meta={"band": None},
+                    meta={"band": None, "pdf_pass": unit.meta.get("pdf_pass", "units")},
                 )
                 continue
             pending, pending_path = unit, path
@@ -647,7 +645,7 @@ def _blocks(
                 path,
                 page=u.page,
                 bbox=_bbox(u),
-                meta={"font_size": u.lines[0].size, "band": None},
+                meta={"font_size": u.lines[0].size, "band": None, "pdf_pass": "blocks"},
             )
             for u in units
             if id(u) in notes
@@ -717,7 +715,9 @@ def _runs_on(pending: Unit, unit: Unit) -> bool:
 
 
 def _text_block(unit: Unit, path: tuple[str, ...], markers: list[float], spelt: Spelling) -> Block:
-    meta: BlockMeta = {"font_size": unit.lines[0].size, "band": None}
+    # Lines the rejoin pass returned from a band carry a block number below zero.
+    decided = "rejoin_bands" if all(line.block < 0 for line in unit.lines) else "units"
+    meta: BlockMeta = {"font_size": unit.lines[0].size, "band": None, "pdf_pass": decided}
     if unit.page_end is not None:
         meta["page_end"] = unit.page_end
     text = join_lines([line.text for line in unit.lines], spelt)
@@ -751,6 +751,7 @@ def _margin_block(group: tuple[Band, tuple[Line, ...]], placed: PageLines, path:
         "page_width": placed.width,
         "page_height": placed.height,
         "left_edge": placed.left_edge,
+        "pdf_pass": "margins",
     }
     if placed.label:
         meta["page_label"] = placed.label

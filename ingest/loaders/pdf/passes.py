@@ -22,6 +22,7 @@ import pymupdf
 from ...blocks import Block, Document
 from . import loader as _loader
 from .figures import figure_lines, figure_regions
+from .headings import heading_levels
 from .hyphens import Spelling, spelling
 from .lines import Line, extract, mend_drop_caps, raw_text, restore_glyph_order, span_text
 from .margins import PageLines, recurring
@@ -72,6 +73,8 @@ class DocumentWork:
     body: float = 0.0
     units: list[tuple[PageLines, list[Unit]]] = field(default_factory=list)
     spelt: Spelling | None = None
+    levels: dict[int, int] = field(default_factory=dict)
+    """id() of each heading unit, its level."""
     blocks: tuple[Block, ...] = ()
 
 
@@ -110,6 +113,8 @@ def ruled_tables(w: PageWork) -> None:
     hidden, shading = shading_within(vectors) if len(vectors) >= 2 else (set(), set())
     ruled = [v for k, v in enumerate(vectors) if k not in shading] if shading else vectors
     w.tables, w.plots = _loader._tables(w.textpage, w.raw, w.text, ruled, w.number, w.glyphs)
+    for t in w.tables:
+        t.meta["pdf_pass"] = "ruled_tables"
     w.vectors = [v for k, v in enumerate(vectors) if k not in hidden] if hidden else vectors
 
 
@@ -209,13 +214,19 @@ def hyphens(d: DocumentWork) -> None:
     d.spelt = spelling([[line.text for line in u.lines] for _, page_units in d.units for u in page_units])
 
 
-def blocks(d: DocumentWork) -> None:
-    """Reads the units, the outline, the body size and the scanned pages; decides headings and
-    their levels, footnotes, paragraphs run on across pages, and the blocks in reading order."""
-    assert d.spelt is not None
+def headings(d: DocumentWork) -> None:
+    """Reads the units (their type, size, weight, numbering, place on the page), the outline and
+    the body size; decides which units are headings and their levels."""
     # A scan's few words (a filing stamp, a date) say nothing of the document's structure.
     scans = frozenset(v.page for v in d.verdicts if v.verdict == "scan")
-    d.blocks = tuple(_loader._blocks(d.units, d.toc, d.document.title, d.body, d.spelt, scans))
+    d.levels = heading_levels((u for _, units in d.units for u in units if u.page not in scans), d.toc, d.body)
+
+
+def blocks(d: DocumentWork) -> None:
+    """Reads the units, the heading levels and the body size; decides footnotes, paragraphs run
+    on across pages, the heading path of each block, and the blocks in reading order."""
+    assert d.spelt is not None
+    d.blocks = tuple(_loader._blocks(d.units, d.levels, d.document.title, d.body, d.spelt))
 
 
 DocumentPass = Callable[[DocumentWork], None]
@@ -226,6 +237,7 @@ DOCUMENT_PASSES: tuple[DocumentPass, ...] = (
     table_heads,
     units,
     hyphens,
+    headings,
     blocks,
 )
 """Run in this order on the document once every page is read."""
