@@ -1,7 +1,11 @@
 """Retrieval on real documents: ingest against the peers on ../shared/ragbench, one run.
 
-    .venv/bin/python benchmarks/retrieval_real.py
+    .venv/bin/python benchmarks/retrieval_real.py --peers lc-recursive,semchunk,chonkie
     .venv/bin/python benchmarks/retrieval_real.py --datasets financebench --peers semchunk --json out.json
+    # the vector half of the sample (every chunk of every chunker embedded once, cached by text
+    # hash): fill the cache in shards first, one process a core, then run as above
+    .venv/bin/python benchmarks/retrieval_real.py --reuse-ingest --embed-only 0/2 &
+    .venv/bin/python benchmarks/retrieval_real.py --reuse-ingest --embed-only 1/2
 
 Runs the shared tool `../shared/ragbench/tools/rag_eval.py` unchanged (its docstring has the
 protocol): `chunk` for ingest (this checkout's `.venv/bin/ingest`) and for each peer
@@ -11,6 +15,17 @@ then one `score` per dataset with `--per-question`. From the per-question rows i
 (MMLongBench-Doc), and ingest's paired difference from the best peer of each column (mean over
 the same questions, +- 1.96 SE, questions better/worse). With 65-130 questions only a difference
 above about two SEs is real.
+
+Then every chunker under the same retriever, so a claim is ingest's chunks against a peer's
+chunks and not ingest's search against a peer's BM25: bm25 (rag_eval's), the default embedder's
+cosine alone (vector) and hybrid (ingest's own fusion, `ingest.search.hybrid.fuse`, of the top
+100 of each), ranked and judged by retrieval_hybrid.py with rag_eval's code. Each table is
+printed per half and pooled over both halves (page hit, the figure both have), with ingest minus
+the best peer (chosen on the scope's mean) as a paired 95% bootstrap interval, each half's
+questions resampled within it. Vector and hybrid need every chunk embedded (about 4 chunks a
+second on a busy shared core), so they score the questions of a sample of documents
+(`--vector-pages`, `sample_docs`), the same for every chunker; bm25 is printed over that sample
+too and over every question.
 
 Chunks and rag_eval's outputs go to `--work` (default `out/ragbench/`, git-ignored: the data is
 CC-BY-NC evaluation data and never enters the repository). ingest is chunked afresh every run;
@@ -146,6 +161,178 @@ def _fact(v) -> str:
     return f"{v:.3f}" if isinstance(v, float) and v <= 1 else f"{v:.0f}" if isinstance(v, float) else str(v)
 
 
+# ----------------------------------------------------------------------------- same retriever, pooled
+
+MODES = ("bm25", "vector", "hybrid")
+POOLED = "b_page_hit"
+"""The figure both halves have (FinanceBench's evidence pages, MMLongBench-Doc's): pooled over them."""
+BOOTSTRAP = 4000
+"""Resamples of the paired interval (its ends move by under .003 past a few thousand)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Interval:
+    """ingest minus a peer over the same questions: the mean and a 95% bootstrap interval."""
+
+    diff: float
+    low: float
+    high: float
+    better: int
+    worse: int
+    n: int
+
+
+def paired_interval(halves: list[list[float]], resamples: int = BOOTSTRAP, seed: int = 0) -> Interval | None:
+    """Mean of the paired differences of every half together, and its 95% percentile interval
+    from resampling each half's questions with replacement (stratified: a half keeps its size, so
+    the pooled mean keeps its weights)."""
+    import numpy as np
+
+    halves = [h for h in halves if h]
+    if not halves:
+        return None
+    rng = np.random.default_rng(seed)
+    n = sum(len(h) for h in halves)
+    sums = np.zeros(resamples)
+    for h in halves:
+        a = np.asarray(h, dtype=float)
+        sums += a[rng.integers(0, len(a), size=(resamples, len(a)))].sum(axis=1)
+    low, high = np.percentile(sums / n, [2.5, 97.5])
+    every = [x for h in halves for x in h]
+    return Interval(sum(every) / n, float(low), float(high), sum(x > 0 for x in every), sum(x < 0 for x in every), n)
+
+
+def differences(ours: dict[str, float], ref: dict[str, float]) -> list[float]:
+    """ours - ref per question both have, in a fixed (question id) order."""
+    return [ours[q] - ref[q] for q in sorted(ours) if q in ref]
+
+
+def compare(
+    halves: list[dict[str, dict[str, dict]]], metric: str, peers: list[str]
+) -> tuple[dict[str, float | None], str | None, Interval | None]:
+    """Over the halves given ({run: {qid: row}} each, question ids distinct across halves): each
+    run's mean on `metric` over every question, the best peer by it, and ingest minus that peer."""
+    pooled: dict[str, dict[str, float]] = {}
+    for runs in halves:
+        for name, rows in runs.items():
+            pooled.setdefault(name, {}).update(values(rows, metric))
+    means = {name: mean(list(v.values())) for name, v in pooled.items()}
+    ranked = [(means[p], p) for p in peers if means.get(p) is not None]
+    best = max(ranked, key=lambda s: s[0])[1] if ranked else None
+    if best is None or OURS not in pooled:
+        return means, best, None
+    diffs = [differences(values(runs.get(OURS, {}), metric), values(runs.get(best, {}), metric)) for runs in halves]
+    return means, best, paired_interval(diffs)
+
+
+def format_compare(
+    title: str, halves: list[dict[str, dict[str, dict]]], metrics: tuple[str, ...], peers: list[str]
+) -> str:
+    """A Markdown table: one row per chunker, one column per metric, then ingest minus the best
+    peer of each column with its paired 95% interval and the questions better/worse."""
+    cols = [compare(halves, m, peers) for m in metrics]
+    head = [title] + [f"{LABELS.get(m, m)}" for m in metrics]
+    lines = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
+    names = list(dict.fromkeys(name for runs in halves for name in runs))
+    for name in names:
+        cells = ["-" if c[0].get(name) is None else f"{c[0][name]:.3f}" for c in cols]
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    cells = []
+    for _, best, iv in cols:
+        cells.append(
+            "-"
+            if iv is None
+            else f"{iv.diff:+.3f} [{iv.low:+.3f}, {iv.high:+.3f}] ({iv.better}/{iv.worse}, n={iv.n}) vs {best}"
+        )
+    lines.append(f"| {OURS} - best peer | " + " | ".join(cells) + " |")
+    for name in names:
+        if name in peers or name == OURS:
+            continue
+        cells = []
+        for m in metrics:
+            iv = paired_interval([differences(values(r.get(name, {}), m), values(r.get(OURS, {}), m)) for r in halves])
+            cells.append(
+                "-" if iv is None else f"{iv.diff:+.3f} [{iv.low:+.3f}, {iv.high:+.3f}] ({iv.better}/{iv.worse})"
+            )
+        lines.append(f"| {name} - {OURS} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def pdf_pages(data: Path) -> dict[str, int]:
+    """Pages of each PDF of a dataset (docs.jsonl has them for MMLongBench-Doc only)."""
+    import pymupdf
+
+    out = {}
+    for pdf in sorted((data / "pdfs").glob("*.pdf")):
+        with pymupdf.open(pdf) as doc:
+            out[pdf.stem] = doc.page_count
+    return out
+
+
+def sample_docs(questions: list[dict], pages: dict[str, int], budget: int | None) -> list[str]:
+    """The documents whose questions the vector and hybrid runs score: every chunk of a document
+    must be embedded (the default embedder reads about 4 chunks a second on a busy shared core),
+    so at most `budget` pages a half, those with the most questions per page first (each taken if
+    it still fits). The same documents for every chunker, so the comparison stays paired; the
+    sample leans to short documents, which the figures say beside them. None: every document."""
+    asked: dict[str, int] = {}
+    for q in questions:
+        asked[q["doc"]] = asked.get(q["doc"], 0) + 1
+    if budget is None:
+        return sorted(asked)
+    chosen, used = [], 0
+    for doc in sorted(asked, key=lambda d: (-asked[d] / max(1, pages.get(d, 1)), d)):
+        if used + pages.get(doc, 0) <= budget:
+            chosen.append(doc)
+            used += pages.get(doc, 0)
+    return sorted(chosen)
+
+
+def same_retriever(
+    tool: Path,
+    data: Path,
+    folders: dict[str, Path],
+    embedder,
+    cache: Path,
+    docs: list[str],
+    embed_shard: tuple[int, int] | None = None,
+) -> dict[str, dict[str, dict[str, dict]]]:
+    """{mode: {run: {qid: row}}} for the questions of `docs`, every chunk folder ranked by bm25
+    (rag_eval's own), the embedder's cosine alone, and ingest's hybrid fusion of the two
+    (retrieval_hybrid.py's rankings: `ingest.search.hybrid.fuse`, top 100 of each). With
+    `embed_shard` (i, n) it only fills the vector cache for every n-th document from the i-th."""
+    import retrieval_hybrid as rh
+
+    rag = rh.rag_eval_module(tool)
+    qids = {q["qid"] for q in rag.read_jsonl(data / "questions.jsonl") if q["doc"] in set(docs)}
+    out: dict[str, dict[str, dict[str, dict]]] = {m: {} for m in MODES}
+    for name, folder in folders.items():
+        if embed_shard is not None:
+            for i, doc in enumerate(docs):
+                if i % embed_shard[1] == embed_shard[0]:
+                    texts = [c["read"] for c in rag._load_chunks(folder, doc, "embed")]
+                    rh.doc_vectors(embedder, texts, cache, doc)
+                    print(f"  {name}: embedded {doc} ({len(texts)} chunks)", file=sys.stderr, flush=True)
+            continue
+        print(f"  ranking {data.name} / {name} by {', '.join(MODES)} ...", file=sys.stderr, flush=True)
+        for mode, rows in rh.evaluate(rag, data, folder, embedder, cache=cache, only=qids).items():
+            out[mode][name] = rows
+    return out
+
+
+def with_root(src: Path, dst: Path) -> Path:
+    """ingest's chunks of `src` with the heading path's root put back into embed_text (the whole
+    path, then the text: embed_text before it left the root out), to measure that choice."""
+    dst.mkdir(parents=True, exist_ok=True)
+    for path in src.glob("*.jsonl"):
+        rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+        for r in rows:
+            if r.get("heading_path"):
+                r["embed_text"] = " > ".join(r["heading_path"]) + "\n\n" + r["text"]
+        (dst / path.name).write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return dst
+
+
 # ----------------------------------------------------------------------------- running rag_eval
 
 
@@ -213,6 +400,27 @@ def score_all(tool: Path, data: Path, work: Path, size: int, names: list[str], e
     return result, per_q
 
 
+def report_compare(halves: dict[str, list[dict[str, dict[str, dict]]]], datasets: list[str], peers: list[str]) -> dict:
+    """Print, per ranking, each half's table and the pooled page hit; return the same as JSON."""
+    out: dict = {}
+    for label, runs_by_half in halves.items():
+        print(f"### {label}\n")
+        for ds, runs in zip(datasets, runs_by_half):
+            print(format_compare(ds, [runs], METRICS[ds], peers) + "\n")
+        print(format_compare("pooled (" + " + ".join(datasets) + ")", runs_by_half, (POOLED,), peers) + "\n")
+        scopes = [(ds, [runs], METRICS[ds]) for ds, runs in zip(datasets, runs_by_half)]
+        scopes.append(("pooled", runs_by_half, (POOLED,)))
+        out[label] = {
+            scope: {
+                m: {"means": c[0], "best_peer": c[1], "ingest_minus_best": asdict(c[2]) if c[2] else None}
+                for m in metrics
+                for c in [compare(h, m, peers)]
+            }
+            for scope, h, metrics in scopes
+        }
+    return out
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--ragbench", type=Path, default=RAGBENCH)
@@ -231,17 +439,51 @@ def main(argv: list[str] | None = None) -> None:
         help="score another chunk folder too (an experiment), e.g. mmlb:ingest-x=out/x",
     )
     ap.add_argument("--json", type=Path, default=None, help="write the summary here")
+    ap.add_argument("--modes", default=",".join(MODES), help="rankings to compare every chunker under")
+    ap.add_argument("--embedder", default='{"name": "minilm", "threads": 1}', help="the vector half, as JSON")
+    ap.add_argument(
+        "--vector-pages",
+        default="100",
+        help="pages a half whose questions vector and hybrid score (see sample_docs), or 'all'",
+    )
+    ap.add_argument("--cache", type=Path, default=None, help="vectors by text hash (default WORK/vectors)")
+    ap.add_argument("--embed-only", default=None, metavar="I/N", help="only fill the vector cache, shard I of N")
+    ap.add_argument("--root-kept", action="store_true", help="also score ingest with the path's root in embed_text")
     a = ap.parse_args(argv)
     tool = a.ragbench / "tools" / "rag_eval.py"
     peers = [p for p in a.peers.split(",") if p]
-    report = {}
-    for ds in a.datasets.split(","):
-        work = a.work / ds
-        ingest_bin = None if a.reuse_ingest else a.ingest_bin
-        names = chunk_all(tool, a.ragbench / ds, work, a.size, peers, ingest_bin, a.rechunk_peers)
+    modes = [m for m in a.modes.split(",") if m]
+    embedded = [m for m in modes if m != "bm25"]
+    embedder = None
+    if embedded or a.embed_only:
+        from ingest.embedders import load
+
+        embedder = load(json.loads(a.embedder))
+    pages = None if a.vector_pages == "all" else int(a.vector_pages)
+    shard = tuple(int(x) for x in a.embed_only.split("/")) if a.embed_only else None
+    datasets = [ds for ds in a.datasets.split(",") if ds]
+    report: dict = {}
+    halves: dict[str, list[dict[str, dict[str, dict]]]] = {}
+    for ds in datasets:
+        work, data = a.work / ds, a.ragbench / ds
+        ingest_bin = None if (a.reuse_ingest or shard) else a.ingest_bin
+        names = chunk_all(tool, data, work, a.size, peers, ingest_bin, a.rechunk_peers)
+        questions = [json.loads(line) for line in (data / "questions.jsonl").read_text().splitlines() if line.strip()]
+        docs = sample_docs(questions, pdf_pages(data) if pages is not None else {}, pages)
+        cache = (a.cache or a.work / "vectors") / ds
         extra = [spec.partition(":")[2] for spec in a.also if spec.partition(":")[0] == ds]
-        result, per_q = score_all(tool, a.ragbench / ds, work, a.size, names, extra)
-        summary = summarise(read_per_question(per_q), METRICS[ds], names[1:])
+        if a.root_kept:
+            kept = with_root(work / f"{OURS}-{a.size}", work / f"{OURS}-root-kept-{a.size}")
+            extra.append(f"{OURS}-root-kept={kept}")
+        folders = {n: work / f"{n}-{a.size}" for n in names} | {
+            e.partition("=")[0]: Path(e.partition("=")[2]) for e in extra
+        }
+        if shard:
+            same_retriever(tool, data, folders, embedder, cache, docs, shard)  # type: ignore[arg-type]
+            continue
+        result, per_q = score_all(tool, data, work, a.size, names, extra)
+        runs = read_per_question(per_q)
+        summary = summarise(runs, METRICS[ds], names[1:])
         print(format_table(ds, summary, METRICS[ds], read_facts(result)) + "\n")
         report[ds] = {
             "means": summary["means"],
@@ -251,6 +493,20 @@ def main(argv: list[str] | None = None) -> None:
                 for run, ag in summary["against"].items()
             },
         }
+        halves.setdefault("bm25, every question", []).append(runs)
+        if embedded:
+            n_q = sum(q["doc"] in set(docs) for q in questions)
+            label = f"{len(docs)} of {len({q['doc'] for q in questions})} documents, {n_q} questions"
+            report[ds]["sample"] = {"docs": docs, "questions": n_q}
+            by_mode = same_retriever(tool, data, folders, embedder, cache, docs)
+            for mode in MODES:
+                if mode in modes:
+                    halves.setdefault(f"{mode}, sampled documents", []).append(by_mode[mode])
+            print(f"({ds}: vector and hybrid over {label})\n")
+    if shard:
+        return
+    print(f"## Every chunker under the same retriever (95% paired bootstrap intervals; peers {', '.join(peers)})\n")
+    report["same_retriever"] = report_compare(halves, datasets, [p for p in peers if p != OURS])
     if a.json:
         a.json.write_text(json.dumps(report, indent=1) + "\n")
 

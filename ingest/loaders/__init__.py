@@ -42,6 +42,8 @@ HTML = "text/html"
 EML = "message/rfc822"
 MBOX = "application/mbox"
 EPUB = "application/epub+zip"
+ODT = "application/vnd.oasis.opendocument.text"
+ODS = "application/vnd.oasis.opendocument.spreadsheet"
 
 # Extensions the stdlib's table lacks or gets wrong on some systems.
 _EXTENSIONS = {
@@ -68,6 +70,8 @@ _EXTENSIONS = {
     ".jpeg": "image/jpeg",
     ".tif": "image/tiff",
     ".tiff": "image/tiff",
+    ".odt": ODT,
+    ".ods": ODS,
 }
 
 _LOADERS: dict[str, Loader] = {}
@@ -245,6 +249,8 @@ BUILTIN_LOADERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("mbox", "mail.loader:load_mbox", (MBOX,)),
     ("epub", "epub.loader:load", (EPUB,)),
     ("image", "images.loader:load", ("image/png", "image/jpeg", "image/tiff")),  # by OCR (the `ocr` extra)
+    ("odt", "odf.loader:load", (ODT,)),
+    ("ods", "odf.loader:load", (ODS,)),
 )
 _BUILTINS = {mime: target for _, target, mime_types in BUILTIN_LOADERS for mime in mime_types}
 _BUILTIN_NAMES = {mime: name for name, _, mime_types in BUILTIN_LOADERS for mime in mime_types}

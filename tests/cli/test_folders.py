@@ -24,7 +24,7 @@ def folder(tmp_path: Path) -> Path:
     shutil.copy(EXAMPLES / "paediatric-fever.md", docs)
     shutil.copy(EXAMPLES / "incident-review.pdf", docs)
     shutil.copy(EXAMPLES / "travel-policy.docx", docs / "policies")
-    (docs / "minutes.odt").write_bytes(b"PK\x03\x04 not read")  # no loader: named as skipped
+    (docs / "slides.odp").write_bytes(b"PK\x03\x04 not read")  # no loader: named as skipped
     (docs / ".hidden.md").write_text("# Hidden\n\nLeft out, as a local source leaves it.\n")
     return docs
 
@@ -39,7 +39,7 @@ def test_chunk_reads_every_supported_file_of_a_folder(folder: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     chunks = [json.loads(line) for line in proc.stdout.splitlines()]
     assert list(dict.fromkeys(c["doc_id"] for c in chunks)) == [str(Path(f).resolve()) for f in _files(folder)]
-    assert f"skipped {folder / 'minutes.odt'}: no loader for .odt" in proc.stderr
+    assert f"skipped {folder / 'slides.odp'}: no loader for .odp" in proc.stderr
     assert "hidden" not in proc.stderr + proc.stdout.lower()
     # The same chunks as the files given one by one.
     one_by_one = [ingest("chunk", f).stdout for f in _files(folder)]
@@ -52,7 +52,7 @@ def test_stats_of_a_folder_measures_and_names_each_file(folder: Path) -> None:
     (row,) = [json.loads(line) for line in proc.stdout.splitlines()]
     assert row["files"] == _files(folder)
     assert re.findall(r"^read (.*)$", proc.stderr, re.M) == _files(folder)
-    assert f"skipped {folder / 'minutes.odt'}" in proc.stderr
+    assert f"skipped {folder / 'slides.odp'}" in proc.stderr
     alone = [json.loads(ingest("stats", f, "--max-tokens", "300", "--json").stdout) for f in _files(folder)]
     assert row["sizes"]["n"] == sum(r["sizes"]["n"] for r in alone)
     table = ingest("stats", folder, "--max-tokens", "300")
@@ -69,15 +69,15 @@ def test_inspect_shows_each_file_of_a_folder_under_its_name(folder: Path) -> Non
     lines = shown.stdout.splitlines()
     headers = [lines[i + 1] for i, line in enumerate(lines[:-1]) if set(line) == {"─"}]
     assert headers == _files(folder)
-    assert "skipped" in shown.stderr and "minutes.odt" in shown.stderr
+    assert "skipped" in shown.stderr and "slides.odp" in shown.stderr
     html = ingest("inspect", folder, "--html", folder.parent / "out.html")
     assert html.returncode == 2 and "give one file, not 3" in html.stderr
 
 
 def test_a_folder_with_nothing_to_read_is_a_usage_error(tmp_path: Path) -> None:
-    (tmp_path / "minutes.odt").write_bytes(b"PK")
+    (tmp_path / "slides.odp").write_bytes(b"PK")
     proc = ingest("chunk", tmp_path)
-    assert proc.returncode == 2 and "no file a loader reads" in proc.stderr and "minutes.odt" in proc.stderr
+    assert proc.returncode == 2 and "no file a loader reads" in proc.stderr and "slides.odp" in proc.stderr
 
 
 EMPTY = ("md", "txt", "csv", "docx", "pdf", "xlsx", "html", "pptx", "eml", "epub")

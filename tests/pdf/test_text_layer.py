@@ -13,7 +13,7 @@ import pytest
 from ingest.errors import LoaderError, UnreadableText
 from ingest.loaders import load_bytes, load_file, local_document
 from ingest.loaders.options import LoaderOptions, PdfOptions
-from ingest.loaders.pdf.text_layer import character_counts, judge_page
+from ingest.loaders.pdf.text_layer import character_counts, glyph_code_shaped, judge_page
 from tests.local_job import ingest, write_config
 
 MULTI_PAGE = "docling/pdf/sources/multi_page.pdf"  # simple TrueType subset fonts
@@ -97,6 +97,9 @@ def test_the_issue_case_fails_saying_the_file_is_damaged(corpus):
     [
         (MULTI_PAGE, r"letters or digits"),  # simple fonts: codes read as punctuation
         ("docling/pdf/sources/right_to_left_02.pdf", r"not text"),  # Type0 fonts: glyph ids
+        # Type0 subset fonts, Identity-H: glyph ids read as letters shifted by 29 ("7LWOH" for "Title")
+        ("unstructured/example-docs/pdf/list-item-example.pdf", r"glyph codes"),
+        ("unstructured/example-docs/pdf/header-test-doc.pdf", r"glyph codes"),
     ],
 )
 def test_fonts_without_a_unicode_map_fail_the_document(corpus, name, reason):
@@ -227,3 +230,37 @@ def test_a_scan_warning_is_in_the_run_log_and_summary(tmp_path, corpus):
     assert proc.returncode == 0, proc.stderr
     assert "filing.pdf" in proc.stderr and "pages 1, 2 are scanned images" in proc.stderr
     assert "pages 1, 2 are scanned images" in summary.read_text() and '"warnings": 1' in summary.read_text()
+
+
+SHIFTED = "0RGXOH 2QH ,QWURGXFWLRQ WR 3URGXFW 'HYHORSPHQW DQG 4XDOLW\\ $VVXUDQFH 7KLV PRGXOH FRYHUV"
+"""'Module One Introduction to Product Development and Quality Assurance This module covers' as a
+subset font's glyph ids give it without the font's Unicode map."""
+
+
+def test_glyph_ids_read_as_letters_are_garbage_only_from_a_font_without_a_unicode_map():
+    assert glyph_code_shaped(SHIFTED)
+    box = [(0.0, 0.0, 500.0, 12.0)] * 10
+    garbage = judge_page(1, SHIFTED, box, 600 * 800, lambda: 0.0, unmapped_fonts=lambda: True)
+    assert garbage.verdict == "garbage" and "glyph codes" in garbage.why
+    # Every font maps its glyphs: capitals glued to digits are what the page says.
+    assert judge_page(1, SHIFTED, box, 600 * 800, lambda: 0.0, unmapped_fonts=lambda: False).usable
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'THIS AGREEMENT (THE "AGREEMENT") IS MADE BETWEEN ACME CORP. ("ACME") AND THE BUYER ("BUYER") '
+        "AS OF 1 JANUARY 2024. THE SELLER SHALL DELIVER THE GOODS IN ACCORDANCE WITH SECTION 4.",
+        "Net revenue (GAAP) rose 12% to $4,512 million; adjusted EBITDA (non-GAAP) was $1,020 million.",
+        "ICT 기술변화에 따른 미래 보안기술 전망 보고서 보안분야 기술 동향과 전망",
+    ],
+)
+def test_capitals_symbols_and_uncased_scripts_are_not_glyph_codes(text):
+    assert not glyph_code_shaped(text)
+
+
+def test_a_composite_font_without_a_unicode_map_that_maps_its_glyphs_itself_is_read(corpus):
+    """skipped_1page's Korean fonts are Type0, Identity-H, with no ToUnicode as written: MuPDF reads
+    the embedded fonts' own tables, and the text is Korean, not glyph codes."""
+    loaded = load_file(corpus / "docling/pdf/sources/skipped_1page.pdf")
+    assert "보안기술" in " ".join(b.text for b in loaded.blocks)

@@ -111,3 +111,62 @@ def test_peer_chunks_are_reused_only_at_the_same_size_and_versions(rr, tmp_path)
     assert not rr.cached(tmp_path, 512, {"semchunk": "4.1.1", "pymupdf": "1.28.2"})
     assert not rr.cached(tmp_path, 256, {"semchunk": "4.2.0", "pymupdf": "1.28.2"})
     assert not rr.cached(tmp_path / "none", 256, {})
+
+
+# ----------------------------------------------------------------------------- same retriever, pooled
+
+
+def test_interval_of_differences_that_never_vary_is_the_difference_itself(rr):
+    # half one: three questions +1, half two: one question 0. Stratified resampling keeps each
+    # half's size, so every resample's pooled mean is (3 + 0) / 4.
+    iv = rr.paired_interval([[1.0, 1.0, 1.0], [0.0]])
+    assert (iv.diff, iv.low, iv.high) == (pytest.approx(0.75), pytest.approx(0.75), pytest.approx(0.75))
+    assert (iv.better, iv.worse, iv.n) == (3, 0, 4)
+
+
+def test_interval_spans_zero_for_an_even_split_and_excludes_it_for_a_clear_gain(rr):
+    even = rr.paired_interval([[1.0, -1.0] * 20])
+    assert even.diff == pytest.approx(0.0) and even.low < 0 < even.high
+    # 40 questions, 30 better by 1 and 10 unchanged: mean .75, SE sqrt(.1875 / 40) = .068
+    gain = rr.paired_interval([[1.0] * 30 + [0.0] * 10])
+    assert gain.diff == pytest.approx(0.75) and 0.6 < gain.low < 0.75 < gain.high <= 0.9
+    assert rr.paired_interval([[], []]) is None
+
+
+def test_compare_pools_the_halves_and_picks_the_best_peer_on_the_pooled_mean(rr):
+    # page hit. Half A: ingest 1,0; semchunk 1,1; chonkie 0,0. Half B: ingest 1; semchunk 0; chonkie 1.
+    a = {
+        "ingest": {"a1": {"b_page_hit": True}, "a2": {"b_page_hit": False}},
+        "semchunk": {"a1": {"b_page_hit": True}, "a2": {"b_page_hit": True}},
+        "chonkie": {"a1": {"b_page_hit": False}, "a2": {"b_page_hit": False}},
+    }
+    b = {
+        "ingest": {"b1": {"b_page_hit": True}},
+        "semchunk": {"b1": {"b_page_hit": False}},
+        "chonkie": {"b1": {"b_page_hit": True}},
+    }
+    means, best, iv = rr.compare([a, b], "b_page_hit", PEERS)
+    # pooled: ingest 2/3, semchunk 2/3, chonkie 1/3 -> semchunk; differences 0, -1, +1
+    assert means == {"ingest": pytest.approx(2 / 3), "semchunk": pytest.approx(2 / 3), "chonkie": pytest.approx(1 / 3)}
+    assert best == "semchunk"
+    assert (iv.diff, iv.better, iv.worse, iv.n) == (pytest.approx(0.0), 1, 1, 3)
+    # half B alone: chonkie is the best peer there
+    assert rr.compare([b], "b_page_hit", PEERS)[1] == "chonkie"
+
+
+def test_compare_table_has_a_row_per_chunker_and_the_interval_line(rr, runs):
+    lines = rr.format_compare("mmlb", [runs], ("b_page_hit",), PEERS).splitlines()
+    assert lines[0] == "| mmlb | page hit |"
+    assert lines[2:5] == ["| ingest | 0.667 |", "| semchunk | 0.333 |", "| chonkie | 1.000 |"]
+    # ingest - chonkie: 0, -1, 0
+    assert lines[5].startswith("| ingest - best peer | -0.333 [") and lines[5].endswith("(0/1, n=3) vs chonkie |")
+
+
+def test_sample_takes_the_documents_with_most_questions_per_page_within_the_budget(rr):
+    questions = [{"doc": d} for d in ["a", "a", "b", "c", "c", "c"]]
+    pages = {"a": 10, "b": 2, "c": 100}
+    # questions per page: b .5, a .2, c .03; b (2 pages) and a (12 in all) fit in 12, c does not
+    assert rr.sample_docs(questions, pages, 12) == ["a", "b"]
+    # a no longer fits after b (2 + 10 > 11); c does not either
+    assert rr.sample_docs(questions, pages, 11) == ["b"]
+    assert rr.sample_docs(questions, pages, None) == ["a", "b", "c"]

@@ -18,12 +18,12 @@ from tests.service.helpers import ingest_run
 # (its IANA registration); the others' names vary with the system's MIME table (Outlook's .msg
 # has none), so only the reason's form is fixed for them.
 UNSUPPORTED = {
-    "minutes.odt": (".odt", r"no loader for \.odt \(.+\)"),
+    "slides.odp": (".odp", r"no loader for \.odp \(.+\)"),
     "memo.rtf": (".rtf", r"no loader for \.rtf \(.+\)"),
     "bundle.zip": (".zip", re.escape("no loader for .zip (application/zip)")),
     "mail.msg": (".msg", r"no loader for \.msg \(.+\)"),
 }
-BY_TYPE = {".msg": 1, ".odt": 1, ".rtf": 1, ".zip": 1}
+BY_TYPE = {".msg": 1, ".odp": 1, ".rtf": 1, ".zip": 1}
 
 
 @pytest.fixture
@@ -31,7 +31,7 @@ def mixed(tmp_path: Path) -> Path:
     docs = tmp_path / "docs"
     docs.mkdir()
     shutil.copy(ROOT / "examples" / "paediatric-fever.md", docs)
-    (docs / "minutes.odt").write_bytes(b"PK\x03\x04 a text document")
+    (docs / "slides.odp").write_bytes(b"PK\x03\x04 a presentation")
     (docs / "memo.rtf").write_text("{\\rtf1\\ansi Twenty days of leave.}\n")
     (docs / "bundle.zip").write_bytes(b"PK\x05\x06" + bytes(18))  # an empty archive
     (docs / "mail.msg").write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1 an Outlook message")
@@ -58,7 +58,7 @@ def test_the_text_log_the_summary_json_and_the_terminal_name_each_skip(mixed, tm
         _check_reason(name, reason)
     # The terminal summary counts them by type (stdout, in every log format).
     row = next(line for line in done.stdout.splitlines() if line.strip().startswith("skipped"))
-    assert row.split(None, 1)[1].strip() == "4: .msg 1, .odt 1, .rtf 1, .zip 1"
+    assert row.split(None, 1)[1].strip() == "4: .msg 1, .odp 1, .rtf 1, .zip 1"
     record = json.loads(summary.read_text())
     assert record["skipped"] == 4 and record["skipped_by_type"] == BY_TYPE
     listed = {entry["name"]: entry for entry in record["skipped_list"]}

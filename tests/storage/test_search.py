@@ -203,3 +203,42 @@ def test_context_of_real_overlapping_chunks_is_the_source_span(corpus: Path) -> 
     assert exact_without_spans >= 0.9 * len(pairs)
     a, b, c = chunks[pairs[0][0].chunk_index : pairs[0][0].chunk_index + 3]
     assert join_context([a, b, c]).count(b.text[: a.end - b.start]) == 1
+
+
+def test_the_title_leaves_every_chunks_indexed_text_but_its_name_still_finds_the_document(tmp_path: Path) -> None:
+    # A real Markdown file through the real loader, chunker and SQLite index. The title is the
+    # root of every chunk's heading path; "Zanzibar" is in the title and nowhere in the body.
+    from ingest import chunk, load_file
+    from ingest.sinks import SqliteSink
+
+    md = tmp_path / "timetable.md"
+    md.write_text(
+        "# Zanzibar Ferry Timetable\n\n"
+        "## Fares\n\nAdults pay twelve dollars a crossing; children under five travel free.\n\n"
+        "## Departures\n\nBoats leave the harbour at nine in the morning and at four in the afternoon.\n"
+    )
+    other = tmp_path / "canteen.md"
+    other.write_text("# Canteen Menu\n\n## Lunch\n\nSoup of the day, bread and a fruit, served from noon.\n")
+    loaded = {p.name: (load_file(p), list(chunk(load_file(p)))) for p in (md, other)}
+    doc, chunks = loaded["timetable.md"][0].document, loaded["timetable.md"][1]
+    body = [c for c in chunks if c.heading_path[1:]]
+    assert {c.heading_path for c in body} == {
+        ("Zanzibar Ferry Timetable", "Fares"),
+        ("Zanzibar Ferry Timetable", "Departures"),
+    }
+    # What is embedded (and what rag_eval's BM25 reads) holds the headings under the title only.
+    assert all("Zanzibar" not in c.embed_text for c in chunks)
+    assert {c.embed_text.partition("\n\n")[0] for c in body} == {"Fares", "Departures"}
+
+    index = tmp_path / "index.db"
+    with SqliteSink(index) as sink:
+        for loaded_doc, doc_chunks in loaded.values():
+            sink.write(loaded_doc.document, doc_chunks)
+    hits = search(index, "Zanzibar", k=10)
+    # The name finds the document (its heading column holds the whole path) and nothing else.
+    assert hits and {h.chunk.doc_id for h in hits} == {doc.id}
+    assert {h.chunk.heading_path[-1] for h in hits} >= {"Fares", "Departures"}
+    # The path shown with a hit is whole: the file name, the title, then the section.
+    fares = next(h for h in hits if h.chunk.heading_path[-1] == "Fares")
+    assert fares.chunk.heading_path == ("Zanzibar Ferry Timetable", "Fares")
+    assert citation(fares.chunk).startswith("timetable.md > Zanzibar Ferry Timetable > Fares")

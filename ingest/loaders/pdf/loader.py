@@ -58,7 +58,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sized
 from dataclasses import replace
 
 import pymupdf
@@ -67,36 +67,56 @@ from ...blocks import Band, Block, BlockMeta, Document, Loaded
 from ...errors import LoaderError, UnreadableText
 from ...page_furniture import CAPTION
 from ...table_text import render_table
+from ...type_sizes import body_size
 from ..options import PdfOptions
-from .figures import figure_lines, figure_regions
 from .framed_prose import framed_prose, peel_prose
-from .headings import heading_levels, mark_units
-from .hyphens import Spelling, spelling
+from .headings import mark_units
+from .hyphens import Spelling
 from .lines import (
     TEXT_FLAGS,
     GlyphOrder,
     Line,
     RawText,
-    extract,
     inside,
-    mend_drop_caps,
-    raw_text,
-    restore_glyph_order,
-    span_text,
 )
-from .margins import PageLines, recurring, split_margins
+from .margins import PageLines, split_margins
 from .ocr import PageReader
-from .overprint import single_printed
 from .paragraphs import TERMINAL, Unit, box_of, continues, join_lines, list_marker, page_units
-from .rejoin import rejoin
 from .rule_tables import rule_tables
-from .shaded_lines import rejoin_shaded_lines
 from .table_heads import heads_into_tables
-from .tables import PAPER, SNAP, Box, Grid, cell_texts, find_grids, header_rows, right_to_left_rows, shading_within
-from .text_boxes import holds, text_boxes
+from .tables import Box, Grid, cell_texts, find_grids, header_rows, right_to_left_rows
+from .text_boxes import holds
 from .text_layer import PageText, image_share, judge_page, pages_phrase
 from .text_tables import cut_at_tables, text_tables
-from .word_spaces import restore_word_spaces, spaced_words
+from .thresholds import (
+    BAR_CHART_MIN_BARS,
+    BAR_MAX_SHARE,
+    BAR_MIN_HEIGHTS,
+    BAR_MIN_WIDTH,
+    FOOTNOTE_LOWER_HALF,
+    FOOTNOTE_MIN_CHARS,
+    FULL_LINE_SLACK,
+    GARBAGE_DOCUMENT,
+    LIST_INDENT_STEP,
+    MAX_HEADING_LEVEL,
+    PAPER,
+    PLOT_MARK_SMALL_RECT,
+    PLOT_MARK_THICK,
+    PLOT_MARKS_PER_TEXT,
+    PLOT_MIN_CELLS,
+    PLOT_MIN_LABELS,
+    PLOT_MIN_MARKS,
+    PLOT_MIN_SIDE,
+    PLOT_SHAPE_MIN_SIDE,
+    PLOT_TEXT_CELLS,
+    PROSE_BESIDE_OVERHANG,
+    SAME_SIZE,
+    SMALLER_THAN_BODY,
+    SNAP,
+    STROKE_HALF_WIDTH,
+    STROKE_THIN,
+)
+from .word_spaces import spaced_words
 
 pymupdf.TOOLS.mupdf_display_errors(False)
 
@@ -108,30 +128,27 @@ _JUNK_TITLE = re.compile(
 
 
 def load(data: bytes, document: Document, options: PdfOptions | None = None) -> Loaded:
+    from .passes import DocumentWork, run_document  # passes.py reads this module's helpers
+
     doc = _open(data, document)
     ocr = PageReader(options or PdfOptions(), doc.is_repaired)
     try:
-        pages, in_tables, verdicts = _read_pages(doc, ocr)
-        if not pages and ocr.confidence:  # every page read by OCR, none with text: a blank scan, a photo
-            read = pages_phrase(sorted(ocr.confidence))
-            return Loaded(document=document, blocks=(), warnings=(f"{document.uri}: OCR found no text on {read}",))
-        warnings = _layer_warnings(verdicts, pages, doc.is_repaired, document) + ocr.warnings(document.uri)
+        read, in_tables, verdicts = _read_pages(doc, ocr)
         toc = doc.get_toc(simple=True)
         title = (doc.metadata or {}).get("title", "").strip()
+        repaired = doc.is_repaired
     finally:
         doc.close()
     if title and not _JUNK_TITLE.search(title):
         document = replace(document, title=title)
     elif not document.title:
         document = replace(document, title=document.name)
-    body = _body_size(pages, in_tables)  # band lines that rejoin the body below do not change it
-    units = [(placed, _units(placed, tables)) for placed, tables in map(_heads, rejoin(pages, body))]
-    spelt = spelling([[line.text for line in u.lines] for _, page_units in units for u in page_units])
-    # A scan's few words (a filing stamp, a date) say nothing of the document's structure.
-    scans = frozenset(v.page for v in verdicts if v.verdict == "scan")
-    blocks = tuple(_blocks(units, toc, document.title, body, spelt, scans))
-    if ocr.confidence:
-        blocks = tuple(map(ocr.mark, blocks))
+    if not read and ocr.confidence:  # every page read by OCR, none with text: a blank scan, a photo
+        found = f"{document.uri}: OCR found no text on {pages_phrase(sorted(ocr.confidence))}"
+        return Loaded(document=document, blocks=(), warnings=(found,))
+    warnings = _layer_warnings(verdicts, read, repaired, document) + ocr.warnings(document.uri)
+    work = run_document(DocumentWork(read, in_tables, verdicts, toc, document))
+    blocks = tuple(map(ocr.mark, work.blocks)) if ocr.confidence else work.blocks
     return Loaded(document=document, blocks=blocks, warnings=tuple(warnings))
 
 
@@ -155,93 +172,40 @@ def _open(data: bytes, document: Document) -> pymupdf.Document:
 
 def _read_pages(
     doc: pymupdf.Document, ocr: PageReader
-) -> tuple[list[tuple[PageLines, list[Unit]]], list[Line], list[PageText]]:
-    """Each page's placed lines and tables, the lines that were read as table cells, and the
-    verdict on each page's text layer (a garbage page's text is not read). A page `ocr` wants
-    (one whose text layer is not usable, by default) is read by OCR instead, where it can be."""
+) -> tuple[list[tuple[list[Line], list[Unit], int, pymupdf.Rect, tuple[Box, ...], str]], list[Line], list[PageText]]:
+    """Each page read through the page passes (`passes.PAGE_PASSES`): its lines, tables, number,
+    size, text boxes and label; the lines that were read as table cells; and the verdict on each
+    page's text layer (a garbage page's text is not read). A page `ocr` wants (one whose text
+    layer does not say what the page says, by default) is read by OCR instead, where it can be."""
+    from .passes import PageWork, run_page  # passes.py reads this module's helpers
+
     read: list[tuple[list[Line], list[Unit], int, pymupdf.Rect, tuple[Box, ...], str]] = []
     in_tables: list[Line] = []
     verdicts: list[PageText] = []
     labelled = bool(doc.get_page_labels())
     for page in doc.pages():
-        number = page.number + 1
-        rect = page.rect  # computed by MuPDF on every access
         # One pass over the page: its text, and the vector rules the tables are found from.
         textpage = page.get_textpage(flags=TEXT_FLAGS)
         blocks = textpage.extractDICT()["blocks"]  # page.get_text's wrapper adds a crop box lookup
-        rejoin_shaded_lines(blocks)
-        text = [b for b in blocks if b["type"] == 0]
-        script = span_text(text)
-        verdict = _judge(page, number, rect, text, script)
-        verdicts.append(verdict)
-        # A scan's text layer is a stamp line at most: real text, kept; OCR reads the rest.
-        kept = extract(text) if verdict.verdict == "scan" and ocr.mode == "auto" else []
-        if ocr.wanted(verdict) and _ocr_page(page, number, ocr, read, verdicts, labelled, kept):
-            continue
-        if verdict.verdict == "garbage":
-            continue
-        raw = raw_text(textpage)
-        glyphs = restore_glyph_order(raw, text, script)
-        restore_word_spaces(raw, text, script if glyphs is None else span_text(text))
-        text = single_printed(raw, text)
-        vectors = [b for b in blocks if b["type"] == 3]
-        # Fills inside a fill of their colour draw nothing: no figure's mark, and where they
-        # shade a cell's lines no cell's edge.
-        hidden, shading = shading_within(vectors) if len(vectors) >= 2 else (set(), set())
-        ruled = [v for k, v in enumerate(vectors) if k not in shading] if shading else vectors
-        tables, plots = _tables(textpage, raw, text, ruled, number, glyphs)
-        if hidden:
-            vectors = [v for k, v in enumerate(vectors) if k not in hidden]
-        # A table ruled across only is the alignment rule's to read where it finds one (`_units`).
-        framed = [t.bbox for t in tables if t.bbox is not None and not t.meta.get("across")]
-        lines = mend_drop_caps(extract(text, framed, in_tables))
-        if len(vectors) >= 8 and lines:
-            regions = figure_regions(
-                [v["bbox"] for v in vectors],
-                plots + _charts(_stacked(vectors), lines),
-                rect.width,
-                rect.height,
-                [t.bbox for t in tables if t.bbox is not None],
-            )
-            held, lines = figure_lines(lines, regions)
-            tables += [Unit("figure", ls, number, bbox=box_of(ls), meta={"region": region}) for region, ls in held]
-        if not lines and not tables:
-            if verdict.verdict == "usable" and page.get_images():  # small images and no text
-                verdicts[-1] = PageText(number, "scan", "images and no text")
-                if ocr.wanted(verdicts[-1]) and _ocr_page(page, number, ocr, read, verdicts, labelled):
-                    continue
-            elif verdict.verdict == "usable":
-                verdicts[-1] = PageText(number, "empty")
-            continue
-        boxes = text_boxes(vectors, lines, rect.width, rect.height)
-        read.append((lines, tables, number, rect, boxes, page.get_label() if labelled else ""))
-    repeated = recurring([(lines, rect.height) for lines, _, _, rect, _, _ in read])
-    pages = [
-        (_placed(lines, number, rect, repeated, label, boxes), tables)
-        for lines, tables, number, rect, boxes, label in read
-    ]
-    return pages, in_tables, verdicts
-
-
-def _ocr_page(
-    page: pymupdf.Page,
-    number: int,
-    ocr: PageReader,
-    read: list,
-    verdicts: list[PageText],
-    labelled: bool,
-    kept: list[Line] | None = None,
-) -> bool:
-    """Reads the page by OCR into `read`, with the text layer's `kept` lines (its verdict now that
-    of the text read); False where the OCR extra is not installed."""
-    found = ocr.read(page, number, kept or ())
-    if found is None:
-        return False
-    chars = sum(len(line.text) for line in found.lines)
-    verdicts[-1] = PageText(number, "usable" if found.lines else "empty", chars=chars)
-    if found.lines:
-        read.append((found.lines, [], number, page.rect, (), page.get_label() if labelled else ""))
-    return True
+        # page.rect is computed by MuPDF on every access: read once.
+        work = PageWork(page, page.number + 1, page.rect, textpage, blocks, in_tables)
+        kept = run_page(work)
+        assert work.verdict is not None
+        verdicts.append(work.verdict)
+        label = page.get_label() if labelled and (kept or ocr.wanted(work.verdict)) else ""
+        if ocr.wanted(work.verdict):
+            # A scan's text layer is a stamp line at most: real text, kept; OCR reads the rest.
+            stamp = work.lines if work.verdict.verdict == "scan" and ocr.mode == "auto" else []
+            found = ocr.read(page, work.number, stamp)
+            if found is not None:
+                chars = sum(len(line.text) for line in found.lines)
+                verdicts[-1] = PageText(work.number, "usable" if found.lines else "empty", chars=chars)
+                if found.lines:
+                    read.append((found.lines, [], work.number, work.rect, (), label))
+                continue
+        if kept:
+            read.append((work.lines, work.tables, work.number, work.rect, work.boxes, label))
+    return read, in_tables, verdicts
 
 
 def _judge(page: pymupdf.Page, number: int, rect: pymupdf.Rect, text: list[dict], script: str) -> PageText:
@@ -251,20 +215,19 @@ def _judge(page: pymupdf.Page, number: int, rect: pymupdf.Rect, text: list[dict]
     def images() -> float:
         return image_share([i["bbox"] for i in page.get_image_info()], rect.width, rect.height)
 
+    def unmapped_fonts() -> bool:
+        return any(
+            kind == "Type0"
+            and encoding.startswith("Identity")
+            and page.parent.xref_get_key(xref, "ToUnicode")[0] == "null"
+            for xref, _, kind, _, _, encoding, *_ in page.get_fonts()
+        )
+
     boxes = [line["bbox"] for b in text for line in b["lines"]]
-    return judge_page(number, script, boxes, rect.width * rect.height, images)
+    return judge_page(number, script, boxes, rect.width * rect.height, images, unmapped_fonts)
 
 
-GARBAGE_DOCUMENT = 0.5
-"""Share of a document's characters on garbage pages (or, in a repaired file, share of its pages
-left with nothing) that fails it: its text as a whole cannot be read (a file cut short, fonts
-without a Unicode map), so indexing it would replace what the index holds with cipher or a torso.
-Below it those pages are skipped with a warning and the rest is read."""
-
-
-def _layer_warnings(
-    verdicts: list[PageText], pages: list[tuple[PageLines, list[Unit]]], repaired: bool, document: Document
-) -> list[str]:
+def _layer_warnings(verdicts: list[PageText], pages: Sized, repaired: bool, document: Document) -> list[str]:
     """Warnings on the pages whose text layer is not usable; `UnreadableText` where the document
     as a whole has none, and `LoaderError` for a PDF with no text at all (a scan)."""
     garbage = [v for v in verdicts if v.verdict == "garbage"]
@@ -349,7 +312,7 @@ def _reads_better(across: Unit, aligned: Unit) -> bool:
     a, b = across.bbox, aligned.bbox
     if a is None or b is None or not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]):
         return True
-    if across.meta.get("prose_beside") and max(a[0] - b[0], b[2] - a[2]) > (a[2] - a[0]) / 4:
+    if across.meta.get("prose_beside") and max(a[0] - b[0], b[2] - a[2]) > (a[2] - a[0]) / PROSE_BESIDE_OVERHANG:
         return True
     inside = a[1] - SNAP <= b[1] and b[3] <= a[3] + SNAP
     return inside and len((aligned.rows or ((),))[0]) < len((across.rows or ((),))[0])
@@ -378,7 +341,9 @@ def _tables(
     rects = [box for box, v in zip(boxes, vectors) if v["isrect"]]
     # Curved or slanted shapes count only where they could frame cells (a rounded box): a chart's
     # hundreds of small marks would cost the grouping dearly and frame nothing.
-    shapes = rects + [b for b, v in zip(boxes, vectors) if not v["isrect"] and min(b[2] - b[0], b[3] - b[1]) >= 10]
+    shapes = rects + [
+        b for b, v in zip(boxes, vectors) if not v["isrect"] and min(b[2] - b[0], b[3] - b[1]) >= PLOT_SHAPE_MIN_SIDE
+    ]
     centres: list[tuple[float, float]] = []
 
     def has_text(box: tuple[float, float, float, float]) -> bool:
@@ -454,7 +419,7 @@ def _stacked(vectors: list[dict]) -> list[Box]:
     return [
         (float(x0), float(y0), float(x1), float(y1))
         for (x0, y0, x1, y1), n in counts.items()
-        if n >= _MIN_MARKS and x1 - x0 >= 30 and y1 - y0 >= 30
+        if n >= PLOT_MIN_MARKS and x1 - x0 >= PLOT_MIN_SIDE and y1 - y0 >= PLOT_MIN_SIDE
     ]
 
 
@@ -471,19 +436,15 @@ def _charts(boxes: list[Box], lines: list[Line]) -> list[Box]:
             if x0 <= (ln.bbox[0] + ln.bbox[2]) / 2 <= x1 and y0 <= (ln.bbox[1] + ln.bbox[3]) / 2 <= y1
         ]
         numbers = sum(1 for words in inside if words and all(_FIGURE.fullmatch(w) for w in words))
-        if len(inside) >= 3 and 2 * numbers >= len(inside):
+        if len(inside) >= PLOT_MIN_LABELS and 2 * numbers >= len(inside):
             out.append((x0, y0, x1, y1))
     return out
-
-
-_MIN_MARKS = 8
-"""Drawn marks in a grid that make it a plot's frame rather than a table (a frame holds none)."""
 
 
 def _mark(box: Box, rect: bool) -> bool:
     """A curve, a slanted stroke or a marker: a path neither a rule nor a cell's rectangle."""
     w, h = box[2] - box[0], box[3] - box[1]
-    return (not rect and min(w, h) > 3) or (rect and max(w, h) <= 6)
+    return (not rect and min(w, h) > PLOT_MARK_THICK) or (rect and max(w, h) <= PLOT_MARK_SMALL_RECT)
 
 
 def _marks_in(grid: Grid, marks: list[Box]) -> int:
@@ -494,15 +455,15 @@ def _marks_in(grid: Grid, marks: list[Box]) -> int:
 def _plot(grid: Grid, marks: list[Box], has_text: Callable[[Box], bool]) -> bool:
     """A plot's frames: text (a panel's label) in few of its cells, and drawn marks (curves,
     markers; a table's corner pieces count too, so it takes several for each cell with text)."""
-    if len(marks) < _MIN_MARKS:
+    if len(marks) < PLOT_MIN_MARKS:
         return False
     cells = [cell for row in grid.rows for cell in row if cell is not None]
     texts = sum(1 for cell in cells if has_text(cell))
-    return len(cells) >= 12 and texts < 0.15 * len(cells) and _marks_in(grid, marks) >= max(_MIN_MARKS, 3 * texts)
-
-
-_MIN_BARS = 4
-"""Bars standing on one baseline that make a grid a bar chart's frame."""
+    return (
+        len(cells) >= PLOT_MIN_CELLS
+        and texts < PLOT_TEXT_CELLS * len(cells)
+        and _marks_in(grid, marks) >= max(PLOT_MIN_MARKS, PLOT_MARKS_PER_TEXT * texts)
+    )
 
 
 def _bars(grid: Grid, rects: list[Box], has_text: Callable[[Box], bool]) -> bool:
@@ -518,18 +479,22 @@ def _bars(grid: Grid, rects: list[Box], has_text: Callable[[Box], bool]) -> bool
         and b[2] <= x1 + 1
         and y0 - 1 <= b[1]
         and b[3] <= y1 + 1
-        and min(b[2] - b[0], b[3] - b[1]) > 3
-        and (b[2] - b[0]) < 0.5 * (x1 - x0)
+        and min(b[2] - b[0], b[3] - b[1]) > BAR_MIN_WIDTH
+        and (b[2] - b[0]) < BAR_MAX_SHARE * (x1 - x0)
     ]
-    if len(boxes) < _MIN_BARS:
+    if len(boxes) < BAR_CHART_MIN_BARS:
         return False
     edges = Counter(round(y) for b in boxes for y in (b[1], b[3]))
     for y, n in edges.most_common(2):
-        if n < _MIN_BARS:
+        if n < BAR_CHART_MIN_BARS:
             break
         standing = [b for b in boxes if abs(b[3] - y) <= 1 or abs(b[1] - y) <= 1]
         heights = {round(b[3] - b[1]) for b in standing}
-        if len(standing) >= _MIN_BARS and len(heights) >= 3 and not any(has_text(b) for b in standing):
+        if (
+            len(standing) >= BAR_CHART_MIN_BARS
+            and len(heights) >= BAR_MIN_HEIGHTS
+            and not any(has_text(b) for b in standing)
+        ):
             return True
     return False
 
@@ -557,15 +522,15 @@ def _geometry(vectors: list[dict]) -> list[tuple[float, float, float, float]]:
         for v in vectors
         if v["stroked"]
         for b in [v["bbox"]]
-        if min(b[2] - b[0], b[3] - b[1]) <= 3
+        if min(b[2] - b[0], b[3] - b[1]) <= STROKE_THIN
     )
-    usual = thin[len(thin) // 2] / 2 if thin else 0.5
+    usual = thin[len(thin) // 2] / 2 if thin else STROKE_HALF_WIDTH
     out = []
     for v in vectors:
         x0, y0, x1, y1 = v["bbox"]
         if v["stroked"]:
             w, h = x1 - x0, y1 - y0
-            half = min(w, h) / 2 if min(w, h) <= 3 else usual
+            half = min(w, h) / 2 if min(w, h) <= STROKE_THIN else usual
             if w > 2 * half:
                 x0, x1 = x0 + half, x1 - half
             if h > 2 * half:
@@ -580,13 +545,9 @@ def _cell(value: str | None) -> str:
 
 def _body_size(pages: list[tuple[PageLines, list[Unit]]], in_tables: list[Line]) -> float:
     """The size most text is set in, table cells included: a form that is mostly tables would
-    otherwise take its few headings for the body."""
-    sizes: Counter[float] = Counter()
-    for line in (line for placed, _ in pages for line in placed.body):
-        sizes[line.size] += len(line.text)
-    for line in in_tables:
-        sizes[line.size] += len(line.text)
-    return sizes.most_common(1)[0][0] if sizes else 0.0
+    otherwise take its few headings for the body (`ingest.type_sizes`: the cleaners count blocks)."""
+    lines = [line for placed, _ in pages for line in placed.body] + in_tables
+    return body_size((line.size, len(line.text)) for line in lines)
 
 
 # -- blocks -----------------------------------------------------------------------------------
@@ -594,13 +555,11 @@ def _body_size(pages: list[tuple[PageLines, list[Unit]]], in_tables: list[Line])
 
 def _blocks(
     pages: list[tuple[PageLines, list[Unit]]],
-    toc: list,
+    levels: dict[int, int],
     title: str,
     body: float,
     spelt: Spelling,
-    scans: frozenset[int] = frozenset(),
 ) -> Iterator[Block]:
-    levels = heading_levels((u for _, units in pages for u in units if u.page not in scans), toc, body)
     ordered = [u for _, units in pages for u in units]
     firsts = [levels[id(u)] for u in ordered if id(u) in levels]
     sole_root = bool(firsts) and firsts[0] == 1 and firsts.count(1) == 1
@@ -655,10 +614,10 @@ def _blocks(
                     "heading",
                     text,
                     path,
-                    level=min(9, level),
+                    level=min(MAX_HEADING_LEVEL, level),
                     page=unit.page,
                     bbox=_bbox(unit),
-                    meta={"font_size": unit.lines[0].size, "band": None},
+                    meta={"font_size": unit.lines[0].size, "band": None, "pdf_pass": "headings"},
                 )
                 continue
             if (
@@ -680,7 +639,7 @@ def _blocks(
                     path,
                     page=unit.page,
                     bbox=unit.bbox,
-                    meta={"band": None},
+                    meta={"band": None, "pdf_pass": "figures"},
                 )
                 continue
             if unit.kind == "table":
@@ -693,7 +652,7 @@ def _blocks(
                     header_rows=unit.header_rows,
                     page=unit.page,
                     bbox=unit.bbox,
-                    meta={"band": None},
+                    meta={"band": None, "pdf_pass": unit.meta.get("pdf_pass", "units")},
                 )
                 continue
             pending, pending_path = unit, path
@@ -705,7 +664,7 @@ def _blocks(
                 path,
                 page=u.page,
                 bbox=_bbox(u),
-                meta={"font_size": u.lines[0].size, "band": None},
+                meta={"font_size": u.lines[0].size, "band": None, "pdf_pass": "blocks"},
             )
             for u in units
             if id(u) in notes
@@ -735,16 +694,16 @@ def _footnotes(units: list[Unit], placed: PageLines, body: float) -> set[int]:
         for u in units
         if u.kind in ("paragraph", "list_item")
         and u.lines  # cheapest tests first
-        and all(line.size <= body - 0.8 for line in u.lines)
-        and _placed_box(u)[1] >= 0.5 * placed.height
-        and sum(len(line.text) for line in u.lines) >= 20
+        and all(line.size <= body - SMALLER_THAN_BODY for line in u.lines)
+        and _placed_box(u)[1] >= FOOTNOTE_LOWER_HALF * placed.height
+        and sum(len(line.text) for line in u.lines) >= FOOTNOTE_MIN_CHARS
     ]
     if not small:
         return set()
     text = [
         _placed_box(u)
         for u in units
-        if u.kind in ("paragraph", "list_item") and any(abs(line.size - body) <= 0.6 for line in u.lines)
+        if u.kind in ("paragraph", "list_item") and any(abs(line.size - body) <= SAME_SIZE for line in u.lines)
     ]
     # A table's own notes under it stay footnotes; a figure over small type makes that its caption.
     floats = [u.bbox for u in units if u.kind == "figure" and u.bbox is not None]
@@ -770,12 +729,14 @@ def _runs_on(pending: Unit, unit: Unit) -> bool:
         return True
     left = min(line.bbox[0] for line in pending.lines)
     right = max(line.bbox[2] for line in pending.lines)
-    full = len(pending.lines) > 1 and last.bbox[2] >= right - 0.05 * (right - left)
-    return full and not last.text.rstrip().endswith(TERMINAL) and abs(last.size - unit.lines[0].size) <= 0.6
+    full = len(pending.lines) > 1 and last.bbox[2] >= right - FULL_LINE_SLACK * (right - left)
+    return full and not last.text.rstrip().endswith(TERMINAL) and abs(last.size - unit.lines[0].size) <= SAME_SIZE
 
 
 def _text_block(unit: Unit, path: tuple[str, ...], markers: list[float], spelt: Spelling) -> Block:
-    meta: BlockMeta = {"font_size": unit.lines[0].size, "band": None}
+    # Lines the rejoin pass returned from a band carry a block number below zero.
+    decided = "rejoin_bands" if all(line.block < 0 for line in unit.lines) else "units"
+    meta: BlockMeta = {"font_size": unit.lines[0].size, "band": None, "pdf_pass": decided}
     if unit.page_end is not None:
         meta["page_end"] = unit.page_end
     text = join_lines([line.text for line in unit.lines], spelt)
@@ -785,9 +746,9 @@ def _text_block(unit: Unit, path: tuple[str, ...], markers: list[float], spelt: 
         marker, text = list_marker(text) or ("", text)
         meta["marker"] = marker
         x = unit.lines[0].bbox[0]
-        while markers and markers[-1] > x + 3:
+        while markers and markers[-1] > x + LIST_INDENT_STEP:
             markers.pop()
-        if not markers or x > markers[-1] + 3:
+        if not markers or x > markers[-1] + LIST_INDENT_STEP:
             markers.append(x)
         level = len(markers) - 1
     else:
@@ -809,6 +770,7 @@ def _margin_block(group: tuple[Band, tuple[Line, ...]], placed: PageLines, path:
         "page_width": placed.width,
         "page_height": placed.height,
         "left_edge": placed.left_edge,
+        "pdf_pass": "margins",
     }
     if placed.label:
         meta["page_label"] = placed.label

@@ -28,34 +28,26 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from .thresholds import IMAGE_FILL, LETTER_SHARE, MIN_CHARS, TEXT_COVER, UNMAPPED_SHARE
+
 Verdict = Literal["usable", "garbage", "scan", "empty"]
 
-MIN_CHARS = 20
-"""Characters (not spaces) a page needs before its text is judged garbage: a page number, a date
-or a signature line is too short to tell a cipher from a code."""
 
-UNMAPPED_SHARE = 0.10
-"""Share of a page's characters that are no text (control characters, private use, U+FFFD,
-unassigned) that makes it garbage. Real text has next to none (an icon font's bullets: a few per
-cent at most); a font without a Unicode map gives its glyph codes, which for a subset font start
-at control codes (its space is "\\x03"), so a fifth or more of such a page is control characters."""
+GLYPH_CODE_CASED = 30
+"""Cased letters a page needs before its words are judged by their shape: a heading or two."""
 
-LETTER_SHARE = 0.30
-"""Letters and digits below this share of a page's characters (leader dots counted once) make it
-garbage. The densest real pages (a financial statement's "(1,234)", a formula page) keep well
-over half; a simple font read without its encoding gives punctuation for letters: 4% in a
-truncated file's text."""
+GLYPH_CODE_LOWER = 0.05
+"""Share of a page's cased letters in lower case below which its words may be glyph codes. A subset
+TrueType font orders its glyphs as the Mac standard order does (space 3, "A" 36, "a" 68), so glyph
+ids read as characters are the letters shifted down by 29: lower case comes out as capitals,
+capitals as digits and symbols ("Title" as "7LWOH"), and no lower case is left. The real pages of
+the shared PDFs have 25% and more (an all-capitals cover or disclaimer has none, hence the next)."""
 
-IMAGE_FILL = 0.90
-"""Share of the page that images cover for it to be taken as a scan: a scanner's page is one
-image of the whole page (99-100% on the corpus's scans). A brochure's cover photo over half the
-page with its title is no scan; a page of images and no text at all is said anyway (the loader)."""
+GLYPH_CODE_GLUED = 0.10
+"""Share of a page's words that are capitals led by a digit or symbol ("7LWOH", "+HDGHU") that,
+with the above, reads as glyph codes; at most 4% on the shared PDFs' real pages ("(GAAP)")."""
 
-TEXT_COVER = 0.05
-"""Share of the page that text lines cover below which an image page is a scan: a stamp line or
-a few typed words (1-3% of the page); an OCRed scan's invisible text covers its lines (30% and
-more), and a text page over a background image a fair part of it."""
-
+_GLUED = re.compile(r"[0-9$%&'()*+,\-./:;<=>]([A-Z]{2,})")
 _LEADERS = re.compile(r"([^\w\s])\1{2,}")  # "....." or "-----": a leader or rule counts once
 _NOT_WORD = re.compile(r"[^\w\s]")
 _BLANKS = (" ", "\n", "\t", "\r", "\xa0", "\u3000", "\u2009", "\u202f")
@@ -86,9 +78,12 @@ def judge_page(
     line_boxes: Sequence[tuple[float, float, float, float]],
     area: float,
     image_cover: Callable[[], float],
+    unmapped_fonts: Callable[[], bool] = lambda: False,
 ) -> PageText:
     """The verdict on a page from its text (spans run together), its text lines' boxes, the page's
-    area and, asked only for a page with little text, the share of it that images cover."""
+    area and, asked only for a page with little text, the share of it that images cover; and,
+    asked only for a page whose words look like glyph codes, whether it sets text in a composite
+    font that has no Unicode map (MuPDF then reads the font's own tables, or else the glyph ids)."""
     chars, unmapped, letters = character_counts(text)
     if chars >= MIN_CHARS:
         if unmapped >= UNMAPPED_SHARE * chars:
@@ -105,6 +100,14 @@ def judge_page(
                 "garbage",
                 f"only {letters / chars:.0%} of its characters are letters or digits, the rest symbols "
                 "(glyph codes read without their font's encoding)",
+                chars,
+            )
+        if glyph_code_shaped(text) and unmapped_fonts():
+            return PageText(
+                page,
+                "garbage",
+                "its words read as glyph codes (capitals glued to digits and symbols, no lower case) "
+                "from a font that has no Unicode map",
                 chars,
             )
     if area > 0:
@@ -133,6 +136,18 @@ def character_counts(text: str) -> tuple[int, int, int]:
     underscores = text.count("_")  # \w counts it; a form's blank line is no letter
     letters = chars - sum(others.values()) + marks - underscores
     return chars, unmapped, letters
+
+
+def glyph_code_shaped(text: str) -> bool:
+    """Whether the text's words are shaped as glyph ids of a subset font read as characters: cased
+    letters nearly all capitals, and many words capitals led by a digit or symbol."""
+    upper = sum(map(str.isupper, text))
+    lower = sum(map(str.islower, text))
+    if upper + lower < GLYPH_CODE_CASED or lower >= GLYPH_CODE_LOWER * (upper + lower):
+        return False
+    words = [w for w in text.split() if sum(map(str.isalpha, w)) >= 2]
+    glued = sum(1 for w in words if _GLUED.search(w))
+    return glued >= GLYPH_CODE_GLUED * len(words)
 
 
 def image_share(boxes: Sequence[tuple[float, float, float, float]], width: float, height: float) -> float:

@@ -43,8 +43,9 @@ class FakeGoogle(DriveStore, DriveEndpoints, DocsEndpoints, Comments, Sharing):
 
     # ------------------------------------------------------------ lifecycle
 
-    def start(self) -> FakeGoogle:
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), make_handler(self))
+    def start(self, port: int = 0) -> FakeGoogle:
+        """Serve on 127.0.0.1:`port` (0: a free one)."""
+        self._server = ThreadingHTTPServer(("127.0.0.1", port), make_handler(self))
         self._server.daemon_threads = True
         self.base_url = f"http://127.0.0.1:{self._server.server_address[1]}"
         self.drive_endpoint = self.base_url + "/drive/v3/"
