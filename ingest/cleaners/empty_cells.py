@@ -18,6 +18,7 @@ SPREADSHEETS = frozenset(
         "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
         "application/vnd.ms-excel.sheet.macroEnabled.12",
         "text/csv",
+        "application/vnd.oasis.opendocument.spreadsheet",
     }
 )
 

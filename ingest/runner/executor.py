@@ -39,11 +39,19 @@ class Executor(Protocol):
         """Whether the results carry their vectors (embedded where the work ran)."""
         ...
 
+    @property
+    def fetches(self) -> bool:
+        """Whether the work should fetch its own bytes (a source that can hand out its fetches
+        then has the driver read none: on a cluster, the fetching spreads with the work)."""
+        ...
+
 
 class LocalExecutor:
     """`workers` processes on this machine (one: everything in this process)."""
 
     embeds = False
+    fetches = False
+    """This machine's threads read ahead for its processes (`read_ahead.py`)."""
 
     def __init__(self, workers: int | None) -> None:
         self.workers = worker_count(workers)

@@ -1,7 +1,7 @@
 """Bounds on what one document may cost, checked before a parser sees it, so a hostile or broken
 file fails on its own with a clear reason instead of taking the run's memory.
 
-- Office files (.docx, .xlsx, .pptx) are ZIP archives: one that declares more unzipped bytes than
+- Office files (.docx, .xlsx, .pptx, .odt, .ods) are ZIP archives: one that declares more unzipped bytes than
   `max_unzipped_mb`, or inflates past it when streamed (a header can lie), is refused: a zip bomb
   of a few kilobytes can inflate to gigabytes.
 - Text formats (Markdown, plain text, CSV) are parsed whole, at 10 to 16 bytes of memory per byte
@@ -30,6 +30,8 @@ ZIP_TYPES = frozenset(
         "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
         "application/vnd.ms-excel.sheet.macroEnabled.12",
         "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+        "application/vnd.oasis.opendocument.text",
+        "application/vnd.oasis.opendocument.spreadsheet",
     }
 )
 TEXT_TYPES = frozenset({"text/markdown", "text/plain", "text/csv"})

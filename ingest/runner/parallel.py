@@ -94,6 +94,8 @@ class Done:
     vectors: ChunkVectors | None = None
     """The chunks' vectors, where the executor embeds beside the work (a Ray worker); else the
     run embeds them before writing."""
+    digest: str = ""
+    """The content digest, where the worker fetched the bytes itself (`remote_fetch.py`)."""
 
 
 def process(job: Job) -> Done:

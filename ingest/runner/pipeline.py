@@ -32,6 +32,7 @@ from .executor import open_executor
 from .machine_faults import machine_fault
 from .parallel import Done, Job, is_heavy, process
 from .read_ahead import read_ahead
+from .remote_fetch import Failed, NotFetched, Outcome, Refused, RemoteFetch, Touched, fetch_and_process
 from .run_lock import Holder, RunLock
 from .settings_stamp import SettingsStamps
 from .state import DocState, StateStore
@@ -280,22 +281,29 @@ class _Run:
                     self.config.loader_options(),
                 )
 
+        def fetched_where_run() -> Iterator[DocResult | _Planned]:
+            # The workers fetch: the driver hands each its document's fetch, reads no bytes itself.
+            for item, early in decided():
+                yield early if early is not None else self._remote_plan(item, source, state, stamps(item.mime_type))
+
         committed = time.monotonic()
         with open_executor(self.config) as executor:  # this process, its workers, or a Ray cluster
+            remote = getattr(executor, "fetches", False) and callable(getattr(source, "remote_fetch", None))
             mapped = executor.map(
                 _execute,
-                plans(),
+                fetched_where_run() if remote else plans(),
                 wanted=lambda plan: isinstance(plan, _Planned),
                 timeout_s=self.config.timeout_s,
                 stop=self.stop,
                 heavy=lambda plan: isinstance(plan, _Planned) and is_heavy(plan.job),
             )
             for plan, future in mapped:
-                result = (
-                    plan
-                    if isinstance(plan, DocResult)
-                    else _finish(plan, future, sink, state, source.key, self.embedding)
-                )
+                if isinstance(plan, DocResult):
+                    result = plan
+                elif plan.fetch is None:
+                    result = _finish(plan, future, sink, state, source.key, self.embedding)
+                else:
+                    result, plan = _settle_fetched(plan, future, sink, state, source.key, self.embedding)
                 if result.verdict and isinstance(sink, ReadersSink):
                     # A verdict on a newer version: its sharing may have changed with it, so the
                     # chunks kept from before are shown only to the new readers (none, when not known).
@@ -320,6 +328,16 @@ class _Run:
         # The cursor moves only when everything up to it was fetched and written.
         if sync.cursor is not None and not source.errors and not self.error and not any(r.retry for r in self.results):
             state.set_cursor(source.key, sync.cursor)
+
+    def _remote_plan(self, item: Item, source: Source, state: StateStore, stamp: str) -> _Planned:
+        """`item` to be fetched, hashed and processed by a worker: the job without its bytes, the
+        document as listed, and the stored version a touch must match."""
+        read = source.remote_fetch(item)  # type: ignore[attr-defined]  # checked by the caller
+        previous = state.get(source.key, item.doc_id)
+        current = not self.flags.reprocess and previous is not None and not previous.failed
+        same = (previous.content_hash, previous.uri) if current and previous and previous.name == item.name else None
+        job = Job(b"", read.listed(), self.steps, self.options, self.config.limits, self.config.loader_options())
+        return _Planned(item, f"{item.fingerprint}#{stamp}", "", job, RemoteFetch(read, stamp, same))
 
     def _delete_gone(
         self,
@@ -413,6 +431,8 @@ class _Planned:
     fingerprint: str
     digest: str
     job: Job
+    fetch: RemoteFetch | None = None
+    """Set when the worker fetches the bytes (then `job` has none, and `digest` is its to find)."""
 
 
 def _settings_changed(known: dict[str, DocState], stamps: SettingsStamps) -> bool:
@@ -497,8 +517,46 @@ def _plan(
     return _Planned(item, fingerprint, digest, Job(data, document, steps, options, limits, loaders or LoaderOptions()))
 
 
-def _execute(plan: DocResult | _Planned) -> Done | None:
-    return None if isinstance(plan, DocResult) else process(plan.job)
+def _execute(plan: DocResult | _Planned) -> Outcome | None:
+    if isinstance(plan, DocResult):
+        return None
+    return process(plan.job) if plan.fetch is None else fetch_and_process(plan.job, plan.fetch)
+
+
+def _settle_fetched(
+    plan: _Planned, future: Future, sink: Sink, state: StateStore, key: str, embedding: ChunkEmbedding | None
+) -> tuple[DocResult, _Planned]:
+    """What a worker's fetch and work mean for the index and the state, as `_plan` and `_finish`
+    decide it for a document read here; the plan comes back with the document as fetched."""
+    item = plan.item
+    try:
+        outcome = future.result()
+    except Exception:  # lost, timed out, or raised unpicklably: as for a document read here
+        return _finish(plan, future, sink, state, key, embedding), plan
+    if isinstance(outcome, NotFetched):  # no verdict on the document: tried again next run
+        state.record_failure(key, item.doc_id, error=outcome.error, fingerprint="", name=item.name, uri=item.doc_id)
+        return DocResult(item.doc_id, item.name, "failed", error=outcome.error, retry=True), plan
+    if isinstance(outcome, Refused):
+        return _failed(item, plan.fingerprint, item.doc_id, outcome.error, state, key), plan
+    digest = outcome.digest if isinstance(outcome, Done | Touched) else ""
+    plan = replace(plan, digest=digest, job=replace(plan.job, document=outcome.document))
+    if isinstance(outcome, Touched):
+        previous = state.get(key, item.doc_id)
+        state.record_ok(
+            key,
+            item.doc_id,
+            version=outcome.document.version,
+            content_hash=digest,
+            fingerprint=plan.fingerprint,
+            chunk_count=previous.chunk_count if previous is not None else 0,
+            name=item.name,
+            uri=outcome.document.uri,
+        )
+        return DocResult(item.doc_id, item.name, "unchanged"), plan
+    if isinstance(outcome, Failed):
+        future = Future()
+        future.set_exception(outcome.error)
+    return _finish(plan, future, sink, state, key, embedding), plan
 
 
 def _finish(

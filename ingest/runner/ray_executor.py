@@ -2,8 +2,9 @@
 the driver (this process) lists, decides and alone writes the sink and the state, in listing
 order, exactly as a local run does.
 
-Workers are pure: a task takes a planned document and returns its chunks, vectors and verdicts;
-nothing on a worker writes anywhere. What goes wrong is told apart by whose fault it is:
+Workers are pure: a task takes a planned document (with its bytes, or, from a source that hands
+out its fetches such as Drive, the fetch to run: `remote_fetch.py`) and returns its chunks,
+vectors and verdicts; nothing on a worker writes anywhere. What goes wrong is told apart by whose fault it is:
 
 - the document's (a parser raised): the task's own exception (`RayTaskError.cause`), failed as a
   local run fails it; Ray does not retry it, it would fail again;
@@ -53,6 +54,7 @@ class RayExecutor:
         self.cleaners = cleaners or []
         self.loaders = loaders or []
         self.embeds = embedder is not None
+        self.fetches = True  # each worker fetches its own document: the driver downloads nothing
         self._owned = False
         self._window = config.max_in_flight
 

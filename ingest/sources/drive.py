@@ -25,22 +25,20 @@ from __future__ import annotations
 import json
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from pathlib import PurePosixPath
-from typing import TypedDict
 
 from ..blocks import Document, readers_tag
 from ..errors import LoaderError, SourceError
 from ..loaders import mime_type_of, supports
 from . import Item, Sync
-from .drive_auth import credentials
+from .drive_auth import DriveKey, credentials
 from .drive_calls import GoogleCalls
 from .drive_changes import Expired, read_changes, start_token
 from .drive_cursor import DriveCursor
 from .drive_errors import status_of
-from .drive_fetch import EXPORTS, GOOGLE_SHEET, read_content, resource_key_header
-from .drive_links import sheet_tabs
+from .drive_fetch import EXPORTS, resource_key_header
 from .drive_options import DriveSourceConfig
-from .drive_permissions import PERMISSION_FIELDS, fetch_readers, listed_readers
+from .drive_permissions import PERMISSION_FIELDS, listed_readers
+from .drive_read import DriveFetch, Extras, document_of, read_file, too_large
 from .globs import Globs
 
 FOLDER = "application/vnd.google-apps.folder"
@@ -63,13 +61,6 @@ class _Tree:
     items: dict[str, Item] = field(default_factory=dict)
 
 
-class _Extras(TypedDict, total=False):
-    """What `read` learnt beside a file's bytes, for `document`."""
-
-    readers: tuple[str, ...] | None
-    tabs: dict[str, int]
-
-
 class DriveSource:
     def __init__(self, config: DriveSourceConfig) -> None:
         self.config = config
@@ -83,8 +74,9 @@ class DriveSource:
         self.globs = Globs.of(config.include, config.exclude)
         self._files: dict[str, dict] = {}
         """Metadata of the files this run lists, by id: `read` and `document` need it."""
-        self._extras: dict[str, _Extras] = {}
+        self._extras: dict[str, Extras] = {}
         """What `read` learnt beside the bytes (readers, sheet tabs), for `document`."""
+        self._key: DriveKey | None = None
         self.calls = GoogleCalls(config, credentials(config))
 
     # -- what changed ----------------------------------------------------------------------
@@ -330,50 +322,28 @@ class DriveSource:
         readers = listed_readers(meta)
         if readers is not None:  # a sharing change reaches us even where Drive keeps the version
             fingerprint += f"|readers {readers_tag(readers)}"
-        if self._too_large(meta):  # refused under this limit: a new limit is worth another look
+        if too_large(meta, self.config):  # refused under this limit: a new limit is worth another look
             fingerprint += f"|over {self.config.max_file_mb:g} MB"
         return Item(meta["id"], path, mime, fingerprint)
-
-    def _too_large(self, meta: dict) -> bool:
-        return int(meta.get("size", 0) or 0) / 1e6 > self.config.max_file_mb
 
     # -- reading (from any thread) ---------------------------------------------------------
 
     def read(self, item: Item) -> bytes:
         meta = self._files.get(item.doc_id, {"id": item.doc_id, "mimeType": item.mime_type})
-        if self._too_large(meta):
-            raise LoaderError(
-                f"{int(meta['size']) / 1e6:.0f} MB is over source.drive.max_file_mb "
-                f"({self.config.max_file_mb:g}); not downloaded",
-                subject=item.name,
-            )
-        data = read_content(self.calls, meta, item.name)
-        readers = listed_readers(meta)
-        extras = _Extras(readers=readers if readers is not None else fetch_readers(self.calls, meta, item.name))
-        if meta.get("mimeType") == GOOGLE_SHEET:
-            extras["tabs"] = sheet_tabs(self.calls, meta, item.name)
+        data, extras = read_file(self.calls, self.config, meta, item.name)
         self._extras[item.doc_id] = extras
         return data
 
     def document(self, item: Item, data: bytes) -> Document:
-        meta = self._files.get(item.doc_id, {})
-        extras = self._extras.pop(item.doc_id, _Extras())
-        name = meta.get("name", PurePosixPath(item.name).name)
-        google = meta.get("mimeType", "").startswith("application/vnd.google-apps.")
-        facts = {"drive_path": item.name, "drive_mime_type": meta.get("mimeType", item.mime_type)}
-        if extras.get("tabs"):
-            facts["drive_sheet_tabs"] = extras["tabs"]
-        return Document(
-            id=item.doc_id,
-            uri=meta.get("webViewLink") or f"https://drive.google.com/open?id={item.doc_id}",
-            name=name,
-            mime_type=item.mime_type,
-            modified=meta.get("modifiedTime", ""),
-            version=str(meta.get("version", "")),
-            title=name if google else PurePosixPath(name).stem,
-            meta=facts,
-            readers=extras.get("readers", ()),
-        )
+        return document_of(item, self._files.get(item.doc_id, {}), self._extras.pop(item.doc_id, Extras()))
+
+    def remote_fetch(self, item: Item) -> DriveFetch:
+        """`item`'s fetch, for a worker elsewhere to run with its own client: the driver then
+        downloads nothing."""
+        if self._key is None:
+            self._key = DriveKey.of(self.config)
+        meta = self._files.get(item.doc_id, {"id": item.doc_id, "mimeType": item.mime_type})
+        return DriveFetch.of(item, meta, self.config, self._key)
 
 
 def _gone(change: dict) -> bool:

@@ -8,8 +8,10 @@ import zipfile
 import pytest
 
 from ingest.blocks import Document
+from ingest.config import LimitsConfig
 from ingest.errors import LoaderError
 from ingest.loaders import ODS, ODT, load_bytes
+from ingest.runner.input_limits import check_input
 from tests.fixtures.make_odf import content, package
 
 URI = "file:///docs/minutes.odt"
@@ -76,3 +78,11 @@ def test_an_ods_renamed_odt_reads_as_the_spreadsheet_it_is(tmp_path):
     package(path, ODS, content(rows, kind="spreadsheet"))
     loaded = load(path.read_bytes(), ODT)
     assert [b.text for b in loaded.blocks] == ["S", "Hi"]
+
+
+def test_a_zip_bomb_is_refused_before_the_parser(tmp_path):
+    path = tmp_path / "bomb.odt"
+    package(path, ODT, content("<text:p>" + " " * (3 * 1024 * 1024) + "</text:p>"))
+    assert path.stat().st_size < 64 * 1024  # three megabytes of spaces deflate to a few kilobytes
+    with pytest.raises(LoaderError, match="unzip"):
+        check_input(path.read_bytes(), ODT, LimitsConfig(max_unzipped_mb=1))

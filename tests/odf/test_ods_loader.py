@@ -84,3 +84,23 @@ def test_a_cell_without_paragraphs_reads_its_value(tmp_path):
     )
     table = next(b for b in _sheet(tmp_path, rows).blocks if b.kind == "table")
     assert table.rows == (("Day", "Open"), ("2025-03-01", "true"))
+
+
+def test_a_cell_comment_is_a_comment_mark_on_its_cell(tmp_path):
+    note = (
+        "<office:annotation><dc:creator>Ann Lee</dc:creator><dc:date>2025-02-01T10:00:00</dc:date>"
+        "<text:p>Check with finance</text:p></office:annotation>"
+    )
+    rows = (
+        f"<table:table-row>{cell('Item')}{cell('Cost')}</table:table-row>"
+        f'<table:table-row>{cell("Rent")}<table:table-cell office:value-type="float" office:value="900">'
+        f"{note}<text:p>900</text:p></table:table-cell></table:table-row>"
+    )
+    loaded = _sheet(tmp_path, rows)
+    table = next(b for b in loaded.blocks if b.kind == "table")
+    assert table.rows == (("Item", "Cost"), ("Rent", "900"))  # the comment's text is not the cell's
+    ((r, c, mark),) = table.meta["cell_marks"]
+    assert (r, c, mark.kind) == (1, 1, "comment")
+    assert mark.attrs["text"] == "Check with finance" and mark.attrs["author"] == "Ann Lee"
+    assert mark.attrs["cell"] == "B2"
+    assert loaded.document.meta["comments"][0]["sheet"] == "S"

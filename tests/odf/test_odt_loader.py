@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from ingest.cleaners import build_chain, clean_blocks
 from ingest.loaders import load_file
+from tests.fixtures.make_odf import ODT as ODT_TYPE
+from tests.fixtures.make_odf import content, package
 from tests.paths import CORPUS, FIXTURES
 
 REPORT = FIXTURES / "odf" / "report.odt"
@@ -123,3 +125,23 @@ def test_corpus_multilingual_odt_keeps_every_paragraph():
     assert texts[0].startswith("All human beings are born free and equal in dignity and rights.")
     assert any("Todos los seres humanos nacen libres e iguales" in t for t in texts)
     assert loaded.document.title == "eng_spa_mult"  # no title anywhere: the file name
+
+
+def test_an_inserted_paragraph_break_joins_the_halves_on_reject(tmp_path):
+    changes = (
+        '<text:tracked-changes><text:changed-region text:id="ct9"><text:insertion><office:change-info>'
+        "<dc:creator>Eve</dc:creator><dc:date>2025-01-05T09:00:00</dc:date></office:change-info>"
+        "</text:insertion></text:changed-region></text:tracked-changes>"
+    )
+    # As LibreOffice writes Enter pressed after "Alpha " with changes tracked: the insertion is the
+    # paragraph break alone, opened at the first half's end and closed at the second's start.
+    body = (
+        '<text:p>Alpha <text:change-start text:change-id="ct9"/></text:p>'
+        '<text:p><text:change-end text:change-id="ct9"/>beta.</text:p><text:p>Omega.</text:p>'
+    )
+    path = tmp_path / "ins.odt"
+    package(path, ODT_TYPE, content(changes + body))
+    loaded = load_file(path)
+    assert [b.text for b in clean_blocks(loaded)] == ["Alpha", "beta.", "Omega."]
+    rejected = clean_blocks(loaded, build_chain([("track_changes", {"mode": "reject"})]))
+    assert [b.text for b in rejected] == ["Alpha beta.", "Omega."]

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.drive.server import fake_google  # noqa: F401  (a fixture, for the Drive runs on the cluster)
+from tests.drive.test_source import corpus_files  # noqa: F401  (a fixture: the corpus as Drive files)
 from tests.ray.cluster import Cluster, cluster_env, processes_with, start_cluster
 
 REPO = Path(__file__).resolve().parents[2]

@@ -19,7 +19,7 @@ from .package import DC, DRAW, OFFICE, TABLE, TEXT, XLINK
 
 XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
 # Elements whose text is not the paragraph's: handled apart or left out.
-_SPACES = re.compile(r"[ \t\r\n]+")
+SPACES = re.compile(r"[ \t\r\n]+")
 _SKIP = frozenset({TEXT + "note-body", TEXT + "ruby-text", OFFICE + "change-info", TEXT + "soft-page-break"})
 
 
@@ -97,6 +97,12 @@ class InlineReader:
             if change is not None and change.kind == "deletion" and change.deleted:
                 return Mark("deletion", 0, len(change.deleted), change.attrs)
         return None
+
+    def open_insertion(self) -> dict[str, str] | None:
+        """The attrs of an insertion still open where the last paragraph ended: that paragraph's
+        break was inserted with it (LibreOffice opens a new paragraph's insertion at the end of the
+        one before)."""
+        return self._changes[self._open[-1]].attrs if self._open else None
 
     def frames(self, el: etree._Element) -> list[etree._Element]:
         """The text boxes and shapes of a drawing element standing between paragraphs."""
@@ -205,7 +211,7 @@ class InlineReader:
         if not s:
             return
         if collapse:  # ODF collapses white space in text nodes (spaces meant are written as text:s)
-            s = _SPACES.sub(" ", s)
+            s = SPACES.sub(" ", s)
         start = self._pos
         self._emit(s)
         if self._open:

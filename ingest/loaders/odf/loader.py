@@ -37,19 +37,16 @@ def load(data: bytes, document: Document) -> Loaded:
         items = list(reader.items(body))
         title, root_heading = root_of(items, fallback_title)
         blocks = tuple(place(items, title, root_heading))
-        warnings = list(reader.warnings)
-        if changes:
-            warnings.append(
-                f"{len(changes)} tracked change(s) read as marks (the track_changes cleaner resolves them; "
-                "accepted by default)"
-            )
-        comments = tuple(dict(m.attrs) for b in blocks for m in b.marks if m.kind == "comment")
+        marks = [*(m for b in blocks for m in b.marks), *(m for b in blocks for *_, m in b.meta.get("cell_marks", ()))]
+        comments = tuple(dict(m.attrs) for m in marks if m.kind == "comment")
         if comments:
             doc_meta["comments"] = comments
-        return Loaded(replace(document, title=title, meta=doc_meta), blocks, warnings=tuple(warnings))
+        return Loaded(replace(document, title=title, meta=doc_meta), blocks, warnings=tuple(reader.warnings))
     if kind == "spreadsheet":
         title = fallback_title()
-        sheet_list, notes = sheet_blocks(body, styles, title)
+        sheet_list, notes, cell_comments = sheet_blocks(body, styles, title)
+        if cell_comments:  # as the Excel loader: every comment, also those on a sheet with no text
+            doc_meta["comments"] = tuple(cell_comments)
         return Loaded(replace(document, title=title, meta=doc_meta), tuple(sheet_list), warnings=tuple(notes))
     raise LoaderError(
         f"this is an OpenDocument {kind_name(kind)}, not a text document or spreadsheet; "

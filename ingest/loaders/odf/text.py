@@ -45,6 +45,8 @@ class TextReader:
         self._lists: dict[str, list[int]] = {}
         """The counters of the last list of each list style, for lists that continue it."""
         self._clipped = False
+        self._joined = False
+        """The paragraph before ended in an inserted break."""
 
     def items(self, parent: etree._Element) -> Iterator[Item]:
         for el in parent:
@@ -71,7 +73,12 @@ class TextReader:
 
     def _paragraph(self, el: etree._Element, list_meta: BlockMeta | None = None, level: int = 0) -> Iterator[Item]:
         para = self.inline.paragraph(el)
-        text, marks = trim(para.text, para.marks)
+        inserted = self.inline.open_insertion()
+        # Around a tracked break the spaces stay: `reject` joins the two paragraphs with them.
+        text, marks = trim(para.text, para.marks, lead=not self._joined, trail=inserted is None)
+        self._joined = inserted is not None
+        if inserted is not None:  # a tracked paragraph break, as the Word loader marks one
+            text, marks = text + "\n", [*marks, Mark("insertion", len(text), len(text) + 1, inserted)]
         style_id = el.get(TEXT + "style-name", "")
         style = self.styles.name(style_id)
         meta: BlockMeta = {"style": style} if style else {}

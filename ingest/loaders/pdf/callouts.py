@@ -13,9 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .lines import FIGURE, Line
-
-_LARGER = 1.5
-"""The figure's type over its label's, at least."""
+from .thresholds import CALLOUT_GAP, CALLOUT_SIZE_RATIO
 
 
 def callouts(lines: Sequence[Line]) -> list[list[Line]]:
@@ -39,7 +37,7 @@ def callouts(lines: Sequence[Line]) -> list[list[Line]]:
             centre = (line.bbox[0] + line.bbox[2]) / 2
             if not x0 <= centre <= x1:
                 continue
-            if line.size * _LARGER > figure.size or line.bbox[1] - last.bbox[3] > 0.8 * line.height:
+            if line.size * CALLOUT_SIZE_RATIO > figure.size or line.bbox[1] - last.bbox[3] > CALLOUT_GAP * line.height:
                 break  # the labels stop at larger type or at a gap wider than their own lines
             if len(group) == 1 and not _words(line.text):
                 break  # a row of a table's figures under a larger one, not a label

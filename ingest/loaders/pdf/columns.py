@@ -15,21 +15,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .lines import Line, text_length
-
-_GUTTER = 5.0
-"""Narrowest gap (points) between side-by-side lines that separates columns."""
-_MIN_PAIRS = 3
-"""Rows set side by side before a block counts as columns rather than a stray label and value."""
+from .thresholds import COLUMN_GUTTER, COLUMN_MEAN_CHARS, COLUMN_MIN_CHARS, COLUMN_MIN_PAIRS, SAME_ROW
 
 
 def split_columns(lines: Sequence[Line], rtl: bool = False) -> list[list[Line]]:
     """The block's lines as runs to read one after another: the whole block when it holds no
     columns, else each column's run between lines that cross the gutters (right column first on
     a right-to-left page)."""
-    if len(lines) < 2 * _MIN_PAIRS:
+    if len(lines) < 2 * COLUMN_MIN_PAIRS:
         return [list(lines)]
     paired = _side_by_side(lines)
-    if len(paired) < 2 * _MIN_PAIRS:
+    if len(paired) < 2 * COLUMN_MIN_PAIRS:
         return [list(lines)]
     gutters = _gaps([lines[i] for i in paired])
     if not gutters:
@@ -59,22 +55,22 @@ def _side_by_side(lines: Sequence[Line]) -> set[int]:
             b = lines[j]
             if b.bbox[1] >= a.bbox[3]:
                 break
-            if text_length(a.text) < 8 or text_length(b.text) < 8:
+            if text_length(a.text) < COLUMN_MIN_CHARS or text_length(b.text) < COLUMN_MIN_CHARS:
                 continue  # a bullet or a number beside its text
             overlap = min(a.bbox[3], b.bbox[3]) - max(a.bbox[1], b.bbox[1])
             gap = max(b.bbox[0] - a.bbox[2], a.bbox[0] - b.bbox[2])
-            if overlap > 0.5 * min(a.height, b.height) and gap >= _GUTTER:
+            if overlap > SAME_ROW * min(a.height, b.height) and gap >= COLUMN_GUTTER:
                 out.update((i, j))
     return out
 
 
 def _gaps(lines: Sequence[Line]) -> list[tuple[float, float]]:
-    """x-ranges at least _GUTTER wide that no line crosses, between the lines' extremes."""
+    """x-ranges at least COLUMN_GUTTER wide that no line crosses, between the lines' extremes."""
     spans = sorted((line.bbox[0], line.bbox[2]) for line in lines)
     gaps = []
     right = spans[0][1]
     for x0, x1 in spans[1:]:
-        if x0 - right >= _GUTTER:
+        if x0 - right >= COLUMN_GUTTER:
             gaps.append((right, x0))
         right = max(right, x1)
     return gaps
@@ -99,7 +95,7 @@ def _read_segment(segment: list[tuple[int, int, Line]], runs: list[list[Line]], 
     for _, column, line in segment:
         by_column.setdefault(column, []).append(line)
     columns = [by_column[c] for c in sorted(by_column, reverse=rtl)]
-    if len(columns) < 2 or any(len(run) < 2 or _mean_chars(run) < 20 for run in columns):
+    if len(columns) < 2 or any(len(run) < 2 or _mean_chars(run) < COLUMN_MEAN_CHARS for run in columns):
         runs.append([line for _, _, line in sorted(segment, key=lambda s: s[0])])
         return False
     runs.extend(columns)

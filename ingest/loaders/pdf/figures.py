@@ -17,20 +17,28 @@ from collections.abc import Sequence
 from ...page_furniture import CAPTION
 from .groups import Groups
 from .lines import Line, inside
+from .thresholds import (
+    AXIS_LENGTH,
+    AXIS_THIN,
+    FIGURE_GRID_CELL,
+    FIGURE_LABEL_CHARS,
+    FIGURE_LABEL_MARGIN,
+    FIGURE_LABEL_WORDS,
+    FIGURE_MARK_AREA,
+    FIGURE_MAX_PAGE_SHARE,
+    FIGURE_MIN_PAGE_SHARE,
+    FIGURE_MIN_PATHS,
+    FIGURE_MIN_SIDE,
+    FIGURE_NEAR,
+    FIGURE_TABLE_PAD,
+    FIGURE_TITLE_LETTERS,
+    LARGER_THAN_BODY,
+)
 
 Box = tuple[float, float, float, float]
 
 
 _NUMBER = re.compile(r"[-\u2212+]?[$\u20ac\u00a3]?\d[\d.,]*[%kKmMbB]?")
-_MIN_PATHS = 8
-"""Paths that make a drawing a figure: a frame or an underline is one or two."""
-_NEAR = 4.0
-"""Paths closer than this (points) belong to one drawing."""
-_MARK_AREA = 6000.0
-"""Largest path (square points) that counts as a mark of a drawing; a bar of a chart is smaller."""
-_MARGIN = 10.0
-"""How far outside the drawn area a figure's labels reach (tick labels, axis titles), at least;
-two of the label's own em otherwise."""
 
 
 def figure_regions(
@@ -40,22 +48,33 @@ def figure_regions(
     area = width * height
     # Marks and rules, not panels: a filled box behind a paragraph frames text, it draws nothing.
     # A table's own rules (its frame may sit a little outside the grid found) draw no figure.
-    framed = [(t[0] - 3, t[1] - 3, t[2] + 3, t[3] + 3) for t in tables]
-    paths = [b for b in vectors if (b[2] - b[0]) * (b[3] - b[1]) <= _MARK_AREA and not (framed and inside(b, framed))]
+    framed = [
+        (t[0] - FIGURE_TABLE_PAD, t[1] - FIGURE_TABLE_PAD, t[2] + FIGURE_TABLE_PAD, t[3] + FIGURE_TABLE_PAD)
+        for t in tables
+    ]
+    paths = [
+        b for b in vectors if (b[2] - b[0]) * (b[3] - b[1]) <= FIGURE_MARK_AREA and not (framed and inside(b, framed))
+    ]
     regions = []
     # Each path tested once, for the page and for its cluster.
-    rules = [_rule(b) for b in paths] if len(paths) >= _MIN_PATHS else []
-    if len(paths) >= _MIN_PATHS and rules.count(False) >= _MIN_PATHS // 2:
+    rules = [_rule(b) for b in paths] if len(paths) >= FIGURE_MIN_PATHS else []
+    if len(paths) >= FIGURE_MIN_PATHS and rules.count(False) >= FIGURE_MIN_PATHS // 2:
         for members, box in _clusters(paths):
             # A grid or frame is all rules; a drawing has marks (ticks, bars, curves, symbols).
             marks = sum(1 for i in members if not rules[i])
             w, h = box[2] - box[0], box[3] - box[1]
             # A frame round the whole page (or most of it) is decoration, not a figure.
-            if len(members) >= _MIN_PATHS and marks >= _MIN_PATHS // 2 and w >= 30 and h >= 30 and w * h <= 0.6 * area:
+            if (
+                len(members) >= FIGURE_MIN_PATHS
+                and marks >= FIGURE_MIN_PATHS // 2
+                and w >= FIGURE_MIN_SIDE
+                and h >= FIGURE_MIN_SIDE
+                and w * h <= FIGURE_MAX_PAGE_SHARE * area
+            ):
                 regions.append(box)
     for box in images:
         share = (box[2] - box[0]) * (box[3] - box[1]) / area if area else 0
-        if 0.01 <= share <= 0.6 and not inside(box, tables):
+        if FIGURE_MIN_PAGE_SHARE <= share <= FIGURE_MAX_PAGE_SHARE and not inside(box, tables):
             regions.append(box)
     return regions
 
@@ -108,9 +127,9 @@ def _title(line: Line, region: Box, body: float) -> bool:
     half. (Bold alone is no title: diagrams set their labels in bold; axis titles run beside or
     under the plot.)"""
     return (
-        line.size >= body + 0.9
+        line.size >= body + LARGER_THAN_BODY
         and not line.rotated
-        and sum(c.isalpha() for c in line.text) >= 4
+        and sum(c.isalpha() for c in line.text) >= FIGURE_TITLE_LETTERS
         and line.bbox[3] <= (region[1] + region[3]) / 2
     )
 
@@ -120,12 +139,14 @@ def _region_of(line: Line, regions: Sequence[Box]) -> int | None:
     if (line.mono and text.isascii()) or CAPTION.match(text):
         return None  # code in a framed listing (CJK fonts are fixed-width too); a caption names the figure
     words = text.split()
-    if (len(text) > 40 or len(words) > 6 or (len(words) > 2 and text.endswith((".", ":")))) and not all(
-        _NUMBER.fullmatch(w) for w in words
-    ):
+    if (
+        len(text) > FIGURE_LABEL_CHARS
+        or len(words) > FIGURE_LABEL_WORDS
+        or (len(words) > 2 and text.endswith((".", ":")))
+    ) and not all(_NUMBER.fullmatch(w) for w in words):
         return None  # a caption or a sentence: body, wherever it sits (an axis's numbers run long)
     lx0, ly0, lx1, ly1 = line.bbox
-    near = max(_MARGIN, 2 * line.size)
+    near = max(FIGURE_LABEL_MARGIN, 2 * line.size)
     for i, (x0, y0, x1, y1) in enumerate(regions):
         if lx0 < x1 + near and lx1 > x0 - near and ly0 < y1 + near and ly1 > y0 - near:
             return i
@@ -135,21 +156,21 @@ def _region_of(line: Line, regions: Sequence[Box]) -> int | None:
 def _rule(box: Box) -> bool:
     """A line drawn to divide or frame: thin and long."""
     w, h = box[2] - box[0], box[3] - box[1]
-    return min(w, h) <= 3 and max(w, h) >= 30
+    return min(w, h) <= AXIS_THIN and max(w, h) >= AXIS_LENGTH
 
 
 def _clusters(boxes: Sequence[Box]) -> list[tuple[list[int], Box]]:
-    """Boxes joined where they come within _NEAR of each other: (members, enclosing box) each.
+    """Boxes joined where they come within FIGURE_NEAR of each other: (members, enclosing box) each.
 
-    A grid of cells _NEAR wide finds the neighbours, so a chart of a thousand marks costs about
+    A grid of cells FIGURE_NEAR wide finds the neighbours, so a chart of a thousand marks costs about
     as many steps, not a million.
     """
     groups = Groups(len(boxes))
-    cell = 4 * _NEAR
+    cell = FIGURE_GRID_CELL * FIGURE_NEAR
     # (index, x0, y0, x1, y1) in each cell: a dense chart tests each mark against hundreds.
     grid: dict[tuple[int, int], list[tuple[int, float, float, float, float]]] = {}
     for i, (x0, y0, x1, y1) in enumerate(boxes):
-        a0, b0, a1, b1 = x0 - _NEAR, y0 - _NEAR, x1 + _NEAR, y1 + _NEAR
+        a0, b0, a1, b1 = x0 - FIGURE_NEAR, y0 - FIGURE_NEAR, x1 + FIGURE_NEAR, y1 + FIGURE_NEAR
         keys = [
             (gx, gy)
             for gx in range(int(a0 // cell), int(a1 // cell) + 1)

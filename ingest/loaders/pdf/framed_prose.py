@@ -17,11 +17,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from .tables import Grid
+from .thresholds import PROSE_CHARS, PROSE_LETTERS_PER_DIGIT, PROSE_SHARE
 
-PROSE_CHARS = 300
-"""A cell this long holding sentences is a paragraph rather than a value."""
-PROSE_SHARE = 0.8
-"""Share of the grid's text in prose cells above which the grid frames prose."""
 _SENTENCE_END = re.compile(r"[a-z)\]\"'\u2019\u201d][.!?][\"'\u2019\u201d)]?(?:\s|$)")
 
 
@@ -30,7 +27,7 @@ def is_prose(cell: str) -> bool:
     if len(cell) < PROSE_CHARS or len(_SENTENCE_END.findall(cell)) < 2:
         return False
     letters = sum(c.isalpha() for c in cell)
-    return letters > 4 * sum(c.isdigit() for c in cell)
+    return letters > PROSE_LETTERS_PER_DIGIT * sum(c.isdigit() for c in cell)
 
 
 def framed_prose(rows: Sequence[Sequence[str]]) -> bool:

@@ -45,6 +45,47 @@ from .section_labels import (
     split_answers,
 )
 from .statement_titles import PERIOD, title_periods
+from .thresholds import (
+    ALIGNED_MIDDLES,
+    BODY_SIZE_HEADING_CHARS,
+    BODY_SIZE_HEADING_WORDS,
+    CAPITALS_HEADING_WORDS,
+    CENTRED_INDENT,
+    CENTRED_SLACK,
+    COLUMN_HEAD_INDENT,
+    COLUMN_HEAD_OFF_CENTRE,
+    COLUMN_HEAD_WORDS,
+    COLUMN_HEADS_REACH,
+    FULL_LINE,
+    GRID_UNDER_HEADS,
+    GUTTER_CHECK_REACH,
+    HEADING_BOLD_WORDS,
+    HEADING_LINE_WORDS,
+    HEADING_MAX_CHARS,
+    HEADING_MAX_COMMAS,
+    HEADING_MAX_LINES,
+    HEADING_SENTENCE_WORDS,
+    HEADING_STRONG_RATIO,
+    ITALIC_TITLE_LETTERS,
+    ITALIC_TITLE_WORDS,
+    LARGER_THAN_BODY,
+    MAX_HEADING_LEVEL,
+    NUMBERED_CAPS_WORDS,
+    OVER_TABLE_OVERLAP,
+    OVER_TABLE_REACH,
+    PROSE_LINE_CHARS,
+    PROSE_NEAR_REACH,
+    ROW_CELLS_REACH,
+    SAME_ROW,
+    SAME_ROW_CLOSE,
+    SAME_SIZE,
+    SAME_SIZE_TIGHT,
+    SHORT_CELL_CHARS,
+    TEXT_AREA_MIN_LINES,
+    TOC_MATCH_MAX_LINES,
+    UNDER_LINE_OVERLAP,
+    UNDER_LINE_REACH,
+)
 
 _NUMBERED = re.compile(
     r"^(?:\d{1,2}(?:\.\d{1,2}){0,4}\.?|[IVXLC]{1,6}\.|[A-H]\.|\(\d{1,2}\)|\([a-h]\))\s+(?P<title>\S.*)$"
@@ -121,7 +162,7 @@ def heading_levels(units: Iterable[Unit], toc: list, body: float) -> dict[int, i
     if len(titles) != 1:
         titles = set()
     shift = 1 if titles else 0
-    levels = {k: min(9, v + shift) for k, v in outline.items()}
+    levels = {k: min(MAX_HEADING_LEVEL, v + shift) for k, v in outline.items()}
     for unit in found:
         if id(unit) in outline:
             continue
@@ -133,7 +174,7 @@ def heading_levels(units: Iterable[Unit], toc: list, body: float) -> dict[int, i
         elif _style(unit)[0] > top:
             levels[id(unit)] = 1 + shift  # larger than any entry, further on: beside the chapters
         else:
-            levels[id(unit)] = min(9, deepest + 1 + shift)
+            levels[id(unit)] = min(MAX_HEADING_LEVEL, deepest + 1 + shift)
     return levels
 
 
@@ -157,7 +198,7 @@ def _italics_alone(units: list[Unit], i: int, body: float) -> bool:
     # As wide as the text under it, the line is that text's first, set in italics (a paper's
     # "We introduce the Question-guided Multi-hop" above "Fact-Checking (QACHECK) system, which").
     widest = max(ln.bbox[2] - ln.bbox[0] for ln in after.lines)
-    full = len(after.lines) > 1 and line.bbox[2] - line.bbox[0] >= 0.9 * widest
+    full = len(after.lines) > 1 and line.bbox[2] - line.bbox[0] >= FULL_LINE * widest
     return after.lines[0].italic or full
 
 
@@ -166,7 +207,7 @@ def _italic_line(unit: Unit, body: float) -> bool:
     if unit.kind == "table" or len(unit.lines) != 1:
         return False
     line = unit.lines[0]
-    if not line.italic or line.bold or line.size >= body + 0.9:
+    if not line.italic or line.bold or line.size >= body + LARGER_THAN_BODY:
         return False
     return not (_NUMBERED.match(unit.text) or capitals(unit.text))
 
@@ -178,7 +219,7 @@ def _under(line: Line, unit: Unit) -> bool:
         return False
     box = unit.bbox if unit.bbox is not None else box_of(unit.lines)
     lefts = [box[0], unit.lines[0].bbox[0]] if unit.lines else [box[0]]
-    below = -0.2 * line.height <= box[1] - line.bbox[3] <= 1.5 * line.height
+    below = -UNDER_LINE_OVERLAP * line.height <= box[1] - line.bbox[3] <= UNDER_LINE_REACH * line.height
     return below and any(abs(x - line.bbox[0]) <= 2 * line.size for x in lefts)
 
 
@@ -199,7 +240,7 @@ def _without_column_heads(found: list[Unit], placed: list[Unit], body: float) ->
     gone = {
         id(u)
         for u in heads
-        if not any(o is not u and side_by_side(o.lines[0], u.lines[0], 0.5) for o in by_page[u.page])
+        if not any(o is not u and side_by_side(o.lines[0], u.lines[0], SAME_ROW) for o in by_page[u.page])
     }
     return [u for u in found if id(u) not in gone]
 
@@ -209,18 +250,26 @@ def _column_head(unit: Unit, grids: Iterable[tuple[float, float, float, float]],
     figures rather than over the whole table or from the edge its lines start at (the left; the
     right in a right-to-left script): a head spanning columns ("Fiscal Year" over "2022 2021",
     "Increase/(Decrease)"), not a title."""
-    if len(unit.lines) != 1 or len(unit.text.split()) > 6:
+    if len(unit.lines) != 1 or len(unit.text.split()) > COLUMN_HEAD_WORDS:
         return False
     line = unit.lines[0]
-    if line.size >= body + 0.9:
+    if line.size >= body + LARGER_THAN_BODY:
         return False
     x0, _, x1, y1 = line.bbox
     rtl = right_to_left(unit.lines)
     for g in grids:
         width = g[2] - g[0]
-        over = -0.2 * line.size <= g[1] - y1 <= 1.5 * line.size and g[0] - 2 <= x0 and x1 <= g[2] + 2
+        over = (
+            -OVER_TABLE_OVERLAP * line.size <= g[1] - y1 <= OVER_TABLE_REACH * line.size
+            and g[0] - 2 <= x0
+            and x1 <= g[2] + 2
+        )
         indent = g[2] - x1 if rtl else x0 - g[0]
-        if over and indent >= 0.3 * width and abs((x0 + x1) - (g[0] + g[2])) / 2 >= 0.15 * width:
+        if (
+            over
+            and indent >= COLUMN_HEAD_INDENT * width
+            and abs((x0 + x1) - (g[0] + g[2])) / 2 >= COLUMN_HEAD_OFF_CENTRE * width
+        ):
             return True
     return False
 
@@ -241,25 +290,25 @@ def _style(unit: Unit) -> tuple[float, bool, bool]:
 
 
 def heading_like(unit: Unit, body: float) -> bool:
-    if unit.kind not in ("paragraph", "list_item") or len(unit.lines) > 3 or unit.meta.get("in_figure"):
+    if unit.kind not in ("paragraph", "list_item") or len(unit.lines) > HEADING_MAX_LINES or unit.meta.get("in_figure"):
         return False
     first = unit.lines[0]
     size = first.size
-    if size < body - 0.6:
+    if size < body - SAME_SIZE:
         return False
     bold = all(line.bold and not line.mixed for line in unit.lines)
-    bigger = size >= body + 0.9
+    bigger = size >= body + LARGER_THAN_BODY
     if not (bigger or bold) and not _body_size_heading(unit) and not plain_item(unit):
         return False  # cheap test first: most units are body text
-    if any(abs(line.size - size) > 0.5 for line in unit.lines):
+    if any(abs(line.size - size) > SAME_SIZE_TIGHT for line in unit.lines):
         return False
     text = unit.text
     words = len(text.split())
-    if len(text) > 150 or text.endswith((",", ";", ":")) or not _opens_like_a_title(text):
+    if len(text) > HEADING_MAX_CHARS or text.endswith((",", ";", ":")) or not _opens_like_a_title(text):
         return False
     if text.startswith("(") and text.endswith(")"):
         return False  # "(in millions, except per share data)", "(Unaudited)": a note on what follows
-    if text.count(",") >= 3 or _NOT_A_TITLE.search(text):
+    if text.count(",") >= HEADING_MAX_COMMAS or _NOT_A_TITLE.search(text):
         return False  # an author or affiliation line, an address
     if _SIGNATURE.search(text) and not _NUMBERED.match(text):
         return False  # who signed, and when: a signature block, not a section
@@ -268,24 +317,26 @@ def heading_like(unit: Unit, body: float) -> bool:
     if unit.kind == "list_item" and not (section_depth(text) or _NUMBERED.match(text)):
         return False
     labelled = opens_with_label(text)  # "Item 5. Market for Registrant's Common Equity, ... Securities."
-    if text.endswith(".") and words > 8 and not labelled:
+    if text.endswith(".") and words > HEADING_SENTENCE_WORDS and not labelled:
         return False
-    if unit.meta.get("shares_row") and (unit.meta.get("row_peers") or not (bigger and size >= 1.2 * body)):
+    if unit.meta.get("shares_row") and (
+        unit.meta.get("row_peers") or not (bigger and size >= HEADING_STRONG_RATIO * body)
+    ):
         # A table's row label or column head, set in bold; however large, one of a row of pieces
         # in its own type (a paper's authors side by side, a table's heads).
         return False
     if not (bigger or bold):
         return not stamp_like(text)
     # Bigger alone is not enough (author lines run a point above the body): bold or much bigger.
-    strong = bigger and (bold or size >= 1.2 * body)
+    strong = bigger and (bold or size >= HEADING_STRONG_RATIO * body)
     # A title block in bold: a statement's "3M Company and Subsidiaries / Consolidated Statement of
     # Cash Flows / Years ended December 31", each line short.
     # Its last line may name the period in full ("For the Years ended December 31, 2022, 2021 and 2020").
     block = bold and all(
-        len(line.text.split()) <= 8 or (k and k == len(unit.lines) - 1 and PERIOD.search(line.text))
+        len(line.text.split()) <= HEADING_LINE_WORDS or (k and k == len(unit.lines) - 1 and PERIOD.search(line.text))
         for k, line in enumerate(unit.lines)
     )
-    if not (strong or (bold and (words <= 14 or labelled)) or block or _body_size_heading(unit)):
+    if not (strong or (bold and (words <= HEADING_BOLD_WORDS or labelled)) or block or _body_size_heading(unit)):
         return False
     return not stamp_like(text)  # a bold "FILED" or date stamp is set like a heading but heads nothing
 
@@ -294,7 +345,7 @@ def _set_apart(unit: Unit, body: float) -> bool:
     """Set apart by its type: larger than the body, bold, or a heading at the body's size by its
     number and type."""
     line = unit.lines[0]
-    return line.size >= body + 0.9 or all(ln.bold for ln in unit.lines) or _body_size_heading(unit)
+    return line.size >= body + LARGER_THAN_BODY or all(ln.bold for ln in unit.lines) or _body_size_heading(unit)
 
 
 def _body_size_heading(unit: Unit) -> bool:
@@ -306,14 +357,14 @@ def _body_size_heading(unit: Unit) -> bool:
         return (
             m is not None
             and capitals(m.group("title"))
-            and len(text.split()) <= 20
+            and len(text.split()) <= NUMBERED_CAPS_WORDS
             and not text.endswith((".", ",", ";", ":"))
         )
     if len(unit.lines) != 1:
         return False
     line: Line = unit.lines[0]
     text = line.text
-    if len(text) > 100 or len(text.split()) > 12:
+    if len(text) > BODY_SIZE_HEADING_CHARS or len(text.split()) > BODY_SIZE_HEADING_WORDS:
         return False
     m = _NUMBERED.match(text)
     if m is not None:
@@ -321,7 +372,9 @@ def _body_size_heading(unit: Unit) -> bool:
         if not title[:1].isupper() or title.endswith((".", ",", ";", ":")):
             return False
         return line.bold or line.italic or capitals(title) or section_depth(text) >= 2
-    return (capitals(text) and len(text.split()) <= 10) or (line.italic and not line.bold and _italic_title(text))
+    return (capitals(text) and len(text.split()) <= CAPITALS_HEADING_WORDS) or (
+        line.italic and not line.bold and _italic_title(text)
+    )
 
 
 def _italic_title(text: str) -> bool:
@@ -329,12 +382,16 @@ def _italic_title(text: str) -> bool:
     subheading ("Market Information", "Critical Audit Matter Description"), when it reads as a
     title: a few words, mostly letters, no formula, no end of a sentence or clause, no person
     named with an office ("Robert A. Kotick, Chief Executive Officer")."""
-    if len(text.split()) > 10 or text.endswith((".", ",", ";", ":", "!", "?")) or not text[:1].isupper():
+    if (
+        len(text.split()) > ITALIC_TITLE_WORDS
+        or text.endswith((".", ",", ";", ":", "!", "?"))
+        or not text[:1].isupper()
+    ):
         return False
     if _BYLINE.match(text):
         return False
     letters = sum(c.isalpha() for c in text)
-    if letters < 0.8 * len(text.replace(" ", "")) or _FORMULA.search(text):
+    if letters < ITALIC_TITLE_LETTERS * len(text.replace(" ", "")) or _FORMULA.search(text):
         return False
     return not (_NAMED_OFFICE.match(text) and _ROLE.search(text))
 
@@ -377,7 +434,7 @@ def _text_area(units: list[Unit]) -> tuple[float, float] | None:
     """Left and right edges of the body's text: where most lines of paragraphs begin and end."""
     lefts = sorted(line.bbox[0] for u in units if u.kind == "paragraph" and len(u.lines) > 1 for line in u.lines)
     rights = sorted(line.bbox[2] for u in units if u.kind == "paragraph" and len(u.lines) > 1 for line in u.lines)
-    if len(lefts) < 10:
+    if len(lefts) < TEXT_AREA_MIN_LINES:
         return None
     return lefts[len(lefts) // 10], rights[len(rights) * 9 // 10]
 
@@ -389,7 +446,11 @@ def _centred(unit: Unit, area: tuple[float, float] | None) -> bool:
     left, right = area
     x0, _, x1, _ = box_of(unit.lines)
     width = right - left
-    return width > 0 and abs((x0 + x1) / 2 - (left + right) / 2) <= 0.04 * width and x0 >= left + 0.15 * width
+    return (
+        width > 0
+        and abs((x0 + x1) / 2 - (left + right) / 2) <= CENTRED_SLACK * width
+        and x0 >= left + CENTRED_INDENT * width
+    )
 
 
 def _toc_levels(units: list[Unit], toc: list) -> dict[int, int]:
@@ -408,12 +469,12 @@ def _toc_levels(units: list[Unit], toc: list) -> dict[int, int]:
                 (
                     u
                     for u in by_page.get(near, ())
-                    if id(u) not in levels and len(u.lines) <= 4 and title_key(u.text).startswith(key)
+                    if id(u) not in levels and len(u.lines) <= TOC_MATCH_MAX_LINES and title_key(u.text).startswith(key)
                 ),
                 None,
             )
             if match is not None:
-                levels[id(match)] = min(9, max(1, level))
+                levels[id(match)] = min(MAX_HEADING_LEVEL, max(1, level))
                 break
     return levels
 
@@ -434,7 +495,7 @@ def mark_units(units: list[Unit], tables: list[Unit], lines: tuple[Line, ...]) -
     rows = sorted(lines, key=lambda ln: ln.bbox[1])
     tops = [ln.bbox[1] for ln in rows]
     for unit in units:
-        if unit.kind not in ("paragraph", "list_item") or len(unit.lines) > 3:
+        if unit.kind not in ("paragraph", "list_item") or len(unit.lines) > HEADING_MAX_LINES:
             continue
         x0, y0, x1, y1 = box_of(unit.lines)
         cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
@@ -442,14 +503,14 @@ def mark_units(units: list[Unit], tables: list[Unit], lines: tuple[Line, ...]) -
             unit.meta["in_figure"] = True
         own = set(map(id, unit.lines)) | set(unit.meta.get("joined", ()))
         for line in unit.lines:
-            start = bisect.bisect_left(tops, line.bbox[1] - 3 * line.height)
+            start = bisect.bisect_left(tops, line.bbox[1] - ROW_CELLS_REACH * line.height)
             # Cells beside it (a figure, or two more of them), not a line of the next column of prose.
             cells = [
                 o
                 for o in rows[start : bisect.bisect_right(tops, line.bbox[3])]
                 if id(o) not in own
-                and len(o.text) <= 30
-                and side_by_side(line, o, 0.5)
+                and len(o.text) <= SHORT_CELL_CHARS
+                and side_by_side(line, o, SAME_ROW)
                 and not _columns_apart(line, o, rows, tops)
             ]
             cells = _in_its_column(line, cells, rows, tops) if cells else cells
@@ -461,7 +522,9 @@ def mark_units(units: list[Unit], tables: list[Unit], lines: tuple[Line, ...]) -
                 unit.meta["shares_row"] = True
                 # Pieces in its own type, words rather than a number split off its title ("3.").
                 if any(
-                    abs(o.size - line.size) <= 0.5 and o.bold == line.bold and not any(c.isdigit() for c in o.text)
+                    abs(o.size - line.size) <= SAME_SIZE_TIGHT
+                    and o.bold == line.bold
+                    and not any(c.isdigit() for c in o.text)
                     for o in cells
                 ):
                     unit.meta["row_peers"] = True
@@ -476,8 +539,11 @@ def _heads_columns(
     "State funded" and "CSOs"). Two headings side by side head prose, which is not short, and
     two tables' titles side by side stand over the tables."""
     floor = max(a.bbox[3], b.bbox[3])
-    reach = floor + 8 * max(a.height, b.height)
-    if any(floor - 1 <= g[1] <= floor + 3 * a.height and g[0] < a.bbox[2] and a.bbox[0] < g[2] for g in grids):
+    reach = floor + COLUMN_HEADS_REACH * max(a.height, b.height)
+    if any(
+        floor - 1 <= g[1] <= floor + GRID_UNDER_HEADS * a.height and g[0] < a.bbox[2] and a.bbox[0] < g[2]
+        for g in grids
+    ):
         return False
     below = [
         o
@@ -489,9 +555,9 @@ def _heads_columns(
         return [o for o in below if head.bbox[0] <= (o.bbox[0] + o.bbox[2]) / 2 <= head.bbox[2]]
 
     left, right = under(a), under(b)
-    if any(len(o.text) > 30 for o in left + right):
+    if any(len(o.text) > SHORT_CELL_CHARS for o in left + right):
         return False
-    pairs = [(p, q) for p in left for q in right if side_by_side(p, q, 0.8)]
+    pairs = [(p, q) for p in left for q in right if side_by_side(p, q, SAME_ROW_CLOSE)]
     # Two rows or more, each column's cells set one under the other (same edge or middle): a
     # grid, not a chart's labels staggered over its bars.
     return any(
@@ -505,7 +571,7 @@ def _aligned(a: Line, b: Line) -> bool:
     return (
         abs(a.bbox[0] - b.bbox[0]) <= 2
         or abs(a.bbox[2] - b.bbox[2]) <= 2
-        or abs(a.bbox[0] + a.bbox[2] - b.bbox[0] - b.bbox[2]) <= 4
+        or abs(a.bbox[0] + a.bbox[2] - b.bbox[0] - b.bbox[2]) <= ALIGNED_MIDDLES
     )
 
 
@@ -526,7 +592,7 @@ def _in_its_column(line: Line, cells: list[Line], rows: list[Line], tops: list[f
         return cells
     nearest = max(before, key=lambda o: o.bbox[2])
     middle = (nearest.bbox[2] + line.bbox[0]) / 2
-    reach = 3 * line.height
+    reach = GUTTER_CHECK_REACH * line.height
     lo = bisect.bisect_left(tops, line.bbox[1] - reach)
     if any(o.bbox[0] < middle < o.bbox[2] for o in rows[lo : bisect.bisect_right(tops, line.bbox[3] + reach)]):
         return cells
@@ -537,13 +603,13 @@ def _in_its_column(line: Line, cells: list[Line], rows: list[Line], tops: list[f
 
 
 def _prose_near(line: Line, other: Line, rows: list[Line], tops: list[float]) -> bool:
-    reach = 2.5 * line.height
+    reach = PROSE_NEAR_REACH * line.height
     lo = bisect.bisect_left(tops, line.bbox[1] - reach)
     prose = [
         o
         for o in rows[lo : bisect.bisect_right(tops, line.bbox[3] + reach)]
         if o is not line
-        and len(o.text) >= 40
+        and len(o.text) >= PROSE_LINE_CHARS
         and min(o.bbox[2], line.bbox[2]) > max(o.bbox[0], line.bbox[0])
         and min(o.bbox[2], other.bbox[2]) <= max(o.bbox[0], other.bbox[0])
     ]

@@ -17,6 +17,27 @@ from dataclasses import dataclass
 
 import pymupdf
 
+from .thresholds import (
+    BASELINE_BACKSTEP,
+    BASELINE_REACH,
+    DISPLAY_SIZE_RATIO,
+    DROP_CAP_RATIO,
+    DROP_CAP_REACH,
+    FLAG_BOLD,
+    FLAG_MONO,
+    GLYPH_ORDER_SLACK,
+    GLYPH_WIDTH,
+    GUTTER_RUN_CHARS,
+    JOINED_LETTERS_GAP,
+    ROTATED_DIRECTION,
+    RTL_MIN_GLYPHS,
+    SAME_ROW,
+    SOLID_GUTTER,
+    SPACE_COVERS,
+    TOUCH,
+    WORD_EDGE_SLACK,
+)
+
 # Ligatures expanded by MuPDF itself (no TEXT_PRESERVE_LIGATURES); text clipped to the page.
 # Vector graphics are collected in the same pass (the table rules), lazily: without the flag the
 # rules would cut MuPDF's text lines apart; with it only its blocks split at them.
@@ -189,11 +210,13 @@ class GlyphOrder:
         """`extractWORDS` tuples with each word's characters in glyph order."""
         # Only a word holding the zero-width half of a glyph can be out of order.
         seams = {
-            key: [c["bbox"][0] for c in chars if c["bbox"][2] - c["bbox"][0] < 0.01]
+            key: [c["bbox"][0] for c in chars if c["bbox"][2] - c["bbox"][0] < GLYPH_WIDTH]
             for key, chars in self.lines.items()
         }
         return [
-            self._word(w) if any(w[0] - 0.5 <= x <= w[2] + 0.5 for x in seams.get((w[5], w[6]), ())) else w
+            self._word(w)
+            if any(w[0] - WORD_EDGE_SLACK <= x <= w[2] + WORD_EDGE_SLACK for x in seams.get((w[5], w[6]), ()))
+            else w
             for w in words
         ]
 
@@ -202,7 +225,8 @@ class GlyphOrder:
         chars = [
             c
             for c in self.lines[(word[5], word[6])]
-            if x0 - 0.5 <= (c["bbox"][0] + c["bbox"][2]) / 2 <= x1 + 0.5 and not c["c"].isspace()
+            if x0 - WORD_EDGE_SLACK <= (c["bbox"][0] + c["bbox"][2]) / 2 <= x1 + WORD_EDGE_SLACK
+            and not c["c"].isspace()
         ]
         if sorted(c["c"] for c in chars) != sorted(text):
             return word  # not the same characters: leave MuPDF's word as it is
@@ -224,9 +248,9 @@ def _glyph_order(chars: list[dict]) -> str:
             continue
         if out and i and _run_change(chars[i - 1], here):
             out.append(" ")
-        if i + 1 < n and x1 - x0 < 0.01:
+        if i + 1 < n and x1 - x0 < GLYPH_WIDTH:
             after = chars[i + 1]
-            if after["bbox"][2] - after["bbox"][0] >= 0.01 and abs(after["bbox"][2] - x0) < 0.5:
+            if after["bbox"][2] - after["bbox"][0] >= GLYPH_WIDTH and abs(after["bbox"][2] - x0) < TOUCH:
                 out += (after["c"], here["c"])  # the zero-width half belongs after its base
                 i += 2
                 continue
@@ -244,7 +268,7 @@ def _visual_order(chars: list[dict]) -> list[dict]:
     glyphs. A space laid over letters is not between them, and goes.
     """
     # A glyph's "c" is one character: the span's text run together is searched once, not per glyph.
-    if len(chars) < 3 or _LATIN_OR_DIGIT.search("".join([c["c"] for c in chars])):
+    if len(chars) < RTL_MIN_GLYPHS or _LATIN_OR_DIGIT.search("".join([c["c"] for c in chars])):
         return chars
     letters = [c for c in chars if c["c"].isalpha()]
     if not _RIGHT_TO_LEFT_ONLY.fullmatch("".join([c["c"] for c in letters])):
@@ -253,9 +277,9 @@ def _visual_order(chars: list[dict]) -> list[dict]:
         (x0 + x1) / 2
         for c in chars
         for x0, _, x1, _ in (c["bbox"],)
-        if x1 - x0 >= _GLYPH_WIDTH and not unicodedata.combining(c["c"]) and not c["c"].isspace()
+        if x1 - x0 >= GLYPH_WIDTH and not unicodedata.combining(c["c"]) and not c["c"].isspace()
     ]
-    if all(b <= a + 0.5 for a, b in zip(centres, centres[1:])):
+    if all(b <= a + GLYPH_ORDER_SLACK for a, b in zip(centres, centres[1:])):
         return chars
     groups: list[list[dict]] = []  # a glyph with the zero-width marks MuPDF gives after it
     for c in chars:
@@ -269,13 +293,8 @@ def _visual_order(chars: list[dict]) -> list[dict]:
     return [c for g in groups for c in g]
 
 
-_GLYPH_WIDTH = 0.01
-"""The least width of a glyph of its own: MuPDF gives a ligature's second character and a
-combining mark no width, at the glyph's edge."""
-
-
 def _wide(c: dict) -> bool:
-    return c["bbox"][2] - c["bbox"][0] >= _GLYPH_WIDTH and not unicodedata.combining(c["c"])
+    return c["bbox"][2] - c["bbox"][0] >= GLYPH_WIDTH and not unicodedata.combining(c["c"])
 
 
 def _centre(c: dict) -> float:
@@ -285,11 +304,11 @@ def _centre(c: dict) -> float:
 def _covers(space: dict, letter: dict) -> bool:
     """The space's box lies over most of the letter's."""
     x0, x1 = letter["bbox"][0], letter["bbox"][2]
-    return x1 - x0 >= 0.01 and min(space["bbox"][2], x1) - max(space["bbox"][0], x0) > 0.5 * (x1 - x0)
+    return x1 - x0 >= GLYPH_WIDTH and min(space["bbox"][2], x1) - max(space["bbox"][0], x0) > SPACE_COVERS * (x1 - x0)
 
 
 def _touch(a: dict, b: dict) -> bool:
-    return abs(a["bbox"][0] - b["bbox"][2]) < 0.5 or abs(a["bbox"][2] - b["bbox"][0]) < 0.5
+    return abs(a["bbox"][0] - b["bbox"][2]) < TOUCH or abs(a["bbox"][2] - b["bbox"][0]) < TOUCH
 
 
 def _stray_space(before: dict, space: dict, after: dict) -> bool:
@@ -353,8 +372,8 @@ def mend_drop_caps(lines: list[Line]) -> list[Line]:
             j
             for j, b in enumerate(lines)
             if j != i
-            and b.size * 1.8 <= cap.size
-            and cap.bbox[2] - 2 <= b.bbox[0] <= cap.bbox[2] + 3 * b.size
+            and b.size * DROP_CAP_RATIO <= cap.size
+            and cap.bbox[2] - 2 <= b.bbox[0] <= cap.bbox[2] + DROP_CAP_REACH * b.size
             and b.bbox[1] < cap.bbox[3]
             and b.bbox[3] > cap.bbox[1]
         ]
@@ -387,9 +406,9 @@ def _line(raw: dict, block: int) -> Line | None:
             return None
         size = round(size, 1)
         heavy_font, slanted_font, fixed_font = _font_style(font)
-        bold = bool(flags & 16) or heavy_font
+        bold = bool(flags & FLAG_BOLD) or heavy_font
         italic = bool(flags & 2) or slanted_font
-        mono = bool(flags & 8) or fixed_font
+        mono = bool(flags & FLAG_MONO) or fixed_font
         mixed = False
     else:
         sizes: dict[float, int] = {}
@@ -402,11 +421,11 @@ def _line(raw: dict, block: int) -> Line | None:
             size = round(span["size"], 1)
             sizes[size] = sizes.get(size, 0) + n
             heavy_font, slanted_font, fixed_font = _font_style(span["font"])
-            if span["flags"] & 16 or heavy_font:
+            if span["flags"] & FLAG_BOLD or heavy_font:
                 heavy += n
             if span["flags"] & 2 or slanted_font:
                 slanted += n
-            if span["flags"] & 8 or fixed_font:
+            if span["flags"] & FLAG_MONO or fixed_font:
                 fixed += n
         if not chars:
             return None
@@ -425,7 +444,7 @@ def _line(raw: dict, block: int) -> Line | None:
         if not text:
             return None
     dx, dy = raw["dir"]
-    return Line(text, raw["bbox"], size, bold, block, abs(dy) > 0.1 or dx < 0, italic, mono, mixed)
+    return Line(text, raw["bbox"], size, bold, block, abs(dy) > ROTATED_DIRECTION or dx < 0, italic, mono, mixed)
 
 
 @functools.lru_cache(maxsize=256)
@@ -475,7 +494,7 @@ def _callouts_apart(a: Line, b: Line, blocks: list[dict], usual: list[float]) ->
                     size = round(span["size"], 1)
                     sizes[size] = sizes.get(size, 0) + len(span["text"])
         usual.append(max(sizes, key=sizes.__getitem__) if sizes else 0.0)
-    return min(a.size, b.size) >= 1.5 * usual[0]
+    return min(a.size, b.size) >= DISPLAY_SIZE_RATIO * usual[0]
 
 
 def _same_baseline(a: Line, b: Line) -> bool:
@@ -484,14 +503,20 @@ def _same_baseline(a: Line, b: Line) -> bool:
         return False
     overlap = min(a.bbox[3], b.bbox[3]) - max(a.bbox[1], b.bbox[1])
     gap = max(b.bbox[0] - a.bbox[2], a.bbox[0] - b.bbox[2])  # right-to-left text continues leftwards
-    if gap >= 0.5 * max(a.size, b.size) and text_length(a.text) >= 12 and text_length(b.text) >= 12:
+    if (
+        gap >= SOLID_GUTTER * max(a.size, b.size)
+        and text_length(a.text) >= GUTTER_RUN_CHARS
+        and text_length(b.text) >= GUTTER_RUN_CHARS
+    ):
         # Two runs of text a gutter apart: lines of two columns, not a marker and its text. Han,
         # kana and Hangul are set solid (Korean's word spaces are a third of an em), so half an
         # em between two such runs is a gutter already; elsewhere a gap under an em may be a
         # justified line's space.
         if gap >= max(a.size, b.size) or (_solid(a.text) and _solid(b.text)):
             return False
-    return overlap > 0.5 * min(a.height, b.height) and -2 < gap < 3 * max(a.size, b.size)
+    return overlap > SAME_ROW * min(a.height, b.height) and -BASELINE_BACKSTEP < gap < BASELINE_REACH * max(
+        a.size, b.size
+    )
 
 
 def _spaced(line: Line, spans: list[dict]) -> list[tuple[int, int]]:
@@ -558,7 +583,7 @@ def _mostly_right_to_left(row: list[Line]) -> bool:
 def _joined_letters(before: Line, after: Line, text: str) -> bool:
     """Right-to-left pieces of one row that touch (no gap between the glyphs), each side a
     letter of the script: one word, as cursive letters joined on the page are."""
-    if abs(before.bbox[0] - after.bbox[2]) > 0.05 * max(before.size, after.size, 1.0):
+    if abs(before.bbox[0] - after.bbox[2]) > JOINED_LETTERS_GAP * max(before.size, after.size, 1.0):
         return False
     end, start = text[-1:], after.text[:1]
     return bool(

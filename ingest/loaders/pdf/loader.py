@@ -90,10 +90,40 @@ from .rejoin import rejoin
 from .rule_tables import rule_tables
 from .shaded_lines import rejoin_shaded_lines
 from .table_heads import heads_into_tables
-from .tables import PAPER, SNAP, Box, Grid, cell_texts, find_grids, header_rows, right_to_left_rows, shading_within
+from .tables import Box, Grid, cell_texts, find_grids, header_rows, right_to_left_rows, shading_within
 from .text_boxes import holds, text_boxes
 from .text_layer import PageText, image_share, judge_page, pages_phrase
 from .text_tables import cut_at_tables, text_tables
+from .thresholds import (
+    BAR_CHART_MIN_BARS,
+    BAR_MAX_SHARE,
+    BAR_MIN_HEIGHTS,
+    BAR_MIN_WIDTH,
+    FIGURE_MIN_PATHS,
+    FOOTNOTE_LOWER_HALF,
+    FOOTNOTE_MIN_CHARS,
+    FULL_LINE_SLACK,
+    GARBAGE_DOCUMENT,
+    LIST_INDENT_STEP,
+    MAX_HEADING_LEVEL,
+    PAPER,
+    PLOT_MARK_SMALL_RECT,
+    PLOT_MARK_THICK,
+    PLOT_MARKS_PER_TEXT,
+    PLOT_MIN_CELLS,
+    PLOT_MIN_LABELS,
+    PLOT_MIN_MARKS,
+    PLOT_MIN_SIDE,
+    PLOT_SHAPE_MIN_SIDE,
+    PLOT_TEXT_CELLS,
+    PROSE_BESIDE_OVERHANG,
+    SAME_SIZE,
+    SMALLER_THAN_BODY,
+    SNAP,
+    STROKE_HALF_WIDTH,
+    STROKE_THIN,
+    VECTOR_BLOCK,
+)
 from .word_spaces import restore_word_spaces, spaced_words
 
 pymupdf.TOOLS.mupdf_display_errors(False)
@@ -171,7 +201,7 @@ def _read_pages(
         glyphs = restore_glyph_order(raw, text, script)
         restore_word_spaces(raw, text, script if glyphs is None else span_text(text))
         text = single_printed(raw, text)
-        vectors = [b for b in blocks if b["type"] == 3]
+        vectors = [b for b in blocks if b["type"] == VECTOR_BLOCK]
         # Fills inside a fill of their colour draw nothing: no figure's mark, and where they
         # shade a cell's lines no cell's edge.
         hidden, shading = shading_within(vectors) if len(vectors) >= 2 else (set(), set())
@@ -182,7 +212,7 @@ def _read_pages(
         # A table ruled across only is the alignment rule's to read where it finds one (`_units`).
         framed = [t.bbox for t in tables if t.bbox is not None and not t.meta.get("across")]
         lines = mend_drop_caps(extract(text, framed, in_tables))
-        if len(vectors) >= 8 and lines:
+        if len(vectors) >= FIGURE_MIN_PATHS and lines:
             regions = figure_regions(
                 [v["bbox"] for v in vectors],
                 plots + _charts(_stacked(vectors), lines),
@@ -225,13 +255,6 @@ def _judge(page: pymupdf.Page, number: int, rect: pymupdf.Rect, text: list[dict]
 
     boxes = [line["bbox"] for b in text for line in b["lines"]]
     return judge_page(number, script, boxes, rect.width * rect.height, images, unmapped_fonts)
-
-
-GARBAGE_DOCUMENT = 0.5
-"""Share of a document's characters on garbage pages (or, in a repaired file, share of its pages
-left with nothing) that fails it: its text as a whole cannot be read (a file cut short, fonts
-without a Unicode map), so indexing it would replace what the index holds with cipher or a torso.
-Below it those pages are skipped with a warning and the rest is read."""
 
 
 def _layer_warnings(
@@ -320,7 +343,7 @@ def _reads_better(across: Unit, aligned: Unit) -> bool:
     a, b = across.bbox, aligned.bbox
     if a is None or b is None or not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]):
         return True
-    if across.meta.get("prose_beside") and max(a[0] - b[0], b[2] - a[2]) > (a[2] - a[0]) / 4:
+    if across.meta.get("prose_beside") and max(a[0] - b[0], b[2] - a[2]) > (a[2] - a[0]) / PROSE_BESIDE_OVERHANG:
         return True
     inside = a[1] - SNAP <= b[1] and b[3] <= a[3] + SNAP
     return inside and len((aligned.rows or ((),))[0]) < len((across.rows or ((),))[0])
@@ -349,7 +372,9 @@ def _tables(
     rects = [box for box, v in zip(boxes, vectors) if v["isrect"]]
     # Curved or slanted shapes count only where they could frame cells (a rounded box): a chart's
     # hundreds of small marks would cost the grouping dearly and frame nothing.
-    shapes = rects + [b for b, v in zip(boxes, vectors) if not v["isrect"] and min(b[2] - b[0], b[3] - b[1]) >= 10]
+    shapes = rects + [
+        b for b, v in zip(boxes, vectors) if not v["isrect"] and min(b[2] - b[0], b[3] - b[1]) >= PLOT_SHAPE_MIN_SIDE
+    ]
     centres: list[tuple[float, float]] = []
 
     def has_text(box: tuple[float, float, float, float]) -> bool:
@@ -425,7 +450,7 @@ def _stacked(vectors: list[dict]) -> list[Box]:
     return [
         (float(x0), float(y0), float(x1), float(y1))
         for (x0, y0, x1, y1), n in counts.items()
-        if n >= _MIN_MARKS and x1 - x0 >= 30 and y1 - y0 >= 30
+        if n >= PLOT_MIN_MARKS and x1 - x0 >= PLOT_MIN_SIDE and y1 - y0 >= PLOT_MIN_SIDE
     ]
 
 
@@ -442,19 +467,15 @@ def _charts(boxes: list[Box], lines: list[Line]) -> list[Box]:
             if x0 <= (ln.bbox[0] + ln.bbox[2]) / 2 <= x1 and y0 <= (ln.bbox[1] + ln.bbox[3]) / 2 <= y1
         ]
         numbers = sum(1 for words in inside if words and all(_FIGURE.fullmatch(w) for w in words))
-        if len(inside) >= 3 and 2 * numbers >= len(inside):
+        if len(inside) >= PLOT_MIN_LABELS and 2 * numbers >= len(inside):
             out.append((x0, y0, x1, y1))
     return out
-
-
-_MIN_MARKS = 8
-"""Drawn marks in a grid that make it a plot's frame rather than a table (a frame holds none)."""
 
 
 def _mark(box: Box, rect: bool) -> bool:
     """A curve, a slanted stroke or a marker: a path neither a rule nor a cell's rectangle."""
     w, h = box[2] - box[0], box[3] - box[1]
-    return (not rect and min(w, h) > 3) or (rect and max(w, h) <= 6)
+    return (not rect and min(w, h) > PLOT_MARK_THICK) or (rect and max(w, h) <= PLOT_MARK_SMALL_RECT)
 
 
 def _marks_in(grid: Grid, marks: list[Box]) -> int:
@@ -465,15 +486,15 @@ def _marks_in(grid: Grid, marks: list[Box]) -> int:
 def _plot(grid: Grid, marks: list[Box], has_text: Callable[[Box], bool]) -> bool:
     """A plot's frames: text (a panel's label) in few of its cells, and drawn marks (curves,
     markers; a table's corner pieces count too, so it takes several for each cell with text)."""
-    if len(marks) < _MIN_MARKS:
+    if len(marks) < PLOT_MIN_MARKS:
         return False
     cells = [cell for row in grid.rows for cell in row if cell is not None]
     texts = sum(1 for cell in cells if has_text(cell))
-    return len(cells) >= 12 and texts < 0.15 * len(cells) and _marks_in(grid, marks) >= max(_MIN_MARKS, 3 * texts)
-
-
-_MIN_BARS = 4
-"""Bars standing on one baseline that make a grid a bar chart's frame."""
+    return (
+        len(cells) >= PLOT_MIN_CELLS
+        and texts < PLOT_TEXT_CELLS * len(cells)
+        and _marks_in(grid, marks) >= max(PLOT_MIN_MARKS, PLOT_MARKS_PER_TEXT * texts)
+    )
 
 
 def _bars(grid: Grid, rects: list[Box], has_text: Callable[[Box], bool]) -> bool:
@@ -489,18 +510,22 @@ def _bars(grid: Grid, rects: list[Box], has_text: Callable[[Box], bool]) -> bool
         and b[2] <= x1 + 1
         and y0 - 1 <= b[1]
         and b[3] <= y1 + 1
-        and min(b[2] - b[0], b[3] - b[1]) > 3
-        and (b[2] - b[0]) < 0.5 * (x1 - x0)
+        and min(b[2] - b[0], b[3] - b[1]) > BAR_MIN_WIDTH
+        and (b[2] - b[0]) < BAR_MAX_SHARE * (x1 - x0)
     ]
-    if len(boxes) < _MIN_BARS:
+    if len(boxes) < BAR_CHART_MIN_BARS:
         return False
     edges = Counter(round(y) for b in boxes for y in (b[1], b[3]))
     for y, n in edges.most_common(2):
-        if n < _MIN_BARS:
+        if n < BAR_CHART_MIN_BARS:
             break
         standing = [b for b in boxes if abs(b[3] - y) <= 1 or abs(b[1] - y) <= 1]
         heights = {round(b[3] - b[1]) for b in standing}
-        if len(standing) >= _MIN_BARS and len(heights) >= 3 and not any(has_text(b) for b in standing):
+        if (
+            len(standing) >= BAR_CHART_MIN_BARS
+            and len(heights) >= BAR_MIN_HEIGHTS
+            and not any(has_text(b) for b in standing)
+        ):
             return True
     return False
 
@@ -528,15 +553,15 @@ def _geometry(vectors: list[dict]) -> list[tuple[float, float, float, float]]:
         for v in vectors
         if v["stroked"]
         for b in [v["bbox"]]
-        if min(b[2] - b[0], b[3] - b[1]) <= 3
+        if min(b[2] - b[0], b[3] - b[1]) <= STROKE_THIN
     )
-    usual = thin[len(thin) // 2] / 2 if thin else 0.5
+    usual = thin[len(thin) // 2] / 2 if thin else STROKE_HALF_WIDTH
     out = []
     for v in vectors:
         x0, y0, x1, y1 = v["bbox"]
         if v["stroked"]:
             w, h = x1 - x0, y1 - y0
-            half = min(w, h) / 2 if min(w, h) <= 3 else usual
+            half = min(w, h) / 2 if min(w, h) <= STROKE_THIN else usual
             if w > 2 * half:
                 x0, x1 = x0 + half, x1 - half
             if h > 2 * half:
@@ -626,7 +651,7 @@ def _blocks(
                     "heading",
                     text,
                     path,
-                    level=min(9, level),
+                    level=min(MAX_HEADING_LEVEL, level),
                     page=unit.page,
                     bbox=_bbox(unit),
                     meta={"font_size": unit.lines[0].size, "band": None},
@@ -706,16 +731,16 @@ def _footnotes(units: list[Unit], placed: PageLines, body: float) -> set[int]:
         for u in units
         if u.kind in ("paragraph", "list_item")
         and u.lines  # cheapest tests first
-        and all(line.size <= body - 0.8 for line in u.lines)
-        and _placed_box(u)[1] >= 0.5 * placed.height
-        and sum(len(line.text) for line in u.lines) >= 20
+        and all(line.size <= body - SMALLER_THAN_BODY for line in u.lines)
+        and _placed_box(u)[1] >= FOOTNOTE_LOWER_HALF * placed.height
+        and sum(len(line.text) for line in u.lines) >= FOOTNOTE_MIN_CHARS
     ]
     if not small:
         return set()
     text = [
         _placed_box(u)
         for u in units
-        if u.kind in ("paragraph", "list_item") and any(abs(line.size - body) <= 0.6 for line in u.lines)
+        if u.kind in ("paragraph", "list_item") and any(abs(line.size - body) <= SAME_SIZE for line in u.lines)
     ]
     # A table's own notes under it stay footnotes; a figure over small type makes that its caption.
     floats = [u.bbox for u in units if u.kind == "figure" and u.bbox is not None]
@@ -741,8 +766,8 @@ def _runs_on(pending: Unit, unit: Unit) -> bool:
         return True
     left = min(line.bbox[0] for line in pending.lines)
     right = max(line.bbox[2] for line in pending.lines)
-    full = len(pending.lines) > 1 and last.bbox[2] >= right - 0.05 * (right - left)
-    return full and not last.text.rstrip().endswith(TERMINAL) and abs(last.size - unit.lines[0].size) <= 0.6
+    full = len(pending.lines) > 1 and last.bbox[2] >= right - FULL_LINE_SLACK * (right - left)
+    return full and not last.text.rstrip().endswith(TERMINAL) and abs(last.size - unit.lines[0].size) <= SAME_SIZE
 
 
 def _text_block(unit: Unit, path: tuple[str, ...], markers: list[float], spelt: Spelling) -> Block:
@@ -756,9 +781,9 @@ def _text_block(unit: Unit, path: tuple[str, ...], markers: list[float], spelt: 
         marker, text = list_marker(text) or ("", text)
         meta["marker"] = marker
         x = unit.lines[0].bbox[0]
-        while markers and markers[-1] > x + 3:
+        while markers and markers[-1] > x + LIST_INDENT_STEP:
             markers.pop()
-        if not markers or x > markers[-1] + 3:
+        if not markers or x > markers[-1] + LIST_INDENT_STEP:
             markers.append(x)
         level = len(markers) - 1
     else:

@@ -19,13 +19,24 @@ from dataclasses import dataclass
 from ...blocks import Band
 from ...page_furniture import band_key, is_page_number
 from .lines import Line, side_by_side
-
-BAND = 0.13
-"""Share of the page height at top and bottom where headers, footers and page numbers live."""
+from .thresholds import (
+    BAND_BELOW_REACH,
+    BAND_GAP,
+    LINE_NUMBER_GUTTER,
+    LINE_NUMBER_MIN,
+    MARGIN_BAND,
+    MARGIN_LINE_REACH,
+    MARGIN_PROSE_CHARS,
+    MARGIN_STACK_GAP,
+    RECURRING_PAGES,
+    SAME_ROW_CLOSE,
+    SAME_ROW_FIRM,
+    SAME_SIZE,
+    SIDE_MARGIN_LEFT,
+    SIDE_MARGIN_RIGHT,
+)
 
 _GUTTER_NUMBER = re.compile(r"\d{1,2}")
-GUTTER = 0.25
-"""Share of the page width, from the left, where a line-number gutter sits."""
 
 # A statement's column heads are periods and units ("(Millions) 2018 2017", "Year ended December
 # 31, 2019"), never a title: words of that kind only, at least one of them a year.
@@ -69,10 +80,11 @@ def recurring(pages: Sequence[tuple[Sequence[Line], float]]) -> frozenset[str]:
             {
                 band_key(line.text)
                 for line in lines
-                if not line.rotated and (line.bbox[3] <= BAND * height or line.bbox[1] >= (1 - BAND) * height)
+                if not line.rotated
+                and (line.bbox[3] <= MARGIN_BAND * height or line.bbox[1] >= (1 - MARGIN_BAND) * height)
             }
         )
-    need = max(2, -(-len(pages) // 4))
+    need = max(2, -(-len(pages) // RECURRING_PAGES))
     return frozenset(k for k, n in seen.items() if n >= need and any(c.isalpha() for c in k))
 
 
@@ -87,18 +99,22 @@ def split_margins(
     for i, line in enumerate(lines):
         x0, _, x1, _ = line.bbox
         if line.rotated:
-            if x1 < 0.15 * width or x0 > 0.85 * width:
+            if x1 < SIDE_MARGIN_LEFT * width or x0 > SIDE_MARGIN_RIGHT * width:
                 band[i] = "left" if x1 < width / 2 else "right"
-        elif left_edge is not None and x1 <= min(left_edge - 2, GUTTER * width) and _GUTTER_NUMBER.fullmatch(line.text):
+        elif (
+            left_edge is not None
+            and x1 <= min(left_edge - 2, LINE_NUMBER_GUTTER * width)
+            and _GUTTER_NUMBER.fullmatch(line.text)
+        ):
             gutter.append(i)
     # A gutter numbers many lines at the page's left; one number there (a page number in the
     # header's corner) or a chart's values left of a column are not one.
-    if len(gutter) >= 3:
+    if len(gutter) >= LINE_NUMBER_MIN:
         band.update((i, "left") for i in gutter)
     flow = [i for i, ln in enumerate(lines) if i not in band and not ln.rotated]
-    top = {i for i in flow if lines[i].bbox[3] <= BAND * height}
+    top = {i for i in flow if lines[i].bbox[3] <= MARGIN_BAND * height}
     top -= _column_heads(lines, top, flow)
-    bottom = {i for i in flow if lines[i].bbox[1] >= (1 - BAND) * height}
+    bottom = {i for i in flow if lines[i].bbox[1] >= (1 - MARGIN_BAND) * height}
     if flow:  # a page number set higher than the band (LaTeX on A4) is still the page's last line
         last = max(flow, key=lambda i: lines[i].bbox[3])
         first = min(flow, key=lambda i: lines[i].bbox[1])
@@ -121,7 +137,7 @@ def split_margins(
             and (is_page_number(lines[j].text) or (repeated and band_key(lines[j].text) in repeated))
         ]
         for i in zone:
-            if i not in band and any(side_by_side(lines[i], lines[j], 0.6) for j in sure):
+            if i not in band and any(side_by_side(lines[i], lines[j], SAME_ROW_FIRM) for j in sure):
                 band[i] = where
     body = tuple(ln for i, ln in enumerate(lines) if i not in band)
     return PageLines(number, width, height, body, _group_margins(lines, band), left_edge)
@@ -140,19 +156,23 @@ def _column_heads(lines: list[Line], top: set[int], flow: list[int]) -> set[int]
     for i in top:
         if i in heads:
             continue
-        row = [j for j in top if j == i or side_by_side(lines[i], lines[j], 0.6)]
+        row = [j for j in top if j == i or side_by_side(lines[i], lines[j], SAME_ROW_FIRM)]
         if not all(head_words(lines[j].text) for j in row):
             continue
         bottom = max(lines[j].bbox[3] for j in row)
         pitch = max(lines[j].height for j in row)
-        below = [lines[j] for j in flow if j not in row and bottom - 1 <= lines[j].bbox[1] <= bottom + 6 * pitch]
-        if not below or min(b.bbox[1] for b in below) - bottom > 1.5 * pitch:
+        below = [
+            lines[j]
+            for j in flow
+            if j not in row and bottom - 1 <= lines[j].bbox[1] <= bottom + BAND_BELOW_REACH * pitch
+        ]
+        if not below or min(b.bbox[1] for b in below) - bottom > BAND_GAP * pitch:
             continue
         years = [lines[j] for j in row if YEAR.search(lines[j].text)]
         below_band = [lines[j] for j in flow if j not in top and bottom - 1 <= lines[j].bbox[1]]
         if years and all(_over_figures(y, below) for y in years):
             heads.update(row)
-        elif not years and all(_over_year(lines[j], below_band, bottom + 1.5 * pitch) for j in row):
+        elif not years and all(_over_year(lines[j], below_band, bottom + BAND_GAP * pitch) for j in row):
             heads.update(row)  # "December 31," over each year of the row right under the band
     if heads:  # the rows under the heads are the table's, however high they start
         under = min(lines[j].bbox[1] for j in heads)
@@ -186,7 +206,7 @@ def _over_figures(head: Line, below: list[Line]) -> bool:
 def _left_edge(lines: list[Line]) -> float | None:
     starts: Counter[int] = Counter()
     for line in lines:
-        if len(line.text) >= 20 and not line.rotated:
+        if len(line.text) >= MARGIN_PROSE_CHARS and not line.rotated:
             starts[round(line.bbox[0])] += len(line.text)
     return float(starts.most_common(1)[0][0]) if starts else None
 
@@ -210,7 +230,7 @@ class _Stacked:
 
     def near(self, line: Line) -> tuple[int, ...]:
         # A gap is at most 1.3 of the taller line's height, and a line below starts by its top.
-        reach = 1.3 * self.tallest + 1.0
+        reach = MARGIN_LINE_REACH * self.tallest + 1.0
         lo = bisect_left(self.tops, line.bbox[1] - reach - self.tallest)
         return self.order[lo : bisect_right(self.tops, line.bbox[3] + reach)]
 
@@ -230,10 +250,10 @@ def _apart(i: int, lines: list[Line], stacked: _Stacked, zone: set[int]) -> bool
             if j in seen:
                 continue
             b = lines[j]
-            if abs(a.size - b.size) > 0.6 or min(a.bbox[2], b.bbox[2]) <= max(a.bbox[0], b.bbox[0]):
+            if abs(a.size - b.size) > SAME_SIZE or min(a.bbox[2], b.bbox[2]) <= max(a.bbox[0], b.bbox[0]):
                 continue
             gap = max(b.bbox[1] - a.bbox[3], a.bbox[1] - b.bbox[3])
-            if gap > 1.3 * max(a.height, b.height) or is_page_number(b.text):
+            if gap > MARGIN_LINE_REACH * max(a.height, b.height) or is_page_number(b.text):
                 continue
             if j not in zone:
                 return False
@@ -257,16 +277,16 @@ def _group_margins(lines: list[Line], band: dict[int, Band]) -> tuple[tuple[Band
 
 def _near(a: Line, b: Line, numbers: list[Line]) -> bool:
     # Pieces of one header line share their baseline; a footer stacked half a line off is another.
-    same_row = min(a.bbox[3], b.bbox[3]) - max(a.bbox[1], b.bbox[1]) > 0.8 * min(a.height, b.height)
+    same_row = min(a.bbox[3], b.bbox[3]) - max(a.bbox[1], b.bbox[1]) > SAME_ROW_CLOSE * min(a.height, b.height)
     if same_row:
         # Not two columns' first lines side by side in their own types (a note's title beside a
         # table's heading): pieces of one header line share their type, sit close, or share the
         # row with the page number ("[Ch. XIX.  BRITISH HUSBANDRY.  400").
         apart = max(a.bbox[0], b.bbox[0]) - min(a.bbox[2], b.bbox[2])
         return (
-            abs(a.size - b.size) <= 0.6
+            abs(a.size - b.size) <= SAME_SIZE
             or apart < 2 * max(a.size, b.size)
-            or any(side_by_side(a, n, 0.6) or side_by_side(b, n, 0.6) for n in numbers)
+            or any(side_by_side(a, n, SAME_ROW_FIRM) or side_by_side(b, n, SAME_ROW_FIRM) for n in numbers)
         )
     overlap_x = min(a.bbox[2], b.bbox[2]) - max(a.bbox[0], b.bbox[0]) > 0
-    return overlap_x and 0 <= b.bbox[1] - a.bbox[3] <= 0.6 * a.height and abs(a.size - b.size) <= 0.6
+    return overlap_x and 0 <= b.bbox[1] - a.bbox[3] <= MARGIN_STACK_GAP * a.height and abs(a.size - b.size) <= SAME_SIZE

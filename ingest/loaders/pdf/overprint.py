@@ -9,8 +9,7 @@ same place, which no honest text has (two like letters side by side are a glyph'
 from __future__ import annotations
 
 from .lines import RawText
-
-BOLD = 16  # pymupdf's span flag for bold type
+from .thresholds import BASELINE_SLACK, FLAG_BOLD, OVERPRINT_OFFSET, OVERPRINT_SHIFT, OVERPRINT_WIDTH_SHARE, SAME_ROW
 
 
 def single_printed(raw: RawText, blocks: list[dict]) -> list[dict]:
@@ -36,14 +35,14 @@ def _overlapping_lines(lines: list[dict]) -> bool:
     where the pen jumps back; a formula's commas and brackets overlap without being one)."""
     for a, b in zip(lines, lines[1:]):
         (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = a["bbox"], b["bbox"]
-        if min(ay1, by1) - max(ay0, by0) > 0.5 * min(ay1 - ay0, by1 - by0) and bx0 < ax1 - 1 and bx1 > ax0 + 1:
+        if min(ay1, by1) - max(ay0, by0) > SAME_ROW * min(ay1 - ay0, by1 - by0) and bx0 < ax1 - 1 and bx1 > ax0 + 1:
             span = next((s for s in b["spans"] if s["text"].strip()), None)
             c = span["text"].lstrip()[:1] if span else ""
             if (
                 span is not None
                 and c.isalnum()
                 and any(
-                    s["text"].lstrip()[:1] == c and abs(span["bbox"][0] - s["bbox"][0]) < 0.5 * s["size"]
+                    s["text"].lstrip()[:1] == c and abs(span["bbox"][0] - s["bbox"][0]) < OVERPRINT_SHIFT * s["size"]
                     for s in a["spans"]
                 )
             ):
@@ -76,7 +75,10 @@ def _rebuilt(block: dict, raw: dict) -> dict | None:
 def _same_place(a: dict, b: dict, size: float) -> bool:
     (ax, ay), (bx, by) = a["origin"], b["origin"]
     width = a["bbox"][2] - a["bbox"][0]
-    return abs(ax - bx) < min(0.5 * width, 0.2 * size) and abs(ay - by) < 0.2 * size
+    return (
+        abs(ax - bx) < min(OVERPRINT_WIDTH_SHARE * width, OVERPRINT_OFFSET * size)
+        and abs(ay - by) < OVERPRINT_OFFSET * size
+    )
 
 
 def _lines(kept: list[tuple[dict, dict, bool]], direction: tuple[float, float]) -> list[dict]:
@@ -87,7 +89,7 @@ def _lines(kept: list[tuple[dict, dict, bool]], direction: tuple[float, float]) 
         char, span, _ = entry
         if rows:
             last = rows[-1][-1][0]
-            if abs(char["origin"][1] - last["origin"][1]) <= 0.3 * span["size"] and (
+            if abs(char["origin"][1] - last["origin"][1]) <= BASELINE_SLACK * span["size"] and (
                 char["bbox"][0] >= last["bbox"][0] or char["c"].isspace()
             ):
                 rows[-1].append(entry)
@@ -102,7 +104,7 @@ def _lines(kept: list[tuple[dict, dict, bool]], direction: tuple[float, float]) 
 def _spans(row: list[tuple[dict, dict, bool]]) -> list[dict]:
     spans: list[dict] = []
     for char, span, twice in row:
-        flags = span["flags"] | BOLD if twice else span["flags"]
+        flags = span["flags"] | FLAG_BOLD if twice else span["flags"]
         if spans and (spans[-1]["font"], spans[-1]["size"], spans[-1]["flags"]) == (span["font"], span["size"], flags):
             spans[-1]["text"] += char["c"]
             spans[-1]["bbox"] = _union([spans[-1]["bbox"], char["bbox"]])

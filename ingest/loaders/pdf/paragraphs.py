@@ -24,6 +24,22 @@ from .columns import split_columns
 from .hyphens import UNKNOWN, Spelling
 from .lines import RIGHT_TO_LEFT, Line
 from .right_blocks import regroup
+from .thresholds import (
+    CAPS_LINE_LETTERS,
+    DEFAULT_PITCH,
+    FIRST_LINE_INDENT,
+    FLUSH_SLACK,
+    LEAD_IN_WORDS,
+    PARAGRAPH_GUTTER,
+    PARAGRAPH_PITCH_RATIO,
+    PARAGRAPH_PITCH_SLACK,
+    PITCH_MAX,
+    SAME_LINE_GAP,
+    SAME_ROW,
+    SAME_SIZE,
+    SENTENCE_BREAK_GAP,
+    SHORT_LINE,
+)
 
 TERMINAL = tuple('.!?:;"\u201d)\u2019')
 _BULLET = re.compile(
@@ -109,7 +125,7 @@ def list_marker(text: str) -> tuple[str, str] | None:
 
 def capitals(text: str) -> bool:
     """Set all in capitals: five letters at least (not an acronym), none lower case."""
-    return text.isupper() and sum(map(str.isalpha, text)) >= 5
+    return text.isupper() and sum(map(str.isalpha, text)) >= CAPS_LINE_LETTERS
 
 
 def section_depth(text: str) -> int:
@@ -169,10 +185,6 @@ def reading_order(items: list[tuple[tuple[float, float, float, float], Any, int]
     return out
 
 
-_GUTTER = 5.0
-"""Narrowest clear vertical gap (points) that separates columns."""
-
-
 def _bands(items: list) -> list[list]:
     bands: list[list] = []
     bottom = float("-inf")
@@ -186,11 +198,11 @@ def _bands(items: list) -> list[list]:
 
 
 def _gutters(band: list) -> list[tuple[float, float]]:
-    """Clear x-ranges between the items of a band, at least _GUTTER wide."""
+    """Clear x-ranges between the items of a band, at least PARAGRAPH_GUTTER wide."""
     gaps = []
     right = None
     for box, *_ in sorted(band, key=lambda it: it[0][0]):
-        if right is not None and box[0] - right >= _GUTTER:
+        if right is not None and box[0] - right >= PARAGRAPH_GUTTER:
             gaps.append((right, box[0]))
         right = box[2] if right is None else max(right, box[2])
     return gaps
@@ -276,7 +288,7 @@ def _float_past(units: list[Unit]) -> list[Unit]:
             and after is not None
             and unit.kind == "paragraph"
             and after.kind == "paragraph"
-            and abs(unit.lines[-1].size - after.lines[0].size) <= 0.6
+            and abs(unit.lines[-1].size - after.lines[0].size) <= SAME_SIZE
             and continues(unit.lines[-1].text, after.lines[0].text)
         ):
             unit.lines.extend(after.lines)
@@ -318,9 +330,9 @@ def _usual_pitch(lines: Sequence[Line]) -> float:
     ratios = []
     for a, b in zip(lines, lines[1:]):
         pitch = b.bbox[3] - a.bbox[3]
-        if abs(a.size - b.size) <= 0.6 and 0 < pitch < 3 * a.size and a.size > 0:
+        if abs(a.size - b.size) <= SAME_SIZE and 0 < pitch < PITCH_MAX * a.size and a.size > 0:
             ratios.append(pitch / a.size)
-    return statistics.median(ratios) if ratios else 1.3
+    return statistics.median(ratios) if ratios else DEFAULT_PITCH
 
 
 def _paragraphs(lines: list[Line], page: int, pitch: float, rtl: bool = False) -> list[Unit]:
@@ -341,7 +353,7 @@ def _paragraphs(lines: list[Line], page: int, pitch: float, rtl: bool = False) -
 
 def _own_step(unit: Unit) -> float:
     """The median baseline step between the unit's stacked lines (infinite for a single line)."""
-    least = 0.5 * unit.lines[-1].size  # not the rest of one visual line set as another block
+    least = SAME_LINE_GAP * unit.lines[-1].size  # not the rest of one visual line set as another block
     steps = [b.bbox[3] - a.bbox[3] for a, b in zip(unit.lines, unit.lines[1:])]
     stacked = [s for s in steps if s > least]
     return statistics.median(stacked) if stacked else math.inf
@@ -380,8 +392,14 @@ def _lead_in_after_title(unit: Unit, b: Line) -> bool:
     text = b.text.rstrip()
     words = sum(c.isalpha() for c in a.text) > 2 * sum(c.isdigit() for c in a.text)  # not a year's label
     # Flush with the line over it: a table's label indented under its group's is a row of the table.
-    flush = abs(b.bbox[0] - a.bbox[0]) <= 0.3 * a.size
-    return text.endswith(":") and len(text.split()) <= 4 and words and flush and not a.text.rstrip().endswith(TERMINAL)
+    flush = abs(b.bbox[0] - a.bbox[0]) <= FLUSH_SLACK * a.size
+    return (
+        text.endswith(":")
+        and len(text.split()) <= LEAD_IN_WORDS
+        and words
+        and flush
+        and not a.text.rstrip().endswith(TERMINAL)
+    )
 
 
 def continues(prev: str, nxt: str) -> bool:
@@ -398,7 +416,7 @@ def _breaks(unit: Unit, b: Line, pitch: float, across: tuple[float, float], rtl:
     a = unit.lines[-1]
     if rtl:  # the unit's own lines are mirrored below, where their edges count
         a, b = _mirrored(a), _mirrored(b)
-    if a.rotated or b.rotated or abs(a.size - b.size) > 0.6:
+    if a.rotated or b.rotated or abs(a.size - b.size) > SAME_SIZE:
         return True
     if a.bold != b.bold and not a.mixed:  # a bold lead-in that runs on is its paragraph's start
         return True
@@ -411,23 +429,27 @@ def _breaks(unit: Unit, b: Line, pitch: float, across: tuple[float, float], rtl:
     if _wholly_bold(a, b) and (_next_numbered_heading(unit, b) or _lead_in_after_title(unit, b)):
         return True
     overlap = min(a.bbox[3], b.bbox[3]) - max(a.bbox[1], b.bbox[1])
-    if overlap > 0.5 * min(a.height, b.height) and -1 <= b.bbox[0] - a.bbox[2] < 2 * a.size:
+    if overlap > SAME_ROW * min(a.height, b.height) and -1 <= b.bbox[0] - a.bbox[2] < 2 * a.size:
         return False  # the rest of the same visual line, set as another pymupdf block
     if b.bbox[1] < a.bbox[1] - 2 or b.bbox[0] > a.bbox[2]:  # up the page or beside: a new column
         return not continues(a.text, b.text)
     step = b.bbox[3] - a.bbox[3]
-    if step > (pitch * 1.35 + 0.15) * a.size:
+    if step > (pitch * PARAGRAPH_PITCH_RATIO + PARAGRAPH_PITCH_SLACK) * a.size:
         return True
     # Space after a paragraph set smaller than a blank line (3 pt on a 12 pt pitch): a step clearly
     # over the one between the paragraph's own lines, after a sentence's end, before a word that
     # opens one. Only a paragraph of 2+ lines shows its own step.
-    if a.text.endswith(TERMINAL) and not b.text[:1].islower() and step > _own_step(unit) + max(2.0, 0.2 * a.size):
+    if (
+        a.text.endswith(TERMINAL)
+        and not b.text[:1].islower()
+        and step > _own_step(unit) + max(2.0, SENTENCE_BREAK_GAP * a.size)
+    ):
         return True
     if len(unit.lines) == 1 and ((capitals(a.text) and not capitals(b.text)) or (a.italic and not b.italic)):
         return not continues(a.text, b.text)  # a heading in capitals or italics set close above its text
-    if unit.kind == "paragraph" and b.bbox[0] > a.bbox[0] + 0.8 * a.size and len(unit.lines) > 1:
+    if unit.kind == "paragraph" and b.bbox[0] > a.bbox[0] + FIRST_LINE_INDENT * a.size and len(unit.lines) > 1:
         return True  # a first-line indent opens the next paragraph
-    if unit.kind == "paragraph" and len(unit.lines) == 1 and b.bbox[0] > a.bbox[0] + 0.8 * a.size:
+    if unit.kind == "paragraph" and len(unit.lines) == 1 and b.bbox[0] > a.bbox[0] + FIRST_LINE_INDENT * a.size:
         return not continues(a.text, b.text) and a.text.endswith(TERMINAL)
     if rtl:  # mirrored: a line's right edge is its left one negated
         right = max(-across[0], b.bbox[2])
@@ -435,5 +457,5 @@ def _breaks(unit: Unit, b: Line, pitch: float, across: tuple[float, float], rtl:
     else:
         right = max(across[1], b.bbox[2])
         left = min(across[0], b.bbox[0])
-    short = a.bbox[2] < right - 0.2 * (right - left)
+    short = a.bbox[2] < right - SHORT_LINE * (right - left)
     return short and a.text.endswith(TERMINAL) and not b.text[:1].islower()

@@ -19,6 +19,17 @@ from .headings import heading_like
 from .lines import Line
 from .margins import PageLines
 from .paragraphs import Unit
+from .thresholds import (
+    BODY_SIZE_FLOOR,
+    BODY_SIZE_SHARE,
+    REJOIN_HEADED_REACH,
+    REJOIN_LARGER,
+    REJOIN_MIN_PAGES,
+    REJOIN_REACH,
+    REJOIN_TITLE_WORDS,
+    SAME_SIZE,
+    SAME_SIZE_TIGHT,
+)
 
 
 def rejoin(pages: list[tuple[PageLines, list[Unit]]], body: float) -> list[tuple[PageLines, list[Unit]]]:
@@ -52,19 +63,19 @@ def rejoin(pages: list[tuple[PageLines, list[Unit]]], body: float) -> list[tuple
             key = _band_key(lines)
             # A chapter's title set large atop its first page, its running header small on the
             # pages after: the title appears once in its type.
-            once = band in ("top", "bottom") and (seen[key] == 1 or lines[0].size >= 1.3 * smallest[key])
+            once = band in ("top", "bottom") and (seen[key] == 1 or lines[0].size >= REJOIN_LARGER * smallest[key])
             # A statement's title atop its page and atop the next, where the statement goes on: a
             # running header recurs on more pages than two (or, in a short document, on two).
             again = (
                 band == "top"
                 and seen[key] == 2
-                and len(pages) >= 6
+                and len(pages) >= REJOIN_MIN_PAGES
                 and _next_pages(where[key])
-                and len(key.split()) >= 3  # a title, not a column's head ("Total")
+                and len(key.split()) >= REJOIN_TITLE_WORDS  # a title, not a column's head ("Total")
             )
             # An exhibit stamp in the body's size ("EXHIBIT A" in capitals) is no title; an
             # exhibit's title set large is.
-            stamp = STAMP.match(lines[0].text.strip()) is not None and lines[0].size <= body + 0.5
+            stamp = STAMP.match(lines[0].text.strip()) is not None and lines[0].size <= body + SAME_SIZE_TIGHT
             if (once or again) and not stamp and heading_like(Unit("paragraph", list(lines), 0), body):
                 headed.add(id(group))
             if (once or again) and band == "top" and id(group) in headed:
@@ -78,7 +89,7 @@ def rejoin(pages: list[tuple[PageLines, list[Unit]]], body: float) -> list[tuple
             else:
                 keep.append(group)
         # A heading or a caption stands further from the text beside it than a line does.
-        reach = {id(g): 3.0 if id(g) in headed or CAPTION.match(g[1][0].text) else 2.0 for g in back}
+        reach = {id(g): REJOIN_HEADED_REACH if id(g) in headed or CAPTION.match(g[1][0].text) else 2.0 for g in back}
         joined = _linked(back, placed.body + tuple(line for g in heads for line in g[1]), reach)
         joined.update(id(g) for g in heads)
         joined.update(id(g) for g in back if CAPTION.match(g[1][0].text) and _by_float(g[1], tables))
@@ -104,7 +115,7 @@ def _body_like(lines: tuple[Line, ...], body: float) -> bool:
     reads_on = text[:1].islower() and " " in text and not text.startswith("www.")
     if is_page_number(text) or (furniture_like(text) and not reads_on):
         return False
-    return all(abs(line.size - body) <= max(0.3, min(0.6, 0.06 * body)) for line in lines)
+    return all(abs(line.size - body) <= max(BODY_SIZE_FLOOR, min(SAME_SIZE, BODY_SIZE_SHARE * body)) for line in lines)
 
 
 def _linked(
@@ -139,7 +150,7 @@ def _by_float(lines: tuple[Line, ...], floats: list[Unit]) -> bool:
     it): within three of its line heights, across from it."""
     x0, y0 = min(line.bbox[0] for line in lines), min(line.bbox[1] for line in lines)
     x1, y1 = max(line.bbox[2] for line in lines), max(line.bbox[3] for line in lines)
-    reach = 3 * max(line.height for line in lines)
+    reach = REJOIN_REACH * max(line.height for line in lines)
     for unit in floats:
         boxes = [unit.bbox, unit.meta.get("region")]
         for box in (b for b in boxes if b is not None):

@@ -14,9 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .lines import Line
-
-_EDGE = 2.0
-"""How far (points) two lines' right edges may stand apart and still be one edge."""
+from .thresholds import RIGHT_BLOCK_GAP, RIGHT_EDGE, SAME_SIZE
 
 
 def regroup(blocks: Sequence[list[Line]]) -> list[list[Line]]:
@@ -43,10 +41,10 @@ def _goes_on(above: list[Line], block: list[Line]) -> bool:
                 k
                 for k, a in enumerate(above)
                 if k not in taken
-                and abs(a.bbox[2] - line.bbox[2]) <= _EDGE
-                and abs(a.size - line.size) <= 0.6
+                and abs(a.bbox[2] - line.bbox[2]) <= RIGHT_EDGE
+                and abs(a.size - line.size) <= SAME_SIZE
                 and a.bold == line.bold
-                and -1 <= line.bbox[1] - a.bbox[3] <= 0.8 * line.height
+                and -1 <= line.bbox[1] - a.bbox[3] <= RIGHT_BLOCK_GAP * line.height
             ),
             None,
         )

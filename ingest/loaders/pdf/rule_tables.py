@@ -36,28 +36,30 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from .paragraphs import Unit
-from .tables import SNAP, THIN, Box, header_rows, with_year_rows
+from .tables import Box, header_rows, with_year_rows
 from .text_tables import AFTER, BEFORE, figure, merged_spans
+from .thresholds import (
+    MIN_FILLED,
+    PHRASE_GAP,
+    RULE_COLUMN_EDGE,
+    RULE_COVERED,
+    RULE_LEVEL,
+    RULE_LINE_WORDS,
+    RULE_MAX_CELL,
+    RULE_MIN_ROWS,
+    RULE_MIN_TOUCHED,
+    RULE_PROSE_WORDS,
+    RULE_ROW_STEP,
+    RULE_TABLE_MIN_WIDTH,
+    RULE_UNDER,
+    RULE_WORD_CENTRE,
+    SNAP,
+    THIN,
+    THIRDS,
+)
 
-_MIN_WIDTH = 60.0
-"""Shortest rule (points) that spans a table: shorter ones underline a cell or a word."""
-_PROSE_WORDS = 6
-"""Words in one run that make a row prose (a caption, a paragraph) rather than a table's row."""
-_LINE_WORDS = 8
-"""Words that make a line beside the rules a column's prose (a full line of a paper's column
-holds eight or more; a statement's label beside its figures, fewer)."""
-_MAX_CELL = 100
-"""Longest phrase (characters) a cell holds."""
-_MIN_ROWS = 3
-_EDGE = 2.0
-"""Points within which the lines of a text column beside the rules share their facing edge."""
-_UNDER = 3.0
-"""How far (points) a line's words may end above or below a rule that underlines them."""
 _GROUP = re.compile(r"\d{3}(?:[.,]\d+)?")
 """A group of three digits after a space: the thousands of a number spaced as "1 234"."""
-_LEVEL = 0.5
-"""Rules drawn on one line (points apart at most): a statement's column rules are; a link's
-underline in the next column, a point or two lower, is not."""
 
 
 def rule_tables(
@@ -73,7 +75,7 @@ def rule_tables(
     sets = _rule_sets(rects, taken)
     if sets:
         boxes = lines()
-        sets = [s for s in sets if _framed_lines(s, boxes) >= _MIN_ROWS]
+        sets = [s for s in sets if _framed_lines(s, boxes) >= RULE_MIN_ROWS]
     if not sets:
         return []
     found: list[Unit] = []
@@ -141,7 +143,7 @@ def _rule_sets(rects: Sequence[Box], taken: Sequence[Box]) -> list[tuple[float, 
     """Horizontal rules of one span, two or more, outside the tables found already (a grid's own
     rules): (left, right, their heights top to bottom)."""
     strokes = [((y0 + y1) / 2, x0, x1) for x0, y0, x1, y1 in rects if y1 - y0 <= THIN and x1 - x0 > THIN]
-    wide = [s for s in strokes if s[2] - s[1] >= _MIN_WIDTH]
+    wide = [s for s in strokes if s[2] - s[1] >= RULE_TABLE_MIN_WIDTH]
     if len(wide) < 2:
         return []  # most pages: no two rules that could span a table
     level: dict[int, list[tuple[float, float, float]]] = {}  # strokes by their height, to a point
@@ -154,7 +156,7 @@ def _rule_sets(rects: Sequence[Box], taken: Sequence[Box]) -> list[tuple[float, 
         # A rule with another beside it on its line underlines one column of a statement (each
         # column's totals are ruled apart); a table's rule spans all its columns.
         near = (b for k in (round(y) - 1, round(y), round(y) + 1) for b in level.get(k, ()))
-        if not any(abs(b[0] - y) <= _LEVEL and (b[2] < x0 - SNAP or b[1] > x1 + SNAP) for b in near):
+        if not any(abs(b[0] - y) <= RULE_LEVEL and (b[2] < x0 - SNAP or b[1] > x1 + SNAP) for b in near):
             rules.append((y, x0, x1))
     if len(rules) < 2:
         return []
@@ -174,12 +176,12 @@ def _underline(y: float, x0: float, x1: float, by_foot: dict[int, list[tuple]]) 
     """The rule underlines a line of text (a link's, in a passage): the words right over it,
     word spaces (under an em) included, run nine tenths of its length. A table's rule runs
     under a row of cells set apart."""
-    feet = range(round(y - _UNDER) - 1, round(y + _UNDER) + 2)
+    feet = range(round(y - RULE_UNDER) - 1, round(y + RULE_UNDER) + 2)
     over = sorted(
         (max(w[0], x0), min(w[2], x1), w[3] - w[1])
         for k in feet
         for w in by_foot.get(k, ())
-        if y - _UNDER <= w[3] <= y + _UNDER and (w[1] + w[3]) / 2 < y and w[0] < x1 and x0 < w[2]
+        if y - RULE_UNDER <= w[3] <= y + RULE_UNDER and (w[1] + w[3]) / 2 < y and w[0] < x1 and x0 < w[2]
     )
     runs: list[list[float]] = []  # stretches of words a word space apart
     for a, b, em in over:
@@ -187,7 +189,7 @@ def _underline(y: float, x0: float, x1: float, by_foot: dict[int, list[tuple]]) 
             runs[-1][1] = max(runs[-1][1], b)
         else:
             runs.append([a, b])
-    return sum(b - a for a, b in runs) >= 0.9 * (x1 - x0)
+    return sum(b - a for a, b in runs) >= RULE_COVERED * (x1 - x0)
 
 
 def _runs(ys: list[float], words: Sequence[tuple]) -> list[tuple[float, float, list[float]]]:
@@ -219,7 +221,9 @@ def _beside(x0: float, x1: float, rows: list[list[tuple]], beside: Sequence[tupl
     for row in rows:
         centre = sorted((w[1] + w[3]) / 2 for w in row)[len(row) // 2]
         height = sorted(w[3] - w[1] for w in row)[len(row) // 2]
-        near = sorted((w for w in beside if abs((w[1] + w[3]) / 2 - centre) <= 0.3 * height), key=lambda w: w[0])
+        near = sorted(
+            (w for w in beside if abs((w[1] + w[3]) / 2 - centre) <= RULE_WORD_CENTRE * height), key=lambda w: w[0]
+        )
         if not near:
             continue
         on += 1
@@ -228,23 +232,25 @@ def _beside(x0: float, x1: float, rows: list[list[tuple]], beside: Sequence[tupl
             continue
         left = [w[2] for w in near if w[2] <= x0 + SNAP]
         right = [w[0] for w in near if w[0] >= x1 - SNAP]
-        edges.append(round(max(left) / _EDGE) if left else -round(min(right or [0.0]) / _EDGE))
+        edges.append(round(max(left) / RULE_COLUMN_EDGE) if left else -round(min(right or [0.0]) / RULE_COLUMN_EDGE))
     common = max((sum(1 for e in edges if abs(e - f) <= 1) for f in edges), default=0)
-    column = len(edges) >= _MIN_ROWS and 2 * common >= len(edges) and 3 * figures < len(rows)
-    return not column and 3 * on >= 2 * max(1, len(rows)), column
+    column = len(edges) >= RULE_MIN_ROWS and 2 * common >= len(edges) and THIRDS * figures < len(rows)
+    return not column and THIRDS * on >= 2 * max(1, len(rows)), column
 
 
 def _sentence(words: list[tuple]) -> bool:
     """Words on one line, however far apart (justified, in a fixed-width font), that read as a
     line of prose: eight or more, most in lower case."""
-    return len(words) >= _LINE_WORDS and 2 * sum(1 for w in words if w[4][:1].islower()) >= len(words)
+    return len(words) >= RULE_LINE_WORDS and 2 * sum(1 for w in words if w[4][:1].islower()) >= len(words)
 
 
 def _prose(phrase: list[tuple]) -> bool:
     """A sentence's run of words, most in lower case (column heads set close are capitalised or
     acronyms: "CoNLL OntoNotes FewNERD TACREV TACRED ACE05"), or a run too long for a cell."""
     lower = sum(1 for w in phrase if w[4][:1].islower())
-    return (len(phrase) >= _PROSE_WORDS and 2 * lower >= len(phrase)) or sum(len(w[4]) + 1 for w in phrase) > _MAX_CELL
+    return (len(phrase) >= RULE_PROSE_WORDS and 2 * lower >= len(phrase)) or sum(
+        len(w[4]) + 1 for w in phrase
+    ) > RULE_MAX_CELL
 
 
 def _rows(words: Sequence[tuple]) -> list[list[tuple]]:
@@ -253,7 +259,7 @@ def _rows(words: Sequence[tuple]) -> list[list[tuple]]:
         return []
     ordered = sorted(words, key=lambda w: (w[1] + w[3]) / 2)
     heights = sorted(w[3] - w[1] for w in ordered)
-    step = 0.5 * heights[len(heights) // 2]
+    step = RULE_ROW_STEP * heights[len(heights) // 2]
     rows: list[list[tuple]] = [[ordered[0]]]
     for prev, w in zip(ordered, ordered[1:]):
         if (w[1] + w[3]) / 2 - (prev[1] + prev[3]) / 2 > step:
@@ -268,7 +274,7 @@ def _phrases(row: list[tuple]) -> list[list[tuple]]:
     out: list[list[tuple]] = [[row[0]]]
     for w in row[1:]:
         last = out[-1][-1]
-        close = w[0] - last[2] < 0.5 * min(w[3] - w[1], last[3] - last[1])
+        close = w[0] - last[2] < PHRASE_GAP * min(w[3] - w[1], last[3] - last[1])
         if close and figure(w[4]) and figure(last[4]) and not _GROUP.fullmatch(w[4]):
             close = False  # two figures are two cells ("99.34 97.01"); "1 234" is one
         if w[4] not in BEFORE and (close or last[4] in BEFORE or w[4] in AFTER):
@@ -280,7 +286,7 @@ def _phrases(row: list[tuple]) -> list[list[tuple]]:
 
 def _table(box: Box, inner: list[float], words: list[tuple], page: int) -> Unit | None:
     rows = [_phrases(row) for row in _rows(words)]
-    if len(rows) < _MIN_ROWS:
+    if len(rows) < RULE_MIN_ROWS:
         return None
     data = [r for r, row in enumerate(rows) if _figures(row)]
     # The heads: the rows above the rule right over the first row of figures (rows grouped
@@ -301,7 +307,7 @@ def _table(box: Box, inner: list[float], words: list[tuple], page: int) -> Unit 
             for c, cell in _placed(phrase, columns):
                 grid[r][c] = f"{grid[r][c]} {cell}".strip()
     filled = sum(1 for row in grid for cell in row if cell)
-    if filled < 0.5 * len(grid) * len(columns):
+    if filled < MIN_FILLED * len(grid) * len(columns):
         return None
     cells = tuple(tuple(row) for row in grid)
     heads = with_year_rows(cells, heads) if 0 < heads < len(cells) else header_rows(cells)
@@ -330,7 +336,7 @@ def _placed(phrase: list[tuple], columns: list[tuple[float, float]]) -> list[tup
     running over the labels' column ("Named Entity Recognition") goes whole to the column under
     its centre."""
     touched = _touched(phrase[0][0], phrase[-1][2], columns)
-    if len(touched) >= 3 and len(phrase) == len(touched) and touched[0] > 0:
+    if len(touched) >= RULE_MIN_TOUCHED and len(phrase) == len(touched) and touched[0] > 0:
         each = [_touched(w[0], w[2], columns) for w in phrase]
         if [t[0] if len(t) == 1 else -1 for t in each] == touched:
             return [(c, w[4]) for c, w in zip(touched, phrase)]

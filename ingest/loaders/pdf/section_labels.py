@@ -21,6 +21,15 @@ from dataclasses import replace
 
 from .lines import Line, side_by_side
 from .paragraphs import Unit, capitals
+from .thresholds import (
+    LABEL_MAX_LINES,
+    LABEL_MIN_ENTRIES,
+    LABEL_PROSE_WORDS,
+    LABEL_REACH,
+    SAME_ROW,
+    SAME_SIZE_TIGHT,
+    SERIES_MIN_MEMBERS,
+)
 
 _LABEL = r"(?P<label>part|item|chapter|section|article)\s+(?P<number>\d{1,3}[a-z]?(?:\.\d{1,2})?|[ivxlc]{1,6})"
 _LABEL_ONLY = re.compile(rf"(?i)^{_LABEL}[.:]?$")
@@ -92,14 +101,14 @@ def _label_line(unit: Unit) -> Line | None:
 def _title_beside(label: Line, unit: Unit) -> bool:
     """unit's first line reads on from the label across the row: right of it, within a few of its
     heights, in its size and weight, and opening as a title does (not a figure or a lower-case word)."""
-    if unit.kind != "paragraph" or len(unit.lines) > 3:
+    if unit.kind != "paragraph" or len(unit.lines) > LABEL_MAX_LINES:
         return False
     first = unit.lines[0]
     gap = first.bbox[0] - label.bbox[2]
     return (
-        side_by_side(label, first, 0.5)
-        and 0 <= gap <= 6 * label.height
-        and abs(first.size - label.size) <= 0.5
+        side_by_side(label, first, SAME_ROW)
+        and 0 <= gap <= LABEL_REACH * label.height
+        and abs(first.size - label.size) <= SAME_SIZE_TIGHT
         and first.bold == label.bold
         and first.text[:1].isupper()
         and (first.bold or capitals(first.text))
@@ -126,9 +135,9 @@ def contents_entries(units: Sequence[Unit], found: Sequence[Unit], plain: Sequen
         text = unit.text  # the lines joined again at each use
         if len(unit.lines) <= 2 and _OPENS.match(text) and not _runs_in(text) and not _answered(units, k):
             entries[unit.page] = entries.get(unit.page, 0) + 1
-        elif len(text.split()) >= 20 or _OPENS.match(text):
+        elif len(text.split()) >= LABEL_PROSE_WORDS or _OPENS.match(text):
             prose[unit.page] = prose.get(unit.page, 0) + 1
-    pages = {page for page, n in entries.items() if n >= 3 and n > prose.get(page, 0)}
+    pages = {page for page, n in entries.items() if n >= LABEL_MIN_ENTRIES and n > prose.get(page, 0)}
     return {id(u) for u in found if u.page in pages and _OPENS.match(u.text)}
 
 
@@ -155,7 +164,7 @@ def plain_item(unit: Unit) -> bool:
     that runs into its text ("Item 3. Defaults. None.") or a line that ends mid-clause is prose."""
     text = unit.text
     m = _OPENS.match(text)
-    if m is None or unit.kind != "paragraph" or len(unit.lines) > 2 or len(text.split()) > 20:
+    if m is None or unit.kind != "paragraph" or len(unit.lines) > 2 or len(text.split()) > LABEL_PROSE_WORDS:
         return False
     title = text[m.end() :]
     return any(c.isalpha() for c in title) and not _runs_in(text) and not text.endswith((",", ";", ":"))
@@ -213,7 +222,7 @@ def series_tiers(headings: Sequence[Unit]) -> dict[int, int]:
     for tier in range(len(order)):
         members = [k for k, unit in enumerate(headings) if tiers.get(id(unit)) == tier]
         styles = {_style(headings[k]) for k in members}
-        if len(members) < _MIN_MEMBERS or len(styles) != 1:
+        if len(members) < SERIES_MIN_MEMBERS or len(styles) != 1:
             continue
         style = styles.pop()
         # The series' own type: no unlabelled heading in it between its first and last member
@@ -234,9 +243,6 @@ def series_tiers(headings: Sequence[Unit]) -> dict[int, int]:
     return tiers
 
 
-_MIN_MEMBERS = 3
-"""Members of a series that show its type holds no other heading (two items of an 8-K hold too
-little to tell)."""
 _ENUMERATED = re.compile(r"^(?:\(?[a-z0-9]{1,3}\)|[a-z0-9]{1,3}\.)\s", re.IGNORECASE)
 """A heading numbered in a series of its own ("(d) Exhibits", "A. Scope"): a member of another list."""
 

@@ -11,8 +11,7 @@ at its left edge, is the same block: it takes that block's number.
 
 from __future__ import annotations
 
-_STACKED = 0.3
-"""Largest gap (in line heights) between two lines of one block; a paragraph break is wider."""
+from .thresholds import SAME_SIZE_TIGHT, SHADE_COVER, SHADED_OVERLAP, SHADED_STACKED, VECTOR_BLOCK
 
 
 def rejoin_shaded_lines(blocks: list[dict]) -> None:
@@ -20,7 +19,7 @@ def rejoin_shaded_lines(blocks: list[dict]) -> None:
     above: dict | None = None
     fills: list[dict] = []
     for block in blocks:
-        if block["type"] == 3:
+        if block["type"] == VECTOR_BLOCK:
             fills.append(block)
             continue
         if block["type"] != 0 or not block["lines"]:
@@ -37,7 +36,7 @@ def _behind(fill: dict, block: dict) -> bool:
         return False
     x0, y0, x1, y1 = fill["bbox"]
     a, b, c, d = block["bbox"]
-    return x0 <= a + 1 and y0 <= b + 2 and d - 2 <= y1 and min(c, x1) - a >= 0.9 * (c - a)
+    return x0 <= a + 1 and y0 <= b + 2 and d - 2 <= y1 and min(c, x1) - a >= SHADE_COVER * (c - a)
 
 
 def _stacked(above: dict, block: dict) -> bool:
@@ -47,9 +46,9 @@ def _stacked(above: dict, block: dict) -> bool:
     gap = first["bbox"][1] - last["bbox"][3]
     return (
         size > 0
-        and abs(_size(first) - size) <= 0.5
+        and abs(_size(first) - size) <= SAME_SIZE_TIGHT
         and abs(first["bbox"][0] - last["bbox"][0]) <= 1
-        and -0.5 * height <= gap <= _STACKED * height
+        and -SHADED_OVERLAP * height <= gap <= SHADED_STACKED * height
     )
 
 

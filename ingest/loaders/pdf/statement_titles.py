@@ -20,6 +20,7 @@ from dataclasses import replace
 
 from .lines import Line, side_by_side
 from .paragraphs import Unit
+from .thresholds import SAME_ROW, SAME_SIZE_TIGHT, TITLE_MAX_WORDS, TITLE_OVERLAP
 
 PERIOD = re.compile(r"(?i)\b(?:ended|ending|as of)\b.*\b(?:19|20)\d\d\b")
 """A statement's period: "Years ended December 31, 2022, 2021 and 2020", "As of June 30, 2023"."""
@@ -62,7 +63,7 @@ def _cut(unit: Unit, after: list[Unit], lines: Sequence[Line]) -> list[Unit]:
     if start is None:
         return [unit]
     end = next((k for k in range(start, len(unit.lines)) if _YEAR_ENDS.search(unit.lines[k].text)), None)
-    if end is None or len(" ".join(line.text for line in unit.lines[start : end + 1]).split()) > 14:
+    if end is None or len(" ".join(line.text for line in unit.lines[start : end + 1]).split()) > TITLE_MAX_WORDS:
         return [unit]
     rest = unit.lines[end + 1 :]
     if rest:
@@ -84,10 +85,10 @@ def _period_of(title: Unit, unit: Unit) -> bool:
         unit.page == title.page
         and line.bold
         and all(t.bold for t in title.lines)
-        and abs(line.size - last.size) <= 0.5
+        and abs(line.size - last.size) <= SAME_SIZE_TIGHT
         and PERIOD.search(line.text) is not None
         and PERIOD.search(title.text) is None
-        and len(line.text.split()) <= 14
+        and len(line.text.split()) <= TITLE_MAX_WORDS
         and 0 <= line.bbox[1] - last.bbox[3] <= line.height
         and min(line.bbox[2], last.bbox[2]) > max(line.bbox[0], last.bbox[0])
     )
@@ -103,11 +104,11 @@ def _subheading(period: Line, after: Unit | None, lines: Sequence[Line]) -> bool
     line = after.lines[0]
     return (
         line.bold
-        and abs(line.size - period.size) <= 0.5
-        and -0.5 * period.height <= line.bbox[1] - period.bbox[3] <= 2 * period.height
+        and abs(line.size - period.size) <= SAME_SIZE_TIGHT
+        and -TITLE_OVERLAP * period.height <= line.bbox[1] - period.bbox[3] <= 2 * period.height
         and abs(line.bbox[0] - period.bbox[0]) <= 2
         and line.text[:1].isupper()
         and not line.text.isupper()
         and not line.text.rstrip().endswith(":")
-        and not any(o is not line and side_by_side(line, o, 0.5) for o in lines)
+        and not any(o is not line and side_by_side(line, o, SAME_ROW) for o in lines)
     )

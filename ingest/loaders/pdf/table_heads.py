@@ -15,6 +15,7 @@ from dataclasses import replace
 from .lines import Line
 from .margins import YEAR, PageLines, head_words
 from .paragraphs import Unit
+from .thresholds import HEAD_REACH, SAME_ROW
 
 
 def heads_into_tables(placed: PageLines, tables: list[Unit]) -> tuple[PageLines, list[Unit]]:
@@ -43,7 +44,7 @@ def heads_into_tables(placed: PageLines, tables: list[Unit]) -> tuple[PageLines,
 def _one_row(lines: tuple[Line, ...]) -> bool:
     top = max(line.bbox[1] for line in lines)
     bottom = min(line.bbox[3] for line in lines)
-    return bottom - top > 0.5 * min(line.height for line in lines)
+    return bottom - top > SAME_ROW * min(line.height for line in lines)
 
 
 def _row_over(lines: tuple[Line, ...], years: list[Line], table: Unit) -> tuple[str, ...] | None:
@@ -52,7 +53,7 @@ def _row_over(lines: tuple[Line, ...], years: list[Line], table: Unit) -> tuple[
     x0, y0, x1, _ = table.bbox
     bottom = max(line.bbox[3] for line in lines)
     pitch = max(line.height for line in lines)
-    if not bottom - 1 <= y0 <= bottom + 1.5 * pitch:
+    if not bottom - 1 <= y0 <= bottom + HEAD_REACH * pitch:
         return None
     if min(line.bbox[0] for line in lines) > x1 or max(line.bbox[2] for line in lines) < x0:
         return None

@@ -28,16 +28,21 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from .groups import Groups
+from .thresholds import (
+    EDGE_SLACK,
+    FILE_CELL,
+    GRID_MIN_VERTICALS,
+    HEAD_MAX_CHARS,
+    MAX_SHADES,
+    SAME_ROW,
+    SHADE_INSET,
+    SNAP,
+    THIN,
+    TOUCH,
+)
 
 Box = tuple[float, float, float, float]
 _RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")
-
-SNAP = 3.0
-"""Rules closer than this (points) lie on one line; also the join and crossing tolerance."""
-PAPER = 0xFFFFFF
-"""The paper's colour: a fill in it is no shading, no bar."""
-THIN = 3.0
-"""A filled or stroked rectangle at most this thick is a rule, not a box."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +67,7 @@ def find_grids(rects: Sequence[Box], shapes: Sequence[Box], has_text: Callable[[
             _sides(box, horizontal, vertical)
     horizontal = _merge(horizontal)
     vertical = _merge(vertical)
-    if len(horizontal) < 2 or len(vertical) < 3:
+    if len(horizontal) < 2 or len(vertical) < GRID_MIN_VERTICALS:
         return []  # two rows need two rules across, two columns three down
     corners = _crossings(horizontal, vertical)
     cells = _cells(corners)
@@ -81,10 +86,6 @@ _CURRENCY = r"(?:US\$|[$\u20ac\u00a3\u00a5])"
 _AMOUNT = re.compile(rf"[-(+]?\s*{_CURRENCY}?\s*\(?\d[\d,.]*\)?\s*%?\)?(?:\s*{_CURRENCY})?")
 """An amount as a cell shows it; the sign of the next column's amount may stand at its end."""
 _YEAR = re.compile(r"\(?(?:19|20)\d\d\)?")
-
-
-_HEAD_CHARS = 100
-"""Longest cell a row of column heads holds; a longer one is prose (a paragraph the grid caught)."""
 
 
 def header_rows(rows: Sequence[Sequence[str]]) -> int:
@@ -109,7 +110,7 @@ def with_year_rows(rows: Sequence[Sequence[str]], heads: int) -> int:
 
 def _head_row(row: Sequence[str]) -> bool:
     cells = _filled(row)
-    return not any(_AMOUNT.fullmatch(c) and not _YEAR.fullmatch(c) or len(c) > _HEAD_CHARS for c in cells)
+    return not any(_AMOUNT.fullmatch(c) and not _YEAR.fullmatch(c) or len(c) > HEAD_MAX_CHARS for c in cells)
 
 
 def _years(row: Sequence[str]) -> int:
@@ -201,7 +202,7 @@ def shading_within(vectors: Sequence[dict]) -> tuple[set[int], set[int]]:
     for k, v in enumerate(vectors):
         if v["isrect"] and not v["stroked"]:
             by_colour.setdefault(v["color"], []).append(k)
-    if not any(1 < len(m) <= _MAX_SHADES for m in by_colour.values()):
+    if not any(1 < len(m) <= MAX_SHADES for m in by_colour.values()):
         return set(), set()
     boxes = [v["bbox"] for v in vectors]  # a fill's box is as drawn (a stroke's is widened)
     areas = [k for k, b in enumerate(boxes) if min(b[2] - b[0], b[3] - b[1]) > THIN]  # rules show anyway
@@ -209,7 +210,7 @@ def shading_within(vectors: Sequence[dict]) -> tuple[set[int], set[int]]:
     hidden: set[int] = set()
     stacked: dict[int, list[int]] = {}  # the fill a line's shading lies in -> those lines
     for members in by_colour.values():
-        if len(members) < 2 or len(members) > _MAX_SHADES:
+        if len(members) < 2 or len(members) > MAX_SHADES:
             continue
         members.sort(key=lambda k: (boxes[k][0] - boxes[k][2]) * (boxes[k][3] - boxes[k][1]))
         for i, k in enumerate(members):
@@ -224,8 +225,11 @@ def shading_within(vectors: Sequence[dict]) -> tuple[set[int], set[int]]:
                 others = [j for j in _touching(near, box) if vectors[j]["color"] != colour and j != k]
                 if not any(_meets(boxes[j], box, around) for j in others):
                     hidden.add(k)
-                    pad = 0.1 * (around[2] - around[0])
-                    if around[0] + 0.5 < box[0] < around[0] + pad and around[2] - pad < box[2] < around[2] - 0.5:
+                    pad = SHADE_INSET * (around[2] - around[0])
+                    if (
+                        around[0] + EDGE_SLACK < box[0] < around[0] + pad
+                        and around[2] - pad < box[2] < around[2] - EDGE_SLACK
+                    ):
                         stacked.setdefault(outer, []).append(k)  # inset by a cell's padding: a line's shading
                 break
     # A colour that shades two or more lines in one cell shades lines: all its inset fills go.
@@ -236,18 +240,14 @@ def shading_within(vectors: Sequence[dict]) -> tuple[set[int], set[int]]:
     return hidden, lines
 
 
-_CELL = 32.0
-"""Side (points) of the squares areas are filed under, so that a fill meets only its neighbours."""
-
-
 def _buckets(boxes: Sequence[Box], ids: Sequence[int]) -> dict[tuple[int, int], list[int]]:
     """The ids filed under every square their box covers: a page of thousands of fills is searched
     by place, not each against all (a legend grid of 30 colours took seconds a page)."""
     grid: dict[tuple[int, int], list[int]] = {}
     for j in ids:
         x0, y0, x1, y1 = boxes[j]
-        for gx in range(int(x0 // _CELL), int(x1 // _CELL) + 1):
-            for gy in range(int(y0 // _CELL), int(y1 // _CELL) + 1):
+        for gx in range(int(x0 // FILE_CELL), int(x1 // FILE_CELL) + 1):
+            for gy in range(int(y0 // FILE_CELL), int(y1 // FILE_CELL) + 1):
                 grid.setdefault((gx, gy), []).append(j)
     return grid
 
@@ -256,18 +256,18 @@ def _touching(grid: dict[tuple[int, int], list[int]], box: Box) -> set[int]:
     """The ids filed under the squares the box, widened by the half point `_meets` allows, covers."""
     x0, y0, x1, y1 = box
     found: set[int] = set()
-    for gx in range(int((x0 - 0.5) // _CELL), int((x1 + 0.5) // _CELL) + 1):
-        for gy in range(int((y0 - 0.5) // _CELL), int((y1 + 0.5) // _CELL) + 1):
+    for gx in range(int((x0 - EDGE_SLACK) // FILE_CELL), int((x1 + EDGE_SLACK) // FILE_CELL) + 1):
+        for gy in range(int((y0 - EDGE_SLACK) // FILE_CELL), int((y1 + EDGE_SLACK) // FILE_CELL) + 1):
             found.update(grid.get((gx, gy), ()))
     return found
 
 
 def _within(box: Box, around: Box) -> bool:
     return (
-        around[0] <= box[0] + 0.5
-        and around[1] <= box[1] + 0.5
-        and around[2] >= box[2] - 0.5
-        and around[3] >= box[3] - 0.5
+        around[0] <= box[0] + EDGE_SLACK
+        and around[1] <= box[1] + EDGE_SLACK
+        and around[2] >= box[2] - EDGE_SLACK
+        and around[3] >= box[3] - EDGE_SLACK
     )
 
 
@@ -281,15 +281,11 @@ def _meets(other: Box, box: Box, around: Box) -> bool:
     across = a < x1 and x0 < c  # beside the box's top or bottom side
     down = b < y1 and y0 < d  # beside its left or right side
     return (
-        (across and y0 > around[1] + 0.5 and abs(d - y0) <= 0.5)
-        or (across and y1 < around[3] - 0.5 and abs(b - y1) <= 0.5)
-        or (down and x0 > around[0] + 0.5 and abs(c - x0) <= 0.5)
-        or (down and x1 < around[2] - 0.5 and abs(a - x1) <= 0.5)
+        (across and y0 > around[1] + EDGE_SLACK and abs(d - y0) <= EDGE_SLACK)
+        or (across and y1 < around[3] - EDGE_SLACK and abs(b - y1) <= EDGE_SLACK)
+        or (down and x0 > around[0] + EDGE_SLACK and abs(c - x0) <= EDGE_SLACK)
+        or (down and x1 < around[2] - EDGE_SLACK and abs(a - x1) <= EDGE_SLACK)
     )
-
-
-_MAX_SHADES = 200
-"""Fills of one colour beyond which the colour is a chart's, not shading (and the search costly)."""
 
 
 def _left_to_right(words: list[tuple]) -> str:
@@ -298,7 +294,7 @@ def _left_to_right(words: list[tuple]) -> str:
     for w in sorted(words, key=lambda w: (w[1] + w[3]) / 2):
         last = rows[-1][-1] if rows else None
         overlap = min(last[3], w[3]) - max(last[1], w[1]) if last is not None else 0.0
-        if last is not None and overlap > 0.5 * min(w[3] - w[1], last[3] - last[1]):
+        if last is not None and overlap > SAME_ROW * min(w[3] - w[1], last[3] - last[1]):
             rows[-1].append(w)
         else:
             rows.append([w])
@@ -306,7 +302,7 @@ def _left_to_right(words: list[tuple]) -> str:
     for row in rows:
         row.sort(key=lambda w: w[0])
         for i, w in enumerate(row):
-            if text and not (i and w[0] - row[i - 1][2] < 0.5):
+            if text and not (i and w[0] - row[i - 1][2] < TOUCH):
                 text += " "
             text += w[4]
     return text

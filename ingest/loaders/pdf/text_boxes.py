@@ -14,7 +14,8 @@ import bisect
 from collections.abc import Sequence
 
 from .lines import Line
-from .tables import PAPER, Box
+from .tables import Box
+from .thresholds import PAPER, TEXT_BOX_MAX_PAGE_SHARE, TEXT_BOX_MIN_HEIGHT, TEXT_BOX_MIN_LINES
 
 
 def text_boxes(vectors: Sequence[dict], lines: Sequence[Line], width: float, height: float) -> tuple[Box, ...]:
@@ -26,9 +27,9 @@ def text_boxes(vectors: Sequence[dict], lines: Sequence[Line], width: float, hei
         if v.get("isrect")
         and not v.get("stroked")
         and v.get("color") not in (None, PAPER)
-        and v["bbox"][3] - v["bbox"][1] >= 10
+        and v["bbox"][3] - v["bbox"][1] >= TEXT_BOX_MIN_HEIGHT
     ]
-    if not fills or len(lines) < 3:
+    if not fills or len(lines) < TEXT_BOX_MIN_LINES:
         return ()
     rows = sorted(lines, key=lambda line: line.bbox[1])
     tops = [line.bbox[1] for line in rows]
@@ -36,7 +37,7 @@ def text_boxes(vectors: Sequence[dict], lines: Sequence[Line], width: float, hei
     least = 2 * min(line.height for line in rows)
     out = []
     for box in fills:
-        if box[3] - box[1] < least or (box[2] - box[0]) * (box[3] - box[1]) > 0.5 * width * height:
+        if box[3] - box[1] < least or (box[2] - box[0]) * (box[3] - box[1]) > TEXT_BOX_MAX_PAGE_SHARE * width * height:
             continue
         # Only lines whose top lies within a line's height of the box can meet it.
         near = rows[bisect.bisect_left(tops, box[1] - tallest) : bisect.bisect_right(tops, box[3])]

@@ -28,33 +28,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from .thresholds import IMAGE_FILL, LETTER_SHARE, MIN_CHARS, TEXT_COVER, UNMAPPED_SHARE
+
 Verdict = Literal["usable", "garbage", "scan", "empty"]
 
-MIN_CHARS = 20
-"""Characters (not spaces) a page needs before its text is judged garbage: a page number, a date
-or a signature line is too short to tell a cipher from a code."""
-
-UNMAPPED_SHARE = 0.10
-"""Share of a page's characters that are no text (control characters, private use, U+FFFD,
-unassigned) that makes it garbage. Real text has next to none (an icon font's bullets: a few per
-cent at most); a font without a Unicode map gives its glyph codes, which for a subset font start
-at control codes (its space is "\\x03"), so a fifth or more of such a page is control characters."""
-
-LETTER_SHARE = 0.30
-"""Letters and digits below this share of a page's characters (leader dots counted once) make it
-garbage. The densest real pages (a financial statement's "(1,234)", a formula page) keep well
-over half; a simple font read without its encoding gives punctuation for letters: 4% in a
-truncated file's text."""
-
-IMAGE_FILL = 0.90
-"""Share of the page that images cover for it to be taken as a scan: a scanner's page is one
-image of the whole page (99-100% on the corpus's scans). A brochure's cover photo over half the
-page with its title is no scan; a page of images and no text at all is said anyway (the loader)."""
-
-TEXT_COVER = 0.05
-"""Share of the page that text lines cover below which an image page is a scan: a stamp line or
-a few typed words (1-3% of the page); an OCRed scan's invisible text covers its lines (30% and
-more), and a text page over a background image a fair part of it."""
 
 GLYPH_CODE_CASED = 30
 """Cased letters a page needs before its words are judged by their shape: a heading or two."""

@@ -17,24 +17,37 @@ from dataclasses import replace
 from .lines import Line
 from .paragraphs import Unit, box_of
 from .tables import with_year_rows
+from .thresholds import (
+    BLOCK_SEGMENT,
+    CELL_WORD_GAP,
+    DOUBLE_STRUCK,
+    LONG_ROW_CELLS,
+    MIN_FILLED,
+    SAME_ROW,
+    TEXT_TABLE_MAX_CELL,
+    TEXT_TABLE_MAX_LABEL_ROWS,
+    TEXT_TABLE_MIN_ROWS,
+    TEXT_TABLE_ROW_GAP,
+    TEXT_TABLE_ROW_OVERLAP,
+    YEAR_HEAD_SIZE_SLACK,
+)
 
 BEFORE = ("$", "\u20ac", "\u00a3", "\u00a5", "US$")
 AFTER = ("%", ")", "%)", "pts", "bps")
 """A currency sign set apart before its amount, a sign set apart after it: one cell with it."""
-_MIN_ROWS = 3
 _YEAR = re.compile(r"(?:19|20)\d\d")
-_MAX_LABEL_ROWS = 2
-"""Label rows (a caption of the rows below, a wrapped label) a table may hold in a row."""
-_MAX_CELL = 40
-"""Longest piece (characters) a cell holds; a row's first piece, its label, may be twice as long."""
 
 
 def text_tables(lines: Sequence[Line], page: int) -> tuple[list[Unit], list[Line]]:
     """The tables found among a page's body lines, and the lines left for paragraphs."""
     # Most pages hold prose: without three rows that carry two short pieces each, no table.
-    ys = sorted((line.bbox[1] + line.bbox[3]) / 2 for line in lines if len(line.text) <= 2 * _MAX_CELL)
-    paired = sum(1 for i in range(len(ys) - 1) if ys[i + 1] - ys[i] < 1.5 and (i == 0 or ys[i] - ys[i - 1] >= 1.5))
-    if paired < _MIN_ROWS:
+    ys = sorted((line.bbox[1] + line.bbox[3]) / 2 for line in lines if len(line.text) <= 2 * TEXT_TABLE_MAX_CELL)
+    paired = sum(
+        1
+        for i in range(len(ys) - 1)
+        if ys[i + 1] - ys[i] < DOUBLE_STRUCK and (i == 0 or ys[i] - ys[i - 1] >= DOUBLE_STRUCK)
+    )
+    if paired < TEXT_TABLE_MIN_ROWS:
         return [], list(lines)
     parts: dict[int, list[Line]] = {}  # id() of a joined piece: the lines it was made of
     rows = _rows(lines, parts)
@@ -47,11 +60,17 @@ def text_tables(lines: Sequence[Line], page: int) -> tuple[list[Unit], list[Line
             run += held + [row]
             held = []
             continue
-        if run and row and len(held) < _MAX_LABEL_ROWS and _label_row(row, run) and _follows((held or run)[-1], row):
+        if (
+            run
+            and row
+            and len(held) < TEXT_TABLE_MAX_LABEL_ROWS
+            and _label_row(row, run)
+            and _follows((held or run)[-1], row)
+        ):
             held.append(row)
             continue
         held = []
-        if len(run) >= _MIN_ROWS:
+        if len(run) >= TEXT_TABLE_MIN_ROWS:
             table = _table(run, page)
             if table is not None:
                 tables.append(table)
@@ -60,10 +79,6 @@ def text_tables(lines: Sequence[Line], page: int) -> tuple[list[Unit], list[Line
     if not tables:
         return [], list(lines)
     return tables, cut_at_tables([line for line in lines if id(line) not in taken], tables)
-
-
-_SEGMENT = 100_000
-"""Above any pymupdf block number: a block's lines below the n-th table get block + n * _SEGMENT."""
 
 
 def cut_at_tables(lines: list[Line], tables: list[Unit]) -> list[Line]:
@@ -81,7 +96,7 @@ def cut_at_tables(lines: list[Line], tables: list[Unit]) -> list[Line]:
             for t in tables
             if t.bbox is not None and t.bbox[3] <= centre and t.bbox[0] < line.bbox[2] and line.bbox[0] < t.bbox[2]
         )
-        out.append(replace(line, block=line.block + above * _SEGMENT) if above else line)
+        out.append(replace(line, block=line.block + above * BLOCK_SEGMENT) if above else line)
     return out
 
 
@@ -94,7 +109,7 @@ def _rows(lines: Sequence[Line], parts: dict[int, list[Line]]) -> list[list[Line
             last = rows[-1]
             top, bottom = min(ln.bbox[1] for ln in last), max(ln.bbox[3] for ln in last)
             overlap = min(bottom, line.bbox[3]) - max(top, line.bbox[1])
-            if overlap > 0.5 * min(line.height, bottom - top):
+            if overlap > SAME_ROW * min(line.height, bottom - top):
                 last.append(line)
                 continue
         rows.append([line])
@@ -107,7 +122,7 @@ def _pieces(row: list[Line], parts: dict[int, list[Line]]) -> list[Line]:
     out = [row[0]]
     for line in row[1:]:
         last = out[-1]
-        close = line.bbox[0] - last.bbox[2] < 0.8 * max(line.size, last.size)
+        close = line.bbox[0] - last.bbox[2] < CELL_WORD_GAP * max(line.size, last.size)
         if line.text not in BEFORE and (close or last.text in BEFORE or line.text in AFTER):
             box = (last.bbox[0], min(last.bbox[1], line.bbox[1]), line.bbox[2], max(last.bbox[3], line.bbox[3]))
             joined = Line(f"{last.text} {line.text}", box, last.size, last.bold, last.block, italic=last.italic)
@@ -124,10 +139,12 @@ def _cell_row(row: list[Line]) -> bool:
     if any(b.bbox[0] < a.bbox[2] - 1 for a, b in zip(row, row[1:])):
         return False  # pieces overlap: not cells side by side
     first, *rest = row
-    if not all(len(line.text) <= _MAX_CELL for line in rest):
+    if not all(len(line.text) <= TEXT_TABLE_MAX_CELL for line in rest):
         return False
     # A statement's row label may run long when only figures stand beside it.
-    longest = 3 * _MAX_CELL if all(figure(line.text) for line in rest) else 2 * _MAX_CELL
+    longest = (
+        LONG_ROW_CELLS * TEXT_TABLE_MAX_CELL if all(figure(line.text) for line in rest) else 2 * TEXT_TABLE_MAX_CELL
+    )
     return len(first.text) <= longest
 
 
@@ -135,7 +152,7 @@ def _label_row(row: list[Line], run: list[list[Line]]) -> bool:
     """A row of the label column alone, inside a table: a group's caption ("Cash Flows from
     Investing Activities"), a label wrapped onto a second line. It stays in the table when
     more rows follow; read apart, it would become a heading or a paragraph between two tables."""
-    if len(row) != 1 or len(row[0].text) > 3 * _MAX_CELL or figure(row[0].text):
+    if len(row) != 1 or len(row[0].text) > LONG_ROW_CELLS * TEXT_TABLE_MAX_CELL or figure(row[0].text):
         return False
     cells = run[-1][1:]  # where the figure columns of the row above begin
     return row[0].bbox[0] < cells[0].bbox[0] and row[0].bbox[2] <= max(line.bbox[2] for line in cells)
@@ -146,9 +163,9 @@ def _follows(above: list[Line], row: list[Line], heads: bool = False) -> bool:
     row may be set a size smaller or larger)."""
     gap = min(line.bbox[1] for line in row) - max(line.bbox[3] for line in above)
     height = max(line.height for line in above + row)
-    slack = 0.25 * max(above[0].size, row[0].size) if heads and _year_heads(above) else 1.0
+    slack = YEAR_HEAD_SIZE_SLACK * max(above[0].size, row[0].size) if heads and _year_heads(above) else 1.0
     # Set close, line boxes overlap a little, bold type's a little more.
-    return -1.5 <= gap <= 1.5 * height and abs(above[0].size - row[0].size) <= slack
+    return -TEXT_TABLE_ROW_OVERLAP <= gap <= TEXT_TABLE_ROW_GAP * height and abs(above[0].size - row[0].size) <= slack
 
 
 def _year_heads(row: list[Line]) -> bool:
@@ -158,7 +175,7 @@ def _year_heads(row: list[Line]) -> bool:
 
 def _table(run: list[list[Line]], page: int) -> Unit | None:
     data = [row for row in run if any(figure(ln.text) for ln in row[1:])]
-    if len(data) < max(_MIN_ROWS, len(run) // 2):
+    if len(data) < max(TEXT_TABLE_MIN_ROWS, len(run) // 2):
         return None  # a grid of words is as likely a layout as a table; figures make it one
     columns = _columns(data)  # heads may span columns: the figures' rows set them
     if len(columns) < 2:
@@ -170,7 +187,7 @@ def _table(run: list[list[Line]], page: int) -> Unit | None:
             grid[r][c] = f"{grid[r][c]} {line.text}".strip()
     grid = _rejoin_wrapped(grid)
     filled = sum(1 for row in grid for cell in row if cell)
-    if filled < 0.5 * len(grid) * len(columns):
+    if filled < MIN_FILLED * len(grid) * len(columns):
         return None  # labels scattered over a chart, not rows of a table
     # The column heads: a first row without figures, or without a row label ("", "2023", "2022").
     header = with_year_rows(grid, 1 if run[0] not in data or not grid[0][0] or _year_heads(run[0]) else 0)

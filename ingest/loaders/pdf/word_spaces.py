@@ -13,11 +13,9 @@ from __future__ import annotations
 import re
 
 from .lines import RawText
+from .thresholds import WORD_EDGE_SLACK, WORD_SPACE_GAP
 
 _HANGUL = re.compile("[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]")
-_GAP = 0.2
-"""A gap of a fifth of the type's size or more is a word space (Korean's is a third of an em;
-justified letters stand a few hundredths apart)."""
 
 
 def restore_word_spaces(raw: RawText, blocks: list[dict], text: str) -> None:
@@ -53,7 +51,7 @@ def _pieces(word: tuple, line: list[tuple[dict, float]]) -> list[tuple]:
     inside = [
         (c, size)
         for c, size in line
-        if x0 - 0.5 <= (c["bbox"][0] + c["bbox"][2]) / 2 <= x1 + 0.5 and not c["c"].isspace()
+        if x0 - WORD_EDGE_SLACK <= (c["bbox"][0] + c["bbox"][2]) / 2 <= x1 + WORD_EDGE_SLACK and not c["c"].isspace()
     ]
     if "".join(c["c"] for c, _ in inside) != text:
         return [word]  # not the same characters: leave MuPDF's word as it is
@@ -69,7 +67,10 @@ def _pieces(word: tuple, line: list[tuple[dict, float]]) -> list[tuple]:
 
 def _apart(before: dict, c: dict, size: float) -> bool:
     """A word space between two glyphs: a gap of a fifth of the type's size beside a syllable."""
-    return bool(_HANGUL.match(before["c"]) or _HANGUL.match(c["c"])) and c["bbox"][0] - before["bbox"][2] >= _GAP * size
+    return (
+        bool(_HANGUL.match(before["c"]) or _HANGUL.match(c["c"]))
+        and c["bbox"][0] - before["bbox"][2] >= WORD_SPACE_GAP * size
+    )
 
 
 def _spaced(chars: list[dict], size: float) -> str:

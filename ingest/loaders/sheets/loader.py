@@ -111,9 +111,9 @@ def _workbook_blocks(wb, facts: Mapping[str, SheetFacts], reader: CommentReader,
         comments = reader.of_sheet(fact.part, name)
         every_comment += ({"sheet": name, **c.attrs()} for c in comments)
         path = (title, name)
-        # The cells are not bound here: `_piece_blocks` lets them go once the tables are cut out.
+        # The cells are not bound here: `piece_blocks` lets them go once the tables are cut out.
         sheet_blocks = list(
-            _piece_blocks(_sheet_cells(ws, fact.last_value_row), fact.merges, path, sheet=name, comments=comments)
+            piece_blocks(_sheet_cells(ws, fact.last_value_row), fact.merges, path, sheet=name, comments=comments)
         )
         if not sheet_blocks:
             kept = f" (its {len(comments)} comment(s) are kept in the document's meta only)" if comments else ""
@@ -172,9 +172,10 @@ def _sheet_cells(ws, last_row: int | None) -> SheetCells:
     return cells
 
 
-def _piece_blocks(
+def piece_blocks(
     cells: SheetCells, merges: list[Merge], path: tuple[str, ...], sheet: str, comments: list[CellComment]
 ) -> Iterator[Block]:
+    """A sheet's title lines, lone cells and tables as blocks under `path` (the .ods loader's too)."""
     pieces = list(sheet_pieces(cells, merges))
     placed = place(comments, pieces, [m for m in merges if (m[0], m[1]) in cells]) if comments else None
     del cells  # the tables hold what they need: let the grid go before they are rendered
