@@ -121,6 +121,10 @@ class BlockMeta(TypedDict, total=False):
     slide_id: str
     """A Google Slides slide's object id, on its heading: the .pptx loader writes it (from a Drive
     export's shape names); the Drive links (`links.py`) read it."""
+    pdf_pass: str
+    """The PDF reader's pass that decided what the block is (a name in `pdf/passes.py`: "headings",
+    "units", "ruled_tables", "figures", "margins", "rejoin_bands", "blocks"): the PDF loader writes
+    it; `ingest inspect` shows it."""
     note: str
     """"footnote" or "endnote", on a note block: the Word and Docs loaders write it; no stage reads it."""
     id: str

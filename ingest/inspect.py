@@ -185,6 +185,7 @@ def as_json(inspection: Inspection) -> dict:
                 "page": t.block.page,
                 "bbox": list(t.block.bbox) if t.block.bbox else None,
                 "text": t.block.text,
+                "decided_by": (t.block.meta or {}).get("pdf_pass"),
                 "removed_by": t.removed_by or None,
                 "changed_by": list(t.changed_by),
                 "removals": [

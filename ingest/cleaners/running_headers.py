@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import math
 import re
-from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from difflib import SequenceMatcher
 
@@ -28,6 +27,7 @@ from pydantic import BaseModel, Field
 
 from ..blocks import Block
 from ..page_furniture import CAPTION, STAMP, band_key, furniture_like, is_page_number
+from ..type_sizes import body_size
 from . import CleanContext, Cleaner, drop_lines
 
 _ET_AL = re.compile(r"\bet al\b\.?")
@@ -167,13 +167,13 @@ def _letters(text: str) -> str:
 
 
 def _body_size(blocks: list[Block]) -> float:
-    """The size most body text is set in (blocks outside the bands)."""
-    sizes: Counter[float] = Counter()
-    for block in blocks:
-        meta = block.meta or {}
-        if block.kind != "heading" and meta.get("band") is None and meta.get("font_size"):
-            sizes[meta["font_size"]] += len(block.text)
-    return sizes.most_common(1)[0][0] if sizes else 0.0
+    """The size most body text is set in, over the blocks outside the bands and not headings (the
+    loader counts lines and table cells instead: `ingest.type_sizes` says why they differ)."""
+    return body_size(
+        (b.meta["font_size"], len(b.text))
+        for b in blocks
+        if b.kind != "heading" and (b.meta or {}).get("band") is None and (b.meta or {}).get("font_size")
+    )
 
 
 def _pieces(block: Block) -> tuple[str, ...]:

@@ -83,6 +83,8 @@ def show(inspection: Inspection, out: Console, changes_only: bool = False) -> No
         where = f"#{traced.index} {b.kind}" + (f" ({b.layer})" if b.layer != "body" else "")
         where += f" p.{b.page}" if b.page is not None else ""
         where += f" y {b.bbox[1]:.0f}" if b.bbox is not None else ""
+        decided = (b.meta or {}).get("pdf_pass")
+        where += f" by {decided}" if decided else ""  # the PDF reader's pass that made it this kind
         line = Text(f"{where}  ", style="dim")
         labels = []
         for run, cleaner in segments(traced):

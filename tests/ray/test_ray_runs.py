@@ -4,9 +4,14 @@ the driver dies."""
 
 from __future__ import annotations
 
+import json
 import shutil
+import signal
 import sqlite3
+import subprocess
+import sys
 import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -130,3 +135,82 @@ def test_a_plugin_missing_on_the_nodes_is_named_before_any_document(two_nodes, l
         run(*cfg)
     with sqlite3.connect(tmp_path / "index.sqlite") as db:
         assert db.execute("SELECT count(*) FROM chunks").fetchone() == (0,)
+
+
+def write_job(docs: Path, out: Path, cluster: Cluster) -> Path:
+    job = out / "job.yaml"
+    job.write_text(
+        json.dumps(  # JSON is YAML
+            {
+                "source": {"local": {"path": str(docs)}},
+                "sink": {"sqlite": str(out / "index.sqlite")},
+                "state": str(out / "state.sqlite"),
+                "embedder": {"name": "minilm"},
+                "executor": {"ray": {"address": cluster.address, "max_retries": 3}},
+            }
+        )
+    )
+    return job
+
+
+def stored_docs(path: Path) -> int:
+    try:
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=1) as db:
+            return db.execute("SELECT count(*) FROM documents").fetchone()[0]
+    except sqlite3.Error:  # not created yet, or busy
+        return 0
+
+
+def test_kill_9_of_the_driver_mid_run_then_a_rerun_gives_the_same_index(two_nodes, local_index, tmp_path):
+    docs, want = local_index
+    job = write_job(docs, tmp_path, two_nodes)
+    driver = subprocess.Popen(
+        [sys.executable, "-m", "ingest", "run", str(job)],
+        env=two_nodes.env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        while driver.poll() is None and stored_docs(tmp_path / "index.sqlite") < 2:
+            time.sleep(0.02)
+        assert driver.poll() is None, "the run ended before it could be killed"
+        driver.send_signal(signal.SIGKILL)  # the driver alone: the cluster lives on
+        driver.wait(timeout=60)
+    finally:
+        if driver.poll() is None:
+            driver.kill()
+    partial = index(tmp_path / "index.sqlite")
+    assert 2 <= len(partial["docs"]) < len(want["docs"])
+    for doc_id in partial["docs"]:  # each document written is whole: one transaction each
+        assert partial["chunks"][doc_id] == want["chunks"][doc_id]
+    again = run(*config(docs, tmp_path, two_nodes))
+    assert not any(r.retry for r in again.failures), again.failures
+    assert_same_index(index(tmp_path / "index.sqlite"), want)
+
+
+def test_an_incremental_run_on_the_cluster_touches_only_what_changed(two_nodes, local_index, tmp_path):
+    source, _ = local_index
+    docs = tmp_path / "docs"
+    shutil.copytree(source, docs)
+    first = run(*config(docs, tmp_path, two_nodes))
+    assert first.changed > 3 and not any(r.retry for r in first.failures)
+    markdown = sorted(docs.rglob("*.md"))
+    edited, removed = markdown[0], markdown[1]
+    edited.write_text(edited.read_text() + "\n\nA closing sentence added by the test run.\n")
+    removed.unlink()
+    added = docs / "added.md"
+    added.write_text("# Added\n\nA new page about the tests' cluster.\n")
+    results: list = []
+    second = run(*config(docs, tmp_path, two_nodes), on_result=results.append)
+    by_id = {r.doc_id: r.status for r in results}  # a local document is named by its path
+    rel = lambda p: str(p.relative_to(docs))  # noqa: E731
+    assert by_id.pop(rel(edited)) == "changed"
+    assert by_id.pop(rel(added)) == "changed"
+    assert by_id.pop(rel(removed)) == "deleted"
+    assert set(by_id.values()) <= {"unchanged", "failed"}  # failed: the same bad file, not parsed again
+    assert (second.changed, second.deleted) == (2, 1)
+    assert second.unchanged == first.changed - 2
+    texts = index(tmp_path / "index.sqlite")["chunks"]
+    assert any("closing sentence added" in t for chunks in texts.values() for _, t in chunks)
+    assert any("new page about the tests" in t for chunks in texts.values() for _, t in chunks)

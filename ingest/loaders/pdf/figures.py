@@ -15,6 +15,7 @@ import re
 from collections.abc import Sequence
 
 from ...page_furniture import CAPTION
+from ...type_sizes import body_size
 from .groups import Groups
 from .lines import Line, inside
 from .thresholds import (
@@ -83,10 +84,7 @@ def figure_lines(lines: Sequence[Line], regions: Sequence[Box]) -> tuple[list[tu
     """Each figure's region and lines (for the regions that hold any), and the other lines."""
     if not regions:
         return [], list(lines)
-    sizes: dict[float, int] = {}
-    for line in lines:
-        sizes[line.size] = sizes.get(line.size, 0) + len(line.text)
-    body = max(sizes, key=sizes.__getitem__)
+    body = body_size((line.size, len(line.text)) for line in lines)
     held: list[list[Line]] = [[] for _ in regions]
     rest = []
     for line in lines:

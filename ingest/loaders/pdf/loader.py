@@ -58,7 +58,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sized
 from dataclasses import replace
 
 import pymupdf
@@ -67,31 +67,23 @@ from ...blocks import Band, Block, BlockMeta, Document, Loaded
 from ...errors import LoaderError, UnreadableText
 from ...page_furniture import CAPTION
 from ...table_text import render_table
-from .figures import figure_lines, figure_regions
+from ...type_sizes import body_size
 from .framed_prose import framed_prose, peel_prose
-from .headings import heading_levels, mark_units
-from .hyphens import Spelling, spelling
+from .headings import mark_units
+from .hyphens import Spelling
 from .lines import (
     TEXT_FLAGS,
     GlyphOrder,
     Line,
     RawText,
-    extract,
     inside,
-    mend_drop_caps,
-    raw_text,
-    restore_glyph_order,
-    span_text,
 )
-from .margins import PageLines, recurring, split_margins
-from .overprint import single_printed
+from .margins import PageLines, split_margins
 from .paragraphs import TERMINAL, Unit, box_of, continues, join_lines, list_marker, page_units
-from .rejoin import rejoin
 from .rule_tables import rule_tables
-from .shaded_lines import rejoin_shaded_lines
 from .table_heads import heads_into_tables
-from .tables import Box, Grid, cell_texts, find_grids, header_rows, right_to_left_rows, shading_within
-from .text_boxes import holds, text_boxes
+from .tables import Box, Grid, cell_texts, find_grids, header_rows, right_to_left_rows
+from .text_boxes import holds
 from .text_layer import PageText, image_share, judge_page, pages_phrase
 from .text_tables import cut_at_tables, text_tables
 from .thresholds import (
@@ -99,7 +91,6 @@ from .thresholds import (
     BAR_MAX_SHARE,
     BAR_MIN_HEIGHTS,
     BAR_MIN_WIDTH,
-    FIGURE_MIN_PATHS,
     FOOTNOTE_LOWER_HALF,
     FOOTNOTE_MIN_CHARS,
     FULL_LINE_SLACK,
@@ -122,9 +113,8 @@ from .thresholds import (
     SNAP,
     STROKE_HALF_WIDTH,
     STROKE_THIN,
-    VECTOR_BLOCK,
 )
-from .word_spaces import restore_word_spaces, spaced_words
+from .word_spaces import spaced_words
 
 pymupdf.TOOLS.mupdf_display_errors(False)
 
@@ -136,25 +126,23 @@ _JUNK_TITLE = re.compile(
 
 
 def load(data: bytes, document: Document) -> Loaded:
+    from .passes import DocumentWork, run_document  # passes.py reads this module's helpers
+
     doc = _open(data, document)
     try:
-        pages, in_tables, verdicts = _read_pages(doc)
-        warnings = _layer_warnings(verdicts, pages, doc.is_repaired, document)
+        read, in_tables, verdicts = _read_pages(doc)
         toc = doc.get_toc(simple=True)
         title = (doc.metadata or {}).get("title", "").strip()
+        repaired = doc.is_repaired
     finally:
         doc.close()
     if title and not _JUNK_TITLE.search(title):
         document = replace(document, title=title)
     elif not document.title:
         document = replace(document, title=document.name)
-    body = _body_size(pages, in_tables)  # band lines that rejoin the body below do not change it
-    units = [(placed, _units(placed, tables)) for placed, tables in map(_heads, rejoin(pages, body))]
-    spelt = spelling([[line.text for line in u.lines] for _, page_units in units for u in page_units])
-    # A scan's few words (a filing stamp, a date) say nothing of the document's structure.
-    scans = frozenset(v.page for v in verdicts if v.verdict == "scan")
-    blocks = tuple(_blocks(units, toc, document.title, body, spelt, scans))
-    return Loaded(document=document, blocks=blocks, warnings=tuple(warnings))
+    warnings = _layer_warnings(verdicts, read, repaired, document)
+    work = run_document(DocumentWork(read, in_tables, verdicts, toc, document))
+    return Loaded(document=document, blocks=work.blocks, warnings=tuple(warnings))
 
 
 def _open(data: bytes, document: Document) -> pymupdf.Document:
@@ -177,65 +165,29 @@ def _open(data: bytes, document: Document) -> pymupdf.Document:
 
 def _read_pages(
     doc: pymupdf.Document,
-) -> tuple[list[tuple[PageLines, list[Unit]]], list[Line], list[PageText]]:
-    """Each page's placed lines and tables, the lines that were read as table cells, and the
-    verdict on each page's text layer (a garbage page's text is not read)."""
+) -> tuple[list[tuple[list[Line], list[Unit], int, pymupdf.Rect, tuple[Box, ...], str]], list[Line], list[PageText]]:
+    """Each page read through the page passes (`passes.PAGE_PASSES`): its lines, tables, number,
+    size, text boxes and label; the lines that were read as table cells; and the verdict on each
+    page's text layer (a garbage page's text is not read)."""
+    from .passes import PageWork, run_page  # passes.py reads this module's helpers
+
     read: list[tuple[list[Line], list[Unit], int, pymupdf.Rect, tuple[Box, ...], str]] = []
     in_tables: list[Line] = []
     verdicts: list[PageText] = []
     labelled = bool(doc.get_page_labels())
     for page in doc.pages():
-        number = page.number + 1
-        rect = page.rect  # computed by MuPDF on every access
         # One pass over the page: its text, and the vector rules the tables are found from.
         textpage = page.get_textpage(flags=TEXT_FLAGS)
         blocks = textpage.extractDICT()["blocks"]  # page.get_text's wrapper adds a crop box lookup
-        rejoin_shaded_lines(blocks)
-        text = [b for b in blocks if b["type"] == 0]
-        script = span_text(text)
-        verdict = _judge(page, number, rect, text, script)
-        verdicts.append(verdict)
-        if verdict.verdict == "garbage":
-            continue
-        raw = raw_text(textpage)
-        glyphs = restore_glyph_order(raw, text, script)
-        restore_word_spaces(raw, text, script if glyphs is None else span_text(text))
-        text = single_printed(raw, text)
-        vectors = [b for b in blocks if b["type"] == VECTOR_BLOCK]
-        # Fills inside a fill of their colour draw nothing: no figure's mark, and where they
-        # shade a cell's lines no cell's edge.
-        hidden, shading = shading_within(vectors) if len(vectors) >= 2 else (set(), set())
-        ruled = [v for k, v in enumerate(vectors) if k not in shading] if shading else vectors
-        tables, plots = _tables(textpage, raw, text, ruled, number, glyphs)
-        if hidden:
-            vectors = [v for k, v in enumerate(vectors) if k not in hidden]
-        # A table ruled across only is the alignment rule's to read where it finds one (`_units`).
-        framed = [t.bbox for t in tables if t.bbox is not None and not t.meta.get("across")]
-        lines = mend_drop_caps(extract(text, framed, in_tables))
-        if len(vectors) >= FIGURE_MIN_PATHS and lines:
-            regions = figure_regions(
-                [v["bbox"] for v in vectors],
-                plots + _charts(_stacked(vectors), lines),
-                rect.width,
-                rect.height,
-                [t.bbox for t in tables if t.bbox is not None],
-            )
-            held, lines = figure_lines(lines, regions)
-            tables += [Unit("figure", ls, number, bbox=box_of(ls), meta={"region": region}) for region, ls in held]
-        if not lines and not tables:
-            if verdict.verdict == "usable" and page.get_images():  # small images and no text
-                verdicts[-1] = PageText(number, "scan", "images and no text")
-            elif verdict.verdict == "usable":
-                verdicts[-1] = PageText(number, "empty")
-            continue
-        boxes = text_boxes(vectors, lines, rect.width, rect.height)
-        read.append((lines, tables, number, rect, boxes, page.get_label() if labelled else ""))
-    repeated = recurring([(lines, rect.height) for lines, _, _, rect, _, _ in read])
-    pages = [
-        (_placed(lines, number, rect, repeated, label, boxes), tables)
-        for lines, tables, number, rect, boxes, label in read
-    ]
-    return pages, in_tables, verdicts
+        # page.rect is computed by MuPDF on every access: read once.
+        work = PageWork(page, page.number + 1, page.rect, textpage, blocks, in_tables)
+        kept = run_page(work)
+        assert work.verdict is not None
+        verdicts.append(work.verdict)
+        if kept:
+            label = page.get_label() if labelled else ""
+            read.append((work.lines, work.tables, work.number, work.rect, work.boxes, label))
+    return read, in_tables, verdicts
 
 
 def _judge(page: pymupdf.Page, number: int, rect: pymupdf.Rect, text: list[dict], script: str) -> PageText:
@@ -257,9 +209,7 @@ def _judge(page: pymupdf.Page, number: int, rect: pymupdf.Rect, text: list[dict]
     return judge_page(number, script, boxes, rect.width * rect.height, images, unmapped_fonts)
 
 
-def _layer_warnings(
-    verdicts: list[PageText], pages: list[tuple[PageLines, list[Unit]]], repaired: bool, document: Document
-) -> list[str]:
+def _layer_warnings(verdicts: list[PageText], pages: Sized, repaired: bool, document: Document) -> list[str]:
     """Warnings on the pages whose text layer is not usable; `UnreadableText` where the document
     as a whole has none, and `LoaderError` for a PDF with no text at all (a scan)."""
     garbage = [v for v in verdicts if v.verdict == "garbage"]
@@ -576,13 +526,9 @@ def _cell(value: str | None) -> str:
 
 def _body_size(pages: list[tuple[PageLines, list[Unit]]], in_tables: list[Line]) -> float:
     """The size most text is set in, table cells included: a form that is mostly tables would
-    otherwise take its few headings for the body."""
-    sizes: Counter[float] = Counter()
-    for line in (line for placed, _ in pages for line in placed.body):
-        sizes[line.size] += len(line.text)
-    for line in in_tables:
-        sizes[line.size] += len(line.text)
-    return sizes.most_common(1)[0][0] if sizes else 0.0
+    otherwise take its few headings for the body (`ingest.type_sizes`: the cleaners count blocks)."""
+    lines = [line for placed, _ in pages for line in placed.body] + in_tables
+    return body_size((line.size, len(line.text)) for line in lines)
 
 
 # -- blocks -----------------------------------------------------------------------------------
@@ -590,13 +536,11 @@ def _body_size(pages: list[tuple[PageLines, list[Unit]]], in_tables: list[Line])
 
 def _blocks(
     pages: list[tuple[PageLines, list[Unit]]],
-    toc: list,
+    levels: dict[int, int],
     title: str,
     body: float,
     spelt: Spelling,
-    scans: frozenset[int] = frozenset(),
 ) -> Iterator[Block]:
-    levels = heading_levels((u for _, units in pages for u in units if u.page not in scans), toc, body)
     ordered = [u for _, units in pages for u in units]
     firsts = [levels[id(u)] for u in ordered if id(u) in levels]
     sole_root = bool(firsts) and firsts[0] == 1 and firsts.count(1) == 1
@@ -654,7 +598,7 @@ def _blocks(
                     level=min(MAX_HEADING_LEVEL, level),
                     page=unit.page,
                     bbox=_bbox(unit),
-                    meta={"font_size": unit.lines[0].size, "band": None},
+                    meta={"font_size": unit.lines[0].size, "band": None, "pdf_pass": "headings"},
                 )
                 continue
             if (
@@ -676,7 +620,7 @@ def _blocks(
                     path,
                     page=unit.page,
                     bbox=unit.bbox,
-                    meta={"band": None},
+                    meta={"band": None, "pdf_pass": "figures"},
                 )
                 continue
             if unit.kind == "table":
@@ -689,7 +633,7 @@ def _blocks(
                     header_rows=unit.header_rows,
                     page=unit.page,
                     bbox=unit.bbox,
-                    meta={"band": None},
+                    meta={"band": None, "pdf_pass": unit.meta.get("pdf_pass", "units")},
                 )
                 continue
             pending, pending_path = unit, path
@@ -701,7 +645,7 @@ def _blocks(
                 path,
                 page=u.page,
                 bbox=_bbox(u),
-                meta={"font_size": u.lines[0].size, "band": None},
+                meta={"font_size": u.lines[0].size, "band": None, "pdf_pass": "blocks"},
             )
             for u in units
             if id(u) in notes
@@ -771,7 +715,9 @@ def _runs_on(pending: Unit, unit: Unit) -> bool:
 
 
 def _text_block(unit: Unit, path: tuple[str, ...], markers: list[float], spelt: Spelling) -> Block:
-    meta: BlockMeta = {"font_size": unit.lines[0].size, "band": None}
+    # Lines the rejoin pass returned from a band carry a block number below zero.
+    decided = "rejoin_bands" if all(line.block < 0 for line in unit.lines) else "units"
+    meta: BlockMeta = {"font_size": unit.lines[0].size, "band": None, "pdf_pass": decided}
     if unit.page_end is not None:
         meta["page_end"] = unit.page_end
     text = join_lines([line.text for line in unit.lines], spelt)
@@ -805,6 +751,7 @@ def _margin_block(group: tuple[Band, tuple[Line, ...]], placed: PageLines, path:
         "page_width": placed.width,
         "page_height": placed.height,
         "left_edge": placed.left_edge,
+        "pdf_pass": "margins",
     }
     if placed.label:
         meta["page_label"] = placed.label
