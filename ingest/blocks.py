@@ -118,6 +118,11 @@ class BlockMeta(TypedDict, total=False):
     speaker_notes: bool
     """A block of a slide's speaker notes, not of the slide: the .pptx loader writes it (only
     with `pptx: {notes: true}`, the default); no stage reads it."""
+    ocr: bool
+    """A block read by OCR from a page image (a scanned PDF page, an image file): the PDF and image
+    loaders write it, with `ocr_confidence`; no stage reads it."""
+    ocr_confidence: float
+    """The OCR engine's mean confidence (0-1) on the block's page: written with `ocr`."""
     slide_id: str
     """A Google Slides slide's object id, on its heading: the .pptx loader writes it (from a Drive
     export's shape names); the Drive links (`links.py`) read it."""

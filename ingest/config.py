@@ -23,7 +23,7 @@ from .embedders import options_of as embedder_options
 from .errors import ConfigError, IngestError
 from .loaders import resolve as resolve_loader
 from .loaders import use as use_loader
-from .loaders.options import LoaderOptions, PptxOptions
+from .loaders.options import LoaderOptions, PdfOptions, PptxOptions
 from .options import StrictOptions
 from .plugin_stages import plugin_options
 from .sources.drive_options import DriveSourceConfig
@@ -135,13 +135,15 @@ class Config(StrictOptions):
     """`{name: minilm, ...options}`: chunks get vectors, for vector and hybrid search. None: none."""
     pptx: PptxOptions = PptxOptions()
     """The .pptx loader's options (Google Slides too): `{notes: false}` leaves speaker notes out."""
+    pdf: PdfOptions = PdfOptions()
+    """The PDF loader's options: `{ocr: auto | always | never, ocr_languages: [en]}` (OCR of scanned pages)."""
 
     executor: ExecutorConfig | None = None
     """`{ray: {...}}`: process documents on a Ray cluster instead of `workers` local processes."""
 
     def loader_options(self) -> LoaderOptions:
         """The built-in loaders' options, as the workers hand them to each loader."""
-        return LoaderOptions(pptx=self.pptx)
+        return LoaderOptions(pptx=self.pptx, pdf=self.pdf)
 
     @model_validator(mode="after")
     def _one_executor(self) -> Config:

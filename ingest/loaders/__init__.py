@@ -65,6 +65,11 @@ _EXTENSIONS = {
     ".eml": EML,
     ".mbox": MBOX,
     ".epub": EPUB,
+    ".png": "image/png",
+    ".jpg": "image/jpeg",
+    ".jpeg": "image/jpeg",
+    ".tif": "image/tiff",
+    ".tiff": "image/tiff",
     ".odt": ODT,
     ".ods": ODS,
 }
@@ -243,6 +248,7 @@ BUILTIN_LOADERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("eml", "mail.loader:load_message", (EML,)),
     ("mbox", "mail.loader:load_mbox", (MBOX,)),
     ("epub", "epub.loader:load", (EPUB,)),
+    ("image", "images.loader:load", ("image/png", "image/jpeg", "image/tiff")),  # by OCR (the `ocr` extra)
     ("odt", "odf.loader:load", (ODT,)),
     ("ods", "odf.loader:load", (ODS,)),
 )

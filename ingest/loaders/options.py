@@ -5,6 +5,10 @@ re-reads exactly those documents."""
 
 from __future__ import annotations
 
+from typing import Literal
+
+from pydantic import Field
+
 from ..options import StrictOptions
 
 
@@ -13,10 +17,20 @@ class PptxOptions(StrictOptions):
     """Speaker notes as blocks of their slide (False: left out)."""
 
 
+class PdfOptions(StrictOptions):
+    ocr: Literal["auto", "always", "never"] = "auto"
+    """auto: OCR the pages whose text layer cannot be read (a scan, glyph codes, images and no
+    text); always: every page, its text layer ignored; never: no OCR (such pages are warnings)."""
+    ocr_languages: tuple[str, ...] = Field(default=("en",), min_length=1)
+    """Languages of the scans (PaddleOCR's codes: en, de, fr, ch, japan...); the packaged model reads
+    Latin scripts, Chinese and Japanese, and says so in a warning for any other."""
+
+
 class LoaderOptions(StrictOptions):
     """Every built-in loader's options, by loader name (the names of `BUILTIN_LOADERS`)."""
 
     pptx: PptxOptions = PptxOptions()
+    pdf: PdfOptions = PdfOptions()
 
     def of(self, loader: str) -> StrictOptions | None:
         """The options of the built-in loader named `loader`, or None if it takes none."""

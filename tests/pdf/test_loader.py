@@ -10,13 +10,15 @@ import pytest
 
 from ingest.errors import LoaderError
 from ingest.loaders import load_bytes, load_file, local_document
+from ingest.loaders.options import LoaderOptions, PdfOptions
 
 DOCLING = "docling/pdf"
 
 
-def load_variant(path, data: bytes):
+def load_variant(path, data: bytes, ocr: str = "auto"):
     """Load `data` as if it were the file at `path` (a damaged or re-saved copy of it)."""
-    return load_bytes(data, local_document(path, data, path.stat().st_mtime))
+    options = LoaderOptions(pdf=PdfOptions(ocr=ocr))
+    return load_bytes(data, local_document(path, data, path.stat().st_mtime), options)
 
 
 def test_zero_byte_pdf_is_a_warning(corpus):
@@ -52,19 +54,19 @@ def _scanned(path, pages: int) -> bytes:
     return out.tobytes()
 
 
-def test_scanned_pdf_is_an_error_saying_to_ocr(corpus):
+def test_scanned_pdf_without_ocr_is_an_error_saying_to_ocr(corpus):
     path = corpus / DOCLING / "sources/multi_page.pdf"
-    with pytest.raises(LoaderError, match=r"multi_page\.pdf.*no text layer.*OCR"):
-        load_variant(path, _scanned(path, 2))
+    with pytest.raises(LoaderError, match=r"multi_page\.pdf.*no text layer.*OCR extra.*ingest\[ocr\]"):
+        load_variant(path, _scanned(path, 2), ocr="never")
 
 
-def test_scanned_pages_in_a_text_pdf_give_a_warning(corpus):
+def test_scanned_pages_in_a_text_pdf_without_ocr_give_a_warning(corpus):
     path = corpus / DOCLING / "sources/multi_page.pdf"
     with pymupdf.open(path) as doc, pymupdf.open(stream=_scanned(path, 1), filetype="pdf") as scan:
         doc.insert_pdf(scan)
         data = doc.tobytes()
         pages = doc.page_count
-    loaded = load_variant(path, data)
+    loaded = load_variant(path, data, ocr="never")
     assert len(loaded.warnings) == 1 and f"page {pages} is a scanned image" in loaded.warnings[0]
     assert loaded.blocks and max(b.page for b in loaded.blocks) < pages
 

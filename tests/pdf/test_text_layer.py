@@ -12,6 +12,7 @@ import pytest
 
 from ingest.errors import LoaderError, UnreadableText
 from ingest.loaders import load_bytes, load_file, local_document
+from ingest.loaders.options import LoaderOptions, PdfOptions
 from ingest.loaders.pdf.text_layer import character_counts, glyph_code_shaped, judge_page
 from tests.local_job import ingest, write_config
 
@@ -27,8 +28,12 @@ CUT_SHORT = [
 STAMP = "Case 1:09-cv-01234 Document 12 Filed 2/2/09"
 
 
-def load_variant(path, data: bytes):
-    return load_bytes(data, local_document(path, data, path.stat().st_mtime))
+NO_OCR = LoaderOptions(pdf=PdfOptions(ocr="never"))
+"""What the loader does where it does not OCR (`pdf: {ocr: never}`, or no OCR extra installed)."""
+
+
+def load_variant(path, data: bytes, options: LoaderOptions = NO_OCR):
+    return load_bytes(data, local_document(path, data, path.stat().st_mtime), options)
 
 
 def words(text: str) -> set[str]:
@@ -150,7 +155,7 @@ def test_the_court_filing_of_two_scanned_pages_warns_for_both(corpus):
     """#25 item 6: two image pages with e-filing stamps; "XXXXXXXX" (a redaction typed on page 1)
     was the document's heading and its only root."""
     path = corpus / "freelaw_doctor/doctor/test_assets/recap_extract/gov.uscourts.cand.203070.27.0.pdf"
-    loaded = load_file(path)
+    loaded = load_variant(path, path.read_bytes())
     [warning] = loaded.warnings
     assert "pages 1, 2 are scanned images" in warning and "OCR" in warning
     assert not [b for b in loaded.blocks if b.kind == "heading"]
@@ -220,7 +225,8 @@ def test_a_scan_warning_is_in_the_run_log_and_summary(tmp_path, corpus):
     docs.mkdir()
     (docs / "filing.pdf").write_bytes(rasterised((corpus / MULTI_PAGE).read_bytes(), {0, 1}, STAMP))
     summary = tmp_path / "summary.json"
-    proc = ingest("run", write_config(tmp_path, docs), "--quiet", "--log-format", "text", "--summary-json", summary)
+    config = write_config(tmp_path, docs, extra="pdf: {ocr: never}\n")
+    proc = ingest("run", config, "--quiet", "--log-format", "text", "--summary-json", summary)
     assert proc.returncode == 0, proc.stderr
     assert "filing.pdf" in proc.stderr and "pages 1, 2 are scanned images" in proc.stderr
     assert "pages 1, 2 are scanned images" in summary.read_text() and '"warnings": 1' in summary.read_text()

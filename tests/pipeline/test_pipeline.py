@@ -24,7 +24,7 @@ def workspace(tmp_path, seeds):
     (docs / "notes.txt").write_text("Quarterly review is due in March.\n\nBring the budget sheet.\n")
     (docs / "sub").mkdir()
     (docs / "sub" / "policy.md").write_text("# Policy\n\nLaptops are replaced every four years.\n")
-    (docs / "image.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    (docs / "image.gif").write_bytes(b"GIF89a")  # a format no loader reads
     config = tmp_path / "ingest.yaml"
     config.write_text(
         f"source:\n  local: {{path: {docs}}}\n"
@@ -54,7 +54,7 @@ def test_second_run_parses_nothing_then_changes_and_deletions_apply(workspace):
     docs, config, index = workspace
     summary, status = sync(config)
     assert (summary.changed, summary.skipped, summary.failed) == (3, 1, 0)
-    assert status["image.png"] == "skipped"
+    assert status["image.gif"] == "skipped"
     assert summary.chunks_written > 0
     assert search(index, "laptops replaced")[0].chunk.doc_id == "sub/policy.md"
 
@@ -67,7 +67,7 @@ def test_second_run_parses_nothing_then_changes_and_deletions_apply(workspace):
     summary, status = sync(config)
     assert status == {
         "fever.md": "unchanged",
-        "image.png": "skipped",
+        "image.gif": "skipped",
         "sub/policy.md": "changed",
         "notes.txt": "deleted",
     }

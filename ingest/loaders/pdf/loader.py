@@ -68,6 +68,7 @@ from ...errors import LoaderError, UnreadableText
 from ...page_furniture import CAPTION
 from ...table_text import render_table
 from ...type_sizes import body_size
+from ..options import PdfOptions
 from .framed_prose import framed_prose, peel_prose
 from .headings import mark_units
 from .hyphens import Spelling
@@ -79,6 +80,7 @@ from .lines import (
     inside,
 )
 from .margins import PageLines, split_margins
+from .ocr import PageReader
 from .paragraphs import TERMINAL, Unit, box_of, continues, join_lines, list_marker, page_units
 from .rule_tables import rule_tables
 from .table_heads import heads_into_tables
@@ -125,12 +127,13 @@ _JUNK_TITLE = re.compile(
 )
 
 
-def load(data: bytes, document: Document) -> Loaded:
+def load(data: bytes, document: Document, options: PdfOptions | None = None) -> Loaded:
     from .passes import DocumentWork, run_document  # passes.py reads this module's helpers
 
     doc = _open(data, document)
+    ocr = PageReader(options or PdfOptions(), doc.is_repaired)
     try:
-        read, in_tables, verdicts = _read_pages(doc)
+        read, in_tables, verdicts = _read_pages(doc, ocr)
         toc = doc.get_toc(simple=True)
         title = (doc.metadata or {}).get("title", "").strip()
         repaired = doc.is_repaired
@@ -140,9 +143,13 @@ def load(data: bytes, document: Document) -> Loaded:
         document = replace(document, title=title)
     elif not document.title:
         document = replace(document, title=document.name)
-    warnings = _layer_warnings(verdicts, read, repaired, document)
+    if not read and ocr.confidence:  # every page read by OCR, none with text: a blank scan, a photo
+        found = f"{document.uri}: OCR found no text on {pages_phrase(sorted(ocr.confidence))}"
+        return Loaded(document=document, blocks=(), warnings=(found,))
+    warnings = _layer_warnings(verdicts, read, repaired, document) + ocr.warnings(document.uri)
     work = run_document(DocumentWork(read, in_tables, verdicts, toc, document))
-    return Loaded(document=document, blocks=work.blocks, warnings=tuple(warnings))
+    blocks = tuple(map(ocr.mark, work.blocks)) if ocr.confidence else work.blocks
+    return Loaded(document=document, blocks=blocks, warnings=tuple(warnings))
 
 
 def _open(data: bytes, document: Document) -> pymupdf.Document:
@@ -164,11 +171,12 @@ def _open(data: bytes, document: Document) -> pymupdf.Document:
 
 
 def _read_pages(
-    doc: pymupdf.Document,
+    doc: pymupdf.Document, ocr: PageReader
 ) -> tuple[list[tuple[list[Line], list[Unit], int, pymupdf.Rect, tuple[Box, ...], str]], list[Line], list[PageText]]:
     """Each page read through the page passes (`passes.PAGE_PASSES`): its lines, tables, number,
     size, text boxes and label; the lines that were read as table cells; and the verdict on each
-    page's text layer (a garbage page's text is not read)."""
+    page's text layer (a garbage page's text is not read). A page `ocr` wants (one whose text
+    layer does not say what the page says, by default) is read by OCR instead, where it can be."""
     from .passes import PageWork, run_page  # passes.py reads this module's helpers
 
     read: list[tuple[list[Line], list[Unit], int, pymupdf.Rect, tuple[Box, ...], str]] = []
@@ -184,8 +192,18 @@ def _read_pages(
         kept = run_page(work)
         assert work.verdict is not None
         verdicts.append(work.verdict)
+        label = page.get_label() if labelled and (kept or ocr.wanted(work.verdict)) else ""
+        if ocr.wanted(work.verdict):
+            # A scan's text layer is a stamp line at most: real text, kept; OCR reads the rest.
+            stamp = work.lines if work.verdict.verdict == "scan" and ocr.mode == "auto" else []
+            found = ocr.read(page, work.number, stamp)
+            if found is not None:
+                chars = sum(len(line.text) for line in found.lines)
+                verdicts[-1] = PageText(work.number, "usable" if found.lines else "empty", chars=chars)
+                if found.lines:
+                    read.append((found.lines, [], work.number, work.rect, (), label))
+                continue
         if kept:
-            label = page.get_label() if labelled else ""
             read.append((work.lines, work.tables, work.number, work.rect, work.boxes, label))
     return read, in_tables, verdicts
 
@@ -242,7 +260,8 @@ def _layer_warnings(verdicts: list[PageText], pages: Sized, repaired: bool, docu
                 subject=document.uri,
             )
         raise LoaderError(
-            "no text layer (a scanned or image-only PDF); run OCR on it (e.g. ocrmypdf) and index the result",
+            "no text layer (a scanned or image-only PDF); install the OCR extra (pip install 'ingest[ocr]') "
+            "to read it, or run OCR on it (e.g. ocrmypdf) and index the result",
             subject=document.uri,
         )
     warnings = []

@@ -1,0 +1,200 @@
+"""A PDF page read by OCR: rendered, read by the engine (`ingest.ocr.engine`), and given back as
+`Line`s in PDF points, so the loader finds headings, furniture and paragraphs on it as on text.
+
+An OCR box holds a line's ink from ascenders to descenders, padded by the detector: its height is
+`SIZE_PER_HEIGHT` times the type's size. Boxes of one size of type differ by a few per cent with
+the letters a line holds ("ace" against "Tilt"), which would read as headings; heights within
+`SAME_SIZE` of the page's usual line are given its size.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ...blocks import Block, BlockMeta
+from ...ocr.engine import INSTALL_HINT, OcrLine, available, read_image, unread_languages
+from ..options import PdfOptions
+from .lines import Line
+from .text_layer import PageText, pages_phrase
+
+RENDER_DPI = 200
+"""Resolution a page is rendered at for OCR: the detector works on at most 2000 pixels a side,
+which a letter page reaches at 200 dpi; more costs time and reads no better."""
+
+SIZE_PER_HEIGHT = 1.1
+"""An OCR box's height over the size of its type (measured on rendered text pages: 1.0-1.25, 1.1 most often)."""
+
+SAME_SIZE = (0.22, 0.12)
+"""Heights this share below or above the page's usual line height are of its size of type: a
+line without descenders or ascenders ("UNITED STATES", "ocean") is boxed lower, by up to a fifth."""
+
+UPRIGHT = 2.0
+"""A box this many times taller than wide, of more than two characters, is text set sideways (a
+letterhead up the margin): its size is its width's."""
+
+LOW_CONFIDENCE = 0.80
+"""Mean confidence (over characters) below which a page's OCR is said in a warning: clean scans
+read at 0.95 and above; below 0.8 one word in several is wrong."""
+
+
+@dataclass(frozen=True, slots=True)
+class OcrPage:
+    lines: list[Line]
+    confidence: float
+    """Mean of the lines' confidences, weighted by their characters (0 where nothing was read)."""
+
+
+def page_pixels(page: Any, dpi: int = RENDER_DPI) -> tuple[Any, float]:
+    """The page rendered (RGB array) and the points per pixel."""
+    import numpy as np
+
+    pix = page.get_pixmap(dpi=dpi, alpha=False)
+    image = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.h, pix.w, pix.n)
+    return image, 72.0 / dpi
+
+
+def read_page(page: Any, first_block: int = 0) -> OcrPage:
+    """OCR of a pymupdf page (its visible content: images, and any text drawn)."""
+    image, scale = page_pixels(page)
+    return to_lines(read_image(image), scale, first_block)
+
+
+def to_lines(found: list[OcrLine], scale: float, first_block: int = 0) -> OcrPage:
+    """The engine's lines as `Line`s in points (`scale` points per pixel), grouped into blocks
+    as MuPDF groups a PDF's lines (`blocks`), so the paragraph rules read them alike."""
+    if not found:
+        return OcrPage([], 0.0)
+    sideways = [_sideways(ln) for ln in found]
+    heights = [round(_across(ln, side) * scale, 1) for ln, side in zip(found, sideways, strict=True)]
+    usual = Counter(round(h) for h, side in zip(heights, sideways, strict=True) if not side).most_common(1)
+    lines = []
+    for ocr, height, side in zip(found, heights, sideways, strict=True):
+        if usual and (1 - SAME_SIZE[0]) * usual[0][0] <= height <= (1 + SAME_SIZE[1]) * usual[0][0]:
+            height = usual[0][0]
+        x0, y0, x1, y1 = (v * scale for v in ocr.box)
+        size = round(height / SIZE_PER_HEIGHT, 1)
+        lines.append(Line(" ".join(ocr.text.split()), (x0, y0, x1, y1), size, False, 0, rotated=side))
+    chars = sum(len(ln.text) for ln in found)
+    confidence = sum(ln.confidence * len(ln.text) for ln in found) / chars
+    return OcrPage(blocks(lines, first_block), confidence)
+
+
+def _over(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    """Box a's middle lies in box b: OCR's box of a line the text layer holds."""
+    x, y = (a[0] + a[2]) / 2, (a[1] + a[3]) / 2
+    return b[0] <= x <= b[2] and b[1] <= y <= b[3]
+
+
+def _sideways(line: OcrLine) -> bool:
+    x0, y0, x1, y1 = line.box
+    return len(line.text) > 2 and (y1 - y0) > UPRIGHT * (x1 - x0)
+
+
+def _across(line: OcrLine, sideways: bool) -> float:
+    """The box's extent across its text: its height, or a sideways line's width."""
+    x0, y0, x1, y1 = line.box
+    return x1 - x0 if sideways else y1 - y0
+
+
+BLOCK_GAP = 0.8
+"""Space between two lines of one block, in line heights: a paragraph's leading leaves a fifth
+to a half of a line; a paragraph break, a heading's space or a table row's leaves more."""
+
+BLOCK_OVERLAP = 0.5
+"""Share of the narrower of two lines that the other spans for them to stand in one column."""
+
+
+def blocks(lines: list[Line], first_block: int = 0) -> list[Line]:
+    """The lines, top to bottom, each numbered with its block: a line joins the block whose last
+    line stands right above it in the same column, in the same size of type."""
+    out: list[Line] = []
+    last: dict[int, Line] = {}  # block number: its lowest line so far
+    for line in sorted(lines, key=lambda ln: (ln.bbox[1], ln.bbox[0])):
+        number = next((k for k, above in last.items() if _runs_on(above, line)), first_block + len(last))
+        placed = replace(line, block=number)
+        last[number] = placed
+        out.append(placed)
+    return out
+
+
+def _runs_on(above: Line, line: Line) -> bool:
+    width = min(above.bbox[2] - above.bbox[0], line.bbox[2] - line.bbox[0])
+    overlap = min(above.bbox[2], line.bbox[2]) - max(above.bbox[0], line.bbox[0])
+    gap = line.bbox[1] - above.bbox[3]
+    return (
+        not above.rotated
+        and not line.rotated
+        and above.size == line.size
+        and overlap >= BLOCK_OVERLAP * width
+        and -0.3 * line.height <= gap <= BLOCK_GAP * line.height
+    )
+
+
+class PageReader:
+    """The loader's OCR of one document: which pages it reads (by `PdfOptions.ocr` and each page's
+    text-layer verdict), what it read them with, and what it has to say about them."""
+
+    def __init__(self, options: PdfOptions, damaged: bool = False) -> None:
+        self.mode = options.ocr
+        self.damaged = damaged
+        self.languages = options.ocr_languages
+        self.installed = self.mode != "never" and available()
+        self.confidence: dict[int, float] = {}
+        """Pages read by OCR, with the engine's mean confidence on each."""
+        self.unread: list[int] = []
+        """Pages that wanted OCR where the OCR extra is not installed."""
+
+    def wanted(self, verdict: PageText) -> bool:
+        """Whether the page is to be OCRed: every page (always), or one whose text layer does not
+        say what the page says (auto). In a damaged file (one MuPDF repaired) a garbage page is
+        what the damage left: its fonts are lost, so its image shows no more than its text."""
+        if self.mode == "auto" and self.damaged and verdict.verdict == "garbage":
+            return False
+        return self.mode == "always" or (self.mode == "auto" and not verdict.usable)
+
+    def read(self, page: Any, number: int, kept: Sequence[Line] = ()) -> OcrPage | None:
+        """The page read by OCR, with the text layer's `kept` lines (a scan's stamp line: real text,
+        which OCR would read again, and worse where two stamps overprint) in place of what OCR read
+        there; None where the OCR extra is not installed (noted for a warning)."""
+        if not self.installed:
+            if self.mode != "never":
+                self.unread.append(number)
+            return None
+        first = max((line.block for line in kept), default=-1) + 1
+        ocr = read_page(page, first)
+        self.confidence[number] = ocr.confidence
+        if kept:
+            read = [line for line in ocr.lines if not any(_over(line.bbox, k.bbox) for k in kept)]
+            ocr = OcrPage([*kept, *read], ocr.confidence)
+        return ocr
+
+    def warnings(self, uri: str) -> list[str]:
+        out = []
+        if self.unread:
+            out.append(f"{uri}: {pages_phrase(self.unread)} not OCRed: {INSTALL_HINT}")
+        low = [n for n, c in self.confidence.items() if c < LOW_CONFIDENCE]
+        if low:
+            worst = min(self.confidence[n] for n in low)
+            out.append(
+                f"{uri}: OCR of {pages_phrase(low)} is unsure (mean confidence {worst:.0%} at worst, under "
+                f"{LOW_CONFIDENCE:.0%}): a blurred, skewed or faint scan; check the text or rescan at 300 dpi"
+            )
+        unknown = unread_languages(self.languages) if self.confidence else []
+        if unknown:
+            out.append(
+                f"{uri}: the OCR model does not read {', '.join(unknown)} (it reads Latin scripts, Chinese and "
+                "Japanese): text in those languages is missing or wrong"
+            )
+        return out
+
+    def mark(self, block: Block) -> Block:
+        """An OCR page's block marked as OCR text, with the engine's confidence on its page."""
+        if block.page not in self.confidence:
+            return block
+        meta = BlockMeta(**block.meta)
+        meta["ocr"] = True
+        meta["ocr_confidence"] = round(self.confidence[block.page], 3)
+        return replace(block, meta=meta)

@@ -1,0 +1,1 @@
+"""OCR of page images, offline: the engine (`engine`) and what it reads (`OcrLine`)."""

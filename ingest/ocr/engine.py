@@ -1,0 +1,91 @@
+"""The OCR engine: RapidOCR (PP-OCRv6 detection and recognition, ONNX, run by onnxruntime) with
+the models its wheel ships, named by path so that no code path of the library downloads one.
+
+RapidOCR looks models up by language and version in its `default_models.yaml` and downloads what
+its model folder lacks; given `model_path` for each of detection, direction and recognition it
+opens those files and nothing else (the recognition model carries its character list, so no
+dictionary is fetched either). The engine is built once per process (a worker reads many pages)
+and runs on one thread: the workers are the parallelism.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..errors import LoaderError
+
+INSTALL_HINT = "install the OCR extra (pip install 'ingest[ocr]') to read it"
+
+MODELS = {
+    "Det": "PP-OCRv6_det_small.onnx",
+    "Rec": "PP-OCRv6_rec_small.onnx",
+    "Cls": "ch_ppocr_mobile_v2.0_cls_mobile.onnx",
+}
+"""The model files of rapidocr 3.10's wheel (its `models/` folder), by the stage that runs each."""
+
+LANGUAGES = frozenset(
+    "en ch chinese_cht japan af az bs ca cs cy da de es et eu fi fr ga gl hr hu id is it ku la lb lt lv mi ms mt nl "
+    "no oc pl pt qu rm ro rs_latin sk sl sq sv sw tl tr uz vi".split()
+)
+"""What the packaged PP-OCRv6 recognition model reads (`ppocrv6_langs` in rapidocr's
+default_models.yaml): Latin scripts, Chinese and Japanese. Cyrillic, Arabic, Devanagari and the
+rest have models of their own that the wheel does not ship."""
+
+
+@dataclass(frozen=True, slots=True)
+class OcrLine:
+    """One line the engine read: its text, its box in the image's pixels and its confidence (0-1)."""
+
+    text: str
+    box: tuple[float, float, float, float]
+    confidence: float
+
+
+def available() -> bool:
+    """Whether the OCR extra is installed (checked without importing it: opencv is slow to load)."""
+    return importlib.util.find_spec("rapidocr") is not None
+
+
+def unread_languages(languages: Sequence[str]) -> list[str]:
+    """The languages asked for that the packaged model does not read."""
+    return [lang for lang in languages if lang not in LANGUAGES]
+
+
+@functools.cache
+def _engine() -> Any:
+    try:
+        import rapidocr
+    except ImportError as exc:  # find_spec said yes, the import says no: a broken install
+        raise LoaderError(f"the OCR engine cannot be loaded ({exc}); {INSTALL_HINT}") from exc
+    folder = Path(rapidocr.__file__).parent / "models"
+    params: dict[str, Any] = {
+        "Global.log_level": "error",
+        "Global.model_root_dir": str(folder),
+        "EngineConfig.onnxruntime.intra_op_num_threads": 1,
+        "EngineConfig.onnxruntime.inter_op_num_threads": 1,
+    }
+    for stage, name in MODELS.items():
+        path = folder / name
+        if not path.is_file():  # never let rapidocr fetch it
+            raise LoaderError(f"the OCR model {path} is missing: reinstall rapidocr (pip install 'ingest[ocr]')")
+        params[f"{stage}.model_path"] = str(path)
+    return rapidocr.RapidOCR(params=params)
+
+
+def read_image(image: Any) -> list[OcrLine]:
+    """The lines of an image (a height x width x 3 uint8 array, RGB), top to bottom as found."""
+    result = _engine()(image)
+    if result.boxes is None or result.txts is None:
+        return []
+    out = []
+    for quad, text, score in zip(result.boxes, result.txts, result.scores, strict=True):
+        xs = [float(p[0]) for p in quad]
+        ys = [float(p[1]) for p in quad]
+        if text.strip():
+            out.append(OcrLine(text.strip(), (min(xs), min(ys), max(xs), max(ys)), float(score)))
+    return out

@@ -1,0 +1,116 @@
+"""OCR of scanned PDF pages (#26): pages of corpus text PDFs rendered as a scanner would give them,
+read back offline, and scored against the same pages' own text layer."""
+
+from __future__ import annotations
+
+import pytest
+
+from ingest.config import Config
+from ingest.errors import ConfigError
+from ingest.loaders import load_bytes, load_file, local_document
+from ingest.loaders.options import LoaderOptions, PdfOptions
+from ingest.ocr import engine
+from tests.pdf.scans import STAMP, recall, scanned_pdf, words
+
+MULTI_PAGE = "docling/pdf/sources/multi_page.pdf"  # prose under numbered headings
+BOOKMARKS = "docling/pdf/bookmark_sample.pdf"  # a short page: a title, a part heading, clauses
+
+
+def load(path, data: bytes, ocr: str = "auto"):
+    return load_bytes(data, local_document(path, data, 0), LoaderOptions(pdf=PdfOptions(ocr=ocr)))
+
+
+def text_of(loaded, page: int) -> str:
+    return " ".join(b.text for b in loaded.blocks if b.page == page)
+
+
+@pytest.fixture(scope="module")
+def no_downloads():
+    """The engine built afresh with every download path of rapidocr made to fail: the models are
+    the wheel's files, named by path, so nothing is fetched."""
+    from rapidocr.utils import download_file
+
+    def refuse(*args, **kwargs):
+        raise AssertionError(f"rapidocr tried to download: {args} {kwargs}")
+
+    saved = download_file.DownloadFile.run
+    download_file.DownloadFile.run = staticmethod(refuse)
+    engine._engine.cache_clear()
+    try:
+        yield
+    finally:
+        download_file.DownloadFile.run = saved
+
+
+@pytest.mark.parametrize(("dpi", "floor"), [(300, 0.95), (150, 0.9)])
+def test_a_scanned_page_reads_back_its_words(corpus, no_downloads, dpi, floor):
+    """A page of 340 words of plain prose in a 10-point face: at 300 dpi a clean scan, at 150 dpi
+    still some 20 pixels a line, which the detector and recogniser are trained on."""
+    path = corpus / MULTI_PAGE
+    truth = words(text_of(load_file(path), 1))
+    loaded = load(path, scanned_pdf(path, [0], dpi))
+    assert recall(truth, text_of(loaded, 1)) >= floor
+    assert loaded.blocks and all(b.meta.get("ocr") is True for b in loaded.blocks)
+    assert all(0.9 <= b.meta["ocr_confidence"] <= 1 for b in loaded.blocks)  # a clean render
+    assert not loaded.warnings
+
+
+def test_a_scan_with_a_stamp_line_is_ocred_in_auto_mode_and_not_in_never(corpus, no_downloads):
+    """The stamp's one line of real text is no text layer of the page: auto reads the image, with
+    the page's headings found as on text; never keeps the stamp only, and says so."""
+    path = corpus / BOOKMARKS
+    data = scanned_pdf(path, [0], 300, STAMP)
+    truth = words(text_of(load_file(path), 1))
+
+    auto = load(path, data)
+    assert recall(truth, text_of(auto, 1)) >= 0.95
+    assert all(b.meta.get("ocr") is True for b in auto.blocks)
+    # The page's part title, larger than its clauses, heads them (OCR may drop a space at the dash).
+    assert ["part", "i", "definitions"] in [words(b.text) for b in auto.blocks if b.kind == "heading"]
+    assert not [w for w in auto.warnings if "scanned" in w]
+
+    never = load(path, data, "never")
+    assert [b.text for b in never.blocks] == [f"{STAMP} Page 1"]
+    assert not [b for b in never.blocks if b.meta.get("ocr")]
+    [warning] = never.warnings
+    assert "page 1 is a scanned image" in warning
+
+
+def test_always_reads_a_text_page_by_ocr(corpus):
+    path = corpus / BOOKMARKS
+    data = path.read_bytes()
+    loaded = load(path, data, "always")
+    assert {b.page for b in loaded.blocks} == {1, 2, 3}
+    assert all(b.meta.get("ocr") is True for b in loaded.blocks)
+    assert recall(words(text_of(load_file(path), 2)), text_of(loaded, 2)) >= 0.95
+
+
+def test_without_the_ocr_extra_a_scan_page_says_how_to_install_it(corpus, monkeypatch):
+    monkeypatch.setattr(engine, "available", lambda: False)
+    monkeypatch.setattr("ingest.loaders.pdf.ocr.available", lambda: False)
+    path = corpus / MULTI_PAGE
+    with pymupdf_doc(path) as doc, pymupdf_doc(scanned_pdf(path, [1], 100)) as scan:
+        doc.insert_pdf(scan)
+        data = doc.tobytes()
+    loaded = load(path, data)
+    assert any("page 6 is a scanned image" in w for w in loaded.warnings)
+    assert any("page 6 not OCRed" in w and "pip install 'ingest[ocr]'" in w for w in loaded.warnings)
+    assert max(b.page for b in loaded.blocks) == 5
+
+
+def pymupdf_doc(source):
+    import pymupdf
+
+    return pymupdf.open(source) if not isinstance(source, bytes) else pymupdf.open(stream=source, filetype="pdf")
+
+
+def test_pdf_options_are_checked_and_part_of_the_loader_options():
+    config = Config.model_validate(
+        {"source": {"local": {"path": "."}}, "pdf": {"ocr": "never", "ocr_languages": ["en", "de"]}}
+    )
+    assert config.loader_options().pdf == PdfOptions(ocr="never", ocr_languages=("en", "de"))
+    assert Config.model_validate({"source": {"local": {"path": "."}}}).loader_options().pdf.ocr == "auto"
+    with pytest.raises((ValueError, ConfigError)):
+        Config.model_validate({"source": {"local": {"path": "."}}, "pdf": {"ocr": "sometimes"}})
+    with pytest.raises((ValueError, ConfigError)):
+        Config.model_validate({"source": {"local": {"path": "."}}, "pdf": {"ocr_languages": []}})
