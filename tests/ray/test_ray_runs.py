@@ -20,7 +20,6 @@ import pytest
 from ingest import run
 from ingest.config import parse_config
 from ingest.errors import ClusterSetupError
-from tests import paths
 from tests.ray.cluster import Cluster
 
 pytestmark = pytest.mark.ray
@@ -31,12 +30,12 @@ VECTOR_ATOL = 1e-5
 """The same model on the same machine; a vector embedded in another batch may differ in its last bits."""
 
 
-def sample(target: Path) -> Path:
+def sample(corpus: Path, target: Path) -> Path:
     """A few real documents of each type from the shared corpus, the same every time."""
     for ext in (".md", ".docx", ".pdf", ".xlsx", ".csv"):
-        files = sorted(p for p in paths.CORPUS.rglob(f"*{ext}") if p.is_file() and p.stat().st_size < SAMPLE_MAX_BYTES)
+        files = sorted(p for p in corpus.rglob(f"*{ext}") if p.is_file() and p.stat().st_size < SAMPLE_MAX_BYTES)
         for src in files[:SAMPLE_PER_TYPE]:
-            dest = target / src.relative_to(paths.CORPUS)
+            dest = target / src.relative_to(corpus)
             dest.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy(src, dest)
     return target
@@ -81,10 +80,11 @@ def assert_same_index(got: dict, want: dict) -> None:
 
 
 @pytest.fixture(scope="module")
-def local_index(tmp_path_factory):
-    """The sample and its index from a local run with one worker: what the cluster must give."""
+def local_index(tmp_path_factory, corpus):
+    """The sample and its index from a local run with one worker: what the cluster must give.
+    Taking `corpus` marks every test that uses it as a corpus test (left out without ../shared)."""
     root = tmp_path_factory.mktemp("local")
-    docs = sample(root / "docs")
+    docs = sample(corpus, root / "docs")
     summary = run(*config(docs, root, None))
     assert summary.changed >= 15 and summary.chunks_written > 0
     return docs, index(root / "index.sqlite")
