@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
 from .blocks import Block, Chunk, Loaded
-from .chunker import ChunkOptions, chunk
+from .chunker import ChunkOptions, chunks_with_card
 from .cleaners import Step, run_step
 
 
@@ -86,7 +86,7 @@ def inspect_document(loaded: Loaded, steps: Iterable[Step], options: ChunkOption
         TracedBlock(i, b, f.removed_by, tuple(sorted(f.removals, key=lambda r: r.start)), tuple(f.changed_by))
         for i, (b, f) in enumerate(zip(loaded.blocks, fates))
     )
-    return Inspection(loaded, tuple(ran), traced, tuple(chunk(loaded, options, blocks)), counts)
+    return Inspection(loaded, tuple(ran), traced, tuple(chunks_with_card(loaded, options, blocks)), counts)
 
 
 def _follow(
