@@ -8,7 +8,8 @@ loader read them (`Document.meta`: author, subject, keywords, dates, page labels
 front matter, an e-mail's senders), and the distinct texts of the furniture the cleaners dropped
 (PDF margin-band lines: running headers and footers, stamps; .docx and Google Docs header and
 footer parts), in first-seen order. Lines differing only in their digits ("Page: 3", "Page: 4")
-are one line, shown as first seen; bare page numbers are left out. The card has kind "card"
+or in a number at either end (a header's page number) are one line, shown as first seen; bare
+page numbers are left out. The card has kind "card"
 (`kinds == ("card",)`), so a search can leave cards out, and comes after the document's other
 chunks (its `chunk_index` is their count: theirs do not move). A document with nothing beyond its
 title gets none.
@@ -16,6 +17,7 @@ title gets none.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import PurePosixPath
 from typing import Any
@@ -30,6 +32,7 @@ _NOT_PROPERTIES = frozenset({"comments", "lang", "language", "messages", "messag
 """`Document.meta` keys that are no property a reader asks about: bookkeeping (the comments, a
 mailbox's message count, a message id), the text's language (a stemmer's business); page labels
 are shown apart."""
+_END_NUMBERS = re.compile(r"^#\s+|\s+#$")
 _INTERNAL = "drive_"
 """Prefix of the facts the Drive source keeps for links (the file's path and type)."""
 
@@ -59,8 +62,8 @@ def document_card(loaded: Loaded, kept: Sequence[Block], options: ChunkOptions, 
     lines = [f"{label}: {value}" for label, value in _properties(doc.meta)]
     if doc.meta.get("page_labels"):
         lines.append(f"Page labels: {doc.meta['page_labels']}")
-    shown = {band_key(line) for line in head}
-    lines += [line for line in dropped_furniture(loaded.blocks, kept) if band_key(line) not in shown]
+    shown = {line_key(line) for line in head}
+    lines += [line for line in dropped_furniture(loaded.blocks, kept) if line_key(line) not in shown]
     if not lines:
         return None
     text, count = _within(head, lines, get_tokenizer(options.tokenizer), options.max_tokens)
@@ -90,11 +93,18 @@ def dropped_furniture(loaded: Iterable[Block], kept: Sequence[Block]) -> list[st
             continue
         pieces = block.meta.get("segments") or (block.text,)
         for text in _lines(pieces):
-            key = band_key(text)
+            key = line_key(text)
             if key not in seen:
                 seen.add(key)
                 out.append(text)
     return out
+
+
+def line_key(text: str) -> str:
+    """A furniture line's identity: digits normalised (`band_key`), and a number at either end
+    left out, as a running header's page number sits on the left of even pages and the right of
+    odd ones ("8 Chapter 1 Ready" and "Chapter 1 Ready 9" are one line)."""
+    return _END_NUMBERS.sub("", band_key(text)) or band_key(text)
 
 
 def _furniture(block: Block) -> bool:

@@ -118,6 +118,7 @@ def test_furniture_lines_once_in_first_seen_order_page_numbers_left_out() -> Non
         band("Chapter 2 Results  6", 3, segments=("Chapter 2 Results", "6")),
         band("- 7 -", 3, "bottom"),
         band("Revenue grew.", 3, "bottom"),  # its text is in the body: not shown again
+        band("8 Chapter 2 Results", 4),  # an even page's header: its number on the left
     )
     loaded = Loaded(DOC, blocks)
     card = document_card(loaded, [body], ChunkOptions(), 1)
@@ -168,3 +169,15 @@ def test_only_one_card_and_it_is_last(corpus: Path, name: str) -> None:
     _, chunks = chunked(load_file(corpus / name))
     assert [c.chunk_index for c in chunks] == list(range(len(chunks)))
     assert [c.kinds == ("card",) for c in chunks] == [False] * (len(chunks) - 1) + [True]
+
+
+def test_page_labels_that_are_the_page_numbers_are_no_fact() -> None:
+    doc = pymupdf.open()
+    for _ in range(3):
+        doc.new_page()
+    doc.set_page_labels([{"startpage": 0, "prefix": "", "style": "D", "firstpagenum": 1}])
+    doc[0].insert_text((72, 100), "Three plain pages")
+    data = doc.tobytes()
+    loaded = load_bytes(data, local_document(Path("/x/plain.pdf"), data, 0))
+    assert [p.get_label() for p in pymupdf.open(stream=data)] == ["1", "2", "3"]
+    assert "page_labels" not in loaded.document.meta

@@ -34,7 +34,8 @@ def _date(value: str) -> str:
 
 
 def page_label_ranges(doc: pymupdf.Document) -> str:
-    """The first and last label of each labelling rule's pages, "i-iv, 1-120"; "" without labels."""
+    """The first and last label of each labelling rule's pages, "i-iv, 1-120"; "" without labels
+    or where they are the page numbers."""
     starts = sorted({int(rule["startpage"]) for rule in doc.get_page_labels()})
     ranges = []
     for i, start in enumerate(starts):
@@ -43,4 +44,6 @@ def page_label_ranges(doc: pymupdf.Document) -> str:
             continue
         first, last = doc[start].get_label(), doc[end].get_label()
         ranges.append(first if first == last else f"{first}-{last}")
-    return ", ".join(r for r in ranges if r)
+    shown = ", ".join(r for r in ranges if r)
+    # Labels that are the page numbers themselves ("1-76") tell nothing a page number does not.
+    return "" if shown == f"1-{doc.page_count}" or shown == "1" == str(doc.page_count) else shown
