@@ -26,7 +26,6 @@ from llama_index.core.callbacks import CallbackManager
 from llama_index.core.readers.base import BaseReader
 from llama_index.core.schema import Document, NodeRelationship, NodeWithScore, QueryBundle, RelatedNodeInfo, TextNode
 
-from ..blocks import Chunk
 from ..chunker import ChunkOptions
 from ..errors import ConfigError
 from ..search.filters import Filters
@@ -67,7 +66,9 @@ class IngestRetriever(BaseRetriever):
                 id_=hit.chunk.id,
                 text=hit.context,
                 relationships={NodeRelationship.SOURCE: RelatedNodeInfo(node_id=hit.chunk.doc_id)},
-                **_node_fields(hit.chunk, chunk_metadata(hit.chunk, hit.score)),
+                start_char_idx=hit.chunk.start,
+                end_char_idx=hit.chunk.end,
+                **_metadata_fields(chunk_metadata(hit.chunk, hit.score)),
             )
             found.append(NodeWithScore(node=node, score=hit.score))
         return found
@@ -92,7 +93,7 @@ class IngestReader(BaseReader):
             raise ConfigError("reads local files only, not through a file system object", subject="fs")
         for chunk in chunks_of(as_paths(file), self.steps, self.options):
             meta = {**(extra_info or {}), **chunk_metadata(chunk)}
-            yield Document(id_=chunk.id, text=chunk.text, **_node_fields(chunk, meta))
+            yield Document(id_=chunk.id, text=chunk.text, **_metadata_fields(meta))
 
     def load_data(  # type: ignore[override]
         self, file: str | Path | list[str | Path], extra_info: Mapping[str, Any] | None = None, fs: Any = None
@@ -100,13 +101,11 @@ class IngestReader(BaseReader):
         return list(self.lazy_load_data(file, extra_info, fs))
 
 
-def _node_fields(chunk: Chunk, metadata: dict[str, Any]) -> dict[str, Any]:
-    """A node's metadata, what of it a model is shown and embeds, and its place in the document."""
+def _metadata_fields(metadata: dict[str, Any]) -> dict[str, Any]:
+    """A node's metadata, and what of it a model is shown and what is embedded."""
     return {
         "metadata": metadata,
         # A page of None (a format without pages) would only be a line of noise in the prompt.
         "excluded_llm_metadata_keys": [k for k, v in metadata.items() if k not in SHOWN_TO_MODEL or v is None],
         "excluded_embed_metadata_keys": [key for key in metadata if key not in EMBEDDED],
-        "start_char_idx": chunk.start,
-        "end_char_idx": chunk.end,
     }
