@@ -86,7 +86,7 @@ class IngestReader(BaseReader):
     def __init__(self, *, config: str | Path | None = None, options: ChunkOptions | None = None) -> None:
         self.steps, self.options = settings(config, options)
 
-    def lazy_load_data(  # type: ignore[override]  # names its arguments where the base takes *args
+    def lazy_load_data(
         self, file: str | Path | list[str | Path], extra_info: Mapping[str, Any] | None = None, fs: Any = None
     ) -> Iterator[Document]:
         if fs is not None:  # SimpleDirectoryReader passes a file system only when it is not the local one
@@ -95,7 +95,7 @@ class IngestReader(BaseReader):
             meta = {**(extra_info or {}), **chunk_metadata(chunk)}
             yield Document(id_=chunk.id, text=chunk.text, **_metadata_fields(meta))
 
-    def load_data(  # type: ignore[override]
+    def load_data(
         self, file: str | Path | list[str | Path], extra_info: Mapping[str, Any] | None = None, fs: Any = None
     ) -> list[Document]:
         return list(self.lazy_load_data(file, extra_info, fs))

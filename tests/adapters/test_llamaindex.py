@@ -79,7 +79,10 @@ def test_a_query_engine_puts_what_passes_its_cutoff_in_the_prompt(index: Path) -
     # MockLLM answers with the prompt it is given, so the response is what a model would read.
     retriever = IngestRetriever(index, k=3, mode="vector")
     engine = RetrieverQueryEngine.from_args(
-        retriever, llm=MockLLM(), response_mode="compact", node_postprocessors=[SimilarityPostprocessor(similarity_cutoff=0.3)]
+        retriever,
+        llm=MockLLM(),
+        response_mode="compact",
+        node_postprocessors=[SimilarityPostprocessor(similarity_cutoff=0.3)],
     )
     response = engine.query("When is ibuprofen avoided?")
     everything = retriever.retrieve("When is ibuprofen avoided?")
@@ -136,9 +139,11 @@ def test_the_reader_takes_a_config(tmp_path: Path) -> None:
 def test_the_reader_as_a_simple_directory_readers_extractor() -> None:
     # An application's own SimpleDirectoryReader, with ingest reading its Markdown and PDFs.
     reader = SimpleDirectoryReader(
-        str(ROOT / "examples"), recursive=True, required_exts=[".md", ".pdf"],
+        str(ROOT / "examples"),
+        recursive=True,
+        required_exts=[".md", ".pdf"],
         file_extractor={".md": IngestReader(), ".pdf": IngestReader()},
-    )  # fmt: skip
+    )
     documents = reader.load_data()
     lines = ingest_chunk("examples/handbook", "examples/incident-review.pdf", "examples/paediatric-fever.md")
     assert [d.doc_id for d in documents] == [c["id"] for c in lines]
