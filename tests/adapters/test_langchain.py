@@ -17,13 +17,8 @@ import ingest
 from ingest.adapters.langchain import IngestLoader, IngestRetriever
 from ingest.errors import ConfigError, LoaderError, SinkError
 from tests.adapters.chunk_lines import cites, expected_metadata, ingest_chunk, small_config
+from tests.adapters.questions import QUESTIONS
 from tests.paths import ROOT
-
-QUESTIONS = [
-    ("How many days ahead must flights be booked?", "travel-policy.docx", "Travel policy > Booking", "14 days ahead"),
-    ("When is ibuprofen avoided?", "paediatric-fever.md", "Contraindications", "Ibuprofen is avoided in dehydration"),
-    ("How long did the storage cluster stop accepting writes?", "incident-review.pdf", "Summary", "for 42 minutes"),
-]
 
 
 @pytest.mark.parametrize("mode", ["bm25", "vector", "hybrid", None])

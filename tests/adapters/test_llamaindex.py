@@ -22,7 +22,7 @@ import ingest
 from ingest.adapters.llamaindex import IngestReader, IngestRetriever
 from ingest.errors import ConfigError, SinkError
 from tests.adapters.chunk_lines import cites, expected_metadata, ingest_chunk, small_config
-from tests.adapters.test_langchain import QUESTIONS
+from tests.adapters.questions import QUESTIONS
 from tests.paths import ROOT
 
 
