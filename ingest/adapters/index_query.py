@@ -14,6 +14,7 @@ from ..search.bm25 import Hit
 from ..search.filters import Filters
 from ..search.hybrid import MODES, default_mode
 from ..search.principals import checked_readers
+from ..search.rerank import RerankOptions, open_cross_encoder, rerank_options
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +30,8 @@ class IndexQuery:
     readers: tuple[str, ...] | None = None
     window: int = 0
     """Neighbouring chunks of the same document joined to each hit's text, each side."""
+    rerank: RerankOptions | None = None
+    """A cross-encoder reordering the first hits (`ingest.search`'s `rerank`); the hits' score is then its logit."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "index", Path(self.index))
@@ -49,14 +52,26 @@ class IndexQuery:
         filters: Filters | Mapping[str, Any] | None = None,
         readers: Any = None,
         window: int = 0,
+        rerank: Any = None,
     ) -> IndexQuery:
-        """The query with `filters` given as a `Filters` or a dict of its fields, and `readers`
-        checked as `ingest.search` checks them (a `ConfigError` names the bad argument)."""
-        return cls(Path(index), k, mode, as_filters(filters), checked_readers(readers), window)
+        """The query with `filters` given as a `Filters` or a dict of its fields, `rerank` as a
+        model folder or a dict of `RerankOptions`' fields, and `readers` checked as
+        `ingest.search` checks them (a `ConfigError` names the bad argument)."""
+        options = None if rerank is None else rerank_options(rerank)
+        if options is not None:
+            open_cross_encoder(options)  # a bad model folder fails here; the opened model is kept for the queries
+        return cls(Path(index), k, mode, as_filters(filters), checked_readers(readers), window, options)
 
     def hits(self, question: str) -> list[Hit]:
         """The `k` best chunks for `question`, best first."""
         mode = self.mode or default_mode(self.index)
         return search(
-            self.index, question, k=self.k, filters=self.filters, mode=mode, readers=self.readers, window=self.window
+            self.index,
+            question,
+            k=self.k,
+            filters=self.filters,
+            mode=mode,
+            readers=self.readers,
+            window=self.window,
+            rerank=self.rerank,
         )

@@ -46,6 +46,9 @@ class IngestRetriever(BaseRetriever):
     """Whom the search answers for (`ingest.principals(email, groups)`); None: everyone's documents."""
     window: int = 0
     """Neighbouring chunks of the same document added to each Document's text, each side."""
+    rerank: Any = None
+    """A cross-encoder's folder (or a dict of `RerankOptions`' fields) reordering the first hits;
+    `score` is then its logit."""
 
     def model_post_init(self, context: Any, /) -> None:
         self._query()  # checked here, so a misconfigured retriever fails where it is made
@@ -53,7 +56,13 @@ class IngestRetriever(BaseRetriever):
     def _query(self) -> IndexQuery:
         # Made per query from the fields, so a field changed after construction takes effect.
         return IndexQuery.of(
-            self.index, k=self.k, mode=self.mode, filters=self.filters, readers=self.readers, window=self.window
+            self.index,
+            k=self.k,
+            mode=self.mode,
+            filters=self.filters,
+            readers=self.readers,
+            window=self.window,
+            rerank=self.rerank,
         )
 
     def _get_relevant_documents(self, query: str, *, run_manager: CallbackManagerForRetrieverRun) -> list[Document]:

@@ -40,7 +40,9 @@ class IngestRetriever(BaseRetriever):
     index: the SQLite index `ingest run` wrote; mode: bm25, vector or hybrid (None: hybrid where
     the index holds vectors, else bm25); filters: an `ingest.Filters` or a dict of its fields;
     readers: whom the search answers for (`ingest.principals(email, groups)`; None: everyone's
-    documents); window: neighbouring chunks added to each node's text, each side. A bad argument
+    documents); window: neighbouring chunks added to each node's text, each side; rerank: a
+    cross-encoder's folder (or a dict of `RerankOptions`' fields) reordering the first hits, whose
+    score is then its logit. A bad argument
     raises `ingest.ConfigError` naming it here; a missing index says to run `ingest run` at the
     first query."""
 
@@ -53,10 +55,13 @@ class IngestRetriever(BaseRetriever):
         filters: Filters | Mapping[str, Any] | None = None,
         readers: tuple[str, ...] | None = None,
         window: int = 0,
+        rerank: Any = None,
         callback_manager: CallbackManager | None = None,
         verbose: bool = False,
     ) -> None:
-        self.query = IndexQuery.of(index, k=k, mode=mode, filters=filters, readers=readers, window=window)
+        self.query = IndexQuery.of(
+            index, k=k, mode=mode, filters=filters, readers=readers, window=window, rerank=rerank
+        )
         super().__init__(callback_manager=callback_manager, verbose=verbose)
 
     def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:

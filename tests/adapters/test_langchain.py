@@ -73,6 +73,18 @@ def test_the_window_joins_the_neighbours_into_the_text(index: Path) -> None:
     assert wide.page_content.startswith(alone.page_content) and "Customers may return" in wide.page_content
 
 
+def test_a_reranker_reorders_as_ingest_search_does(index: Path, cross_encoder: Path) -> None:
+    question = "when are certificates renewed before expiry"
+    docs = IngestRetriever(index=index, k=3, mode="bm25", rerank=cross_encoder).invoke(question)
+    hits = ingest.search(index, question, k=3, mode="bm25", window=0, rerank=cross_encoder)
+    assert [(d.id, d.metadata["score"]) for d in docs] == [(h.chunk.id, h.score) for h in hits]
+    assert docs[0].metadata["heading"].endswith("Actions")  # holds every word of the question
+    with pytest.raises(ConfigError, match="rerank.top: Input should be greater than or equal to 1"):
+        IngestRetriever(index=index, rerank={"model": cross_encoder, "top": 0})
+    with pytest.raises(ConfigError, match="rerank.model .*nowhere: is not a folder"):
+        IngestRetriever(index=index, rerank=cross_encoder.parent / "nowhere")
+
+
 def test_filters_narrow_the_documents(index: Path) -> None:
     question = "certificate retries alert"
     pdf = IngestRetriever(index=index, filters=ingest.Filters(mime_types="application/pdf")).invoke(question)

@@ -75,6 +75,14 @@ def test_filters_and_async(index: Path) -> None:
     assert names == {"travel-policy.docx", "incident-review.pdf"}
 
 
+def test_a_reranker_reorders_as_ingest_search_does(index: Path, cross_encoder: Path) -> None:
+    question = "when are certificates renewed before expiry"
+    found = IngestRetriever(index, k=3, mode="hybrid", rerank=str(cross_encoder)).retrieve(question)
+    hits = ingest.search(index, question, k=3, mode="hybrid", window=0, rerank=cross_encoder)
+    assert [(n.node.node_id, n.score) for n in found] == [(h.chunk.id, h.score) for h in hits]
+    assert found[0].node.metadata["heading"].endswith("Actions")
+
+
 def test_a_query_engine_puts_what_passes_its_cutoff_in_the_prompt(index: Path) -> None:
     # MockLLM answers with the prompt it is given, so the response is what a model would read.
     retriever = IngestRetriever(index, k=3, mode="vector")
