@@ -81,6 +81,9 @@ class DriverClock:
 
     def __init__(self) -> None:
         self.seconds: dict[str, float] = defaultdict(float)
+        self.cpu = 0.0
+        """The same parts' CPU time on the driver's thread: on a shared machine, wall time also
+        counts the driver waiting for a core the workers hold (the listing waits on the network)."""
 
     @contextmanager
     def timing(self):
@@ -98,11 +101,12 @@ class DriverClock:
 
     def _timed(self, part: str, real):
         def timed(*args, **kwargs):
-            began = time.perf_counter()
+            began, cpu = time.perf_counter(), time.thread_time()
             try:
                 result = real(*args, **kwargs)
             finally:
                 self.seconds[part] += time.perf_counter() - began
+                self.cpu += time.thread_time() - cpu
             if part == "listing":  # the listing is a generator: time its walk too
                 return _timed_iter(result, self, part)
             return result
@@ -116,13 +120,15 @@ def _timed_iter(sync, clock: DriverClock, part: str):
     def walk():
         it = iter(items)
         while True:
-            began = time.perf_counter()
+            began, cpu = time.perf_counter(), time.thread_time()
             try:
                 item = next(it)
             except StopIteration:
                 clock.seconds[part] += time.perf_counter() - began
+                clock.cpu += time.thread_time() - cpu
                 return
             clock.seconds[part] += time.perf_counter() - began
+            clock.cpu += time.thread_time() - cpu
             yield item
 
     from dataclasses import replace
@@ -132,7 +138,7 @@ def _timed_iter(sync, clock: DriverClock, part: str):
 
 def one_run(
     source: dict, out: Path, *, embed: bool, workers: int | None, address: str | None
-) -> tuple[float, int, dict]:
+) -> tuple[float, int, dict, float]:
     raw: dict = {
         "source": source,
         "sink": {"sqlite": str(out / "index.sqlite")},
@@ -150,7 +156,7 @@ def one_run(
         summary = run(*parse_config(raw))
         seconds = time.perf_counter() - began
     assert summary.changed > 0 and summary.failed == 0, summary
-    return seconds, summary.changed, dict(clock.seconds)
+    return seconds, summary.changed, dict(clock.seconds), clock.cpu
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +169,8 @@ class Row:
     """The driver's seconds per document, all parts."""
     parts: dict[str, float]
     """Seconds per document, by part."""
+    cpu: float
+    """The driver's CPU seconds per document in those parts."""
 
 
 def bench(name: str, source: dict, n_pages: int, setups: list, root: Path, cluster_of, drive=None) -> list[Row]:
@@ -176,17 +184,23 @@ def bench(name: str, source: dict, n_pages: int, setups: list, root: Path, clust
             out.mkdir()
             since = drive.count() if drive else 0
             with driver_ports(drive.port) if drive else nullcontext(set()) as ports:
-                seconds, done, parts = one_run(source, out, embed=embed, workers=workers, address=address)
+                seconds, done, parts, cpu = one_run(source, out, embed=embed, workers=workers, address=address)
             driver = sum(parts.values())
             row = Row(
-                label, embed, done / seconds, n_pages / seconds, driver / done, {k: v / done for k, v in parts.items()}
+                label,
+                embed,
+                done / seconds,
+                n_pages / seconds,
+                driver / done,
+                {k: v / done for k, v in parts.items()},
+                cpu / done,
             )
             rows.append(row)
             line = (
                 f"{name:6} {label:13} embed {'on ' if embed else 'off'}: {row.docs_s:6.2f} docs/s "
                 f"{row.pages_s:7.2f} pages/s; driver {1000 * row.driver:6.2f} ms/doc ("
                 + ", ".join(f"{k} {1000 * v:.2f}" for k, v in sorted(row.parts.items()))
-                + ")"
+                + f"; cpu {1000 * row.cpu:.2f})"
             )
             if drive:
                 t = traffic(drive.log(since), ports)
@@ -206,13 +220,22 @@ def project(name: str, rows: list[Row], ray: bool) -> None:
     print(f"\n{name}: model T(N) = min(N * per-node rate, 1 / driver cost per doc):")
     for embed in (False, True):
         per_node = next(r for r in rows if r.setup == ("ray, 1 node" if ray else "workers: 1") and r.embed == embed)
-        cost = max(r.driver for r in rows if r.embed == embed and r.setup.startswith("ray" if ray else "w"))
+        costly = max((r for r in rows if r.embed == embed and r.setup.startswith("ray" if ray else "w")),
+                     key=lambda r: r.driver)  # fmt: skip
+        cost = costly.driver
         rate = per_node.docs_s
         figures = ", ".join(
             f"{n} nodes {min(n * rate, 1 / cost):.0f} docs/s ({min(n * rate, 1 / cost) / rate:.1f}x)" for n in NODES
         )
         print(
             f"embed {'on ' if embed else 'off'}: per node {rate:.2f} docs/s, driver {1000 * cost:.2f} ms/doc -> {figures}"
+        )
+        # The listing is paid once, for the tree's folders (a round trip a level, `concurrency`
+        # folders at once), before any document is processed: per document it shrinks as a run grows.
+        rest = cost - costly.parts.get("listing", 0.0)
+        print(
+            f"{'':10}the listing apart: driver {1000 * rest:.2f} ms/doc -> 32 nodes "
+            f"{min(32 * rate, 1 / rest) / rate:.1f}x; 25x at 32 nodes holds up to {1 / (25 * cost):.2f} docs/s a node"
         )
 
 
