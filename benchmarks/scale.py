@@ -235,7 +235,8 @@ def project(name: str, rows: list[Row], ray: bool) -> None:
         rest = cost - costly.parts.get("listing", 0.0)
         print(
             f"{'':10}the listing apart: driver {1000 * rest:.2f} ms/doc -> 32 nodes "
-            f"{min(32 * rate, 1 / rest) / rate:.1f}x; 25x at 32 nodes holds up to {1 / (25 * cost):.2f} docs/s a node"
+            f"{min(32 * rate, 1 / rest) / rate:.1f}x; with it, 25x at 32 nodes holds while a node does at most "
+            f"{1 / (25 * cost):.2f} docs/s"
         )
 
 
