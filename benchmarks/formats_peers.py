@@ -18,7 +18,7 @@ use; offline, it is handed the same model (3.8.0) from the en-core-web-sm-vbspac
 
 Reference text, read with the format's plain library (none of it from a tool measured):
 - pptx: python-pptx, the text of every shape (into groups, every table cell) and every slide's
-  notes; headings: each slide's title placeholder.
+  notes; headings: each slide's title placeholders (title, centre title, vertical title).
 - html: lxml, the visible text after dropping what HTML itself says is not content: head, script,
   style, noscript, template, hidden elements (`hidden`, `aria-hidden`, inline display:none), nav,
   aside, landmark roles (navigation, banner, contentinfo, complementary, search) and a page-level
@@ -159,6 +159,11 @@ def visible_html(data: bytes | str) -> Text:
     return Text(block_text(root, _BLOCKS), heads)
 
 
+_TITLE_PLACEHOLDERS = (1, 3, 5)
+"""PP_PLACEHOLDER's TITLE, CENTER_TITLE and VERTICAL_TITLE (python-pptx's `shapes.title` is the
+placeholder at index 0, whatever its type: science-exploration-1p's is a body placeholder)."""
+
+
 def ref_pptx(path: Path) -> Text:
     from pptx import Presentation
 
@@ -176,8 +181,11 @@ def ref_pptx(path: Path) -> Text:
     for slide in prs.slides:
         for shape in slide.shapes:
             texts.extend(shape_text(shape))
-        if slide.shapes.title is not None and slide.shapes.title.text.strip():
-            titles.append(slide.shapes.title.text)
+        titles.extend(
+            shape.text_frame.text
+            for shape in slide.shapes
+            if shape.is_placeholder and shape.placeholder_format.type in _TITLE_PLACEHOLDERS and shape.has_text_frame
+        )
         if slide.has_notes_slide and slide.notes_slide.notes_text_frame is not None:
             texts.append(slide.notes_slide.notes_text_frame.text)
     return Text("\n".join(texts), tuple(titles))
