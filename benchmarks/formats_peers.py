@@ -74,7 +74,9 @@ FORMATS = ("pptx", "html", "eml", "epub", "odt")
 GLOBS = {"pptx": ("*.pptx",), "html": ("*.html", "*.htm"), "eml": ("*.eml",), "epub": ("*.epub",), "odt": ("*.odt",)}
 _WORD = re.compile(r"[^\W_]+")
 SLOW_SHARE = 0.2
-"""A file taking more than this share of a tool's pass is named under the table."""
+SLOW_OVER_MEDIAN = 10
+"""A file taking more than this share of a tool's pass, and this many times its median file, is
+named under the table."""
 
 
 def words(text: str) -> Counter[str]:
@@ -471,10 +473,9 @@ def main() -> None:
         for name in readers:  # the median file: a few slow ones (a mail's OCRed image) move the total, not this
             scores[name].median = statistics.median(best_file[name])
             worst = max(range(len(paths)), key=best_file[name].__getitem__)
-            if best_file[name][worst] > SLOW_SHARE * scores[name].seconds:
-                slow[name] = (
-                    f"{paths[worst].name} took {best_file[name][worst]:.1f} s of the {scores[name].seconds:.1f} s pass"
-                )
+            longest = best_file[name][worst]
+            if longest > SLOW_SHARE * scores[name].seconds and longest > SLOW_OVER_MEDIAN * scores[name].median:
+                slow[name] = f"{paths[worst].name} took {longest:.1f} s of the {scores[name].seconds:.1f} s pass"
         ours = scores.get("ingest")
         for name, s in scores.items():
             rate = len(paths) / s.seconds
