@@ -7,7 +7,7 @@ from __future__ import annotations
 import pymupdf
 
 from ingest.blocks import Document
-from ingest.loaders.pdf.lines import Line
+from ingest.loaders.pdf.model import Line
 from ingest.loaders.pdf.passes import (
     DOCUMENT_PASSES,
     PAGE_PASSES,

@@ -32,8 +32,9 @@ import re
 from collections.abc import Iterable
 
 from ...page_furniture import CAPTION
-from .lines import Line, side_by_side
-from .paragraphs import Unit, box_of, capitals, right_to_left, section_depth, stamp_like
+from .lines import side_by_side
+from .model import Line, Unit
+from .paragraphs import box_of, capitals, right_to_left, section_depth, stamp_like
 from .section_labels import (
     contents_entries,
     join_labels,

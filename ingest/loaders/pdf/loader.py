@@ -71,20 +71,20 @@ from ...type_sizes import body_size
 from ..options import PdfOptions
 from .framed_prose import framed_prose, peel_prose
 from .headings import mark_units
-from .hyphens import Spelling
+from .hyphens import Spelling, join_lines
 from .lines import (
     TEXT_FLAGS,
     GlyphOrder,
-    Line,
     RawText,
     inside,
 )
-from .margins import PageLines, split_margins
+from .margins import split_margins
+from .model import Box, Grid, Line, PageLines, Unit
 from .ocr import PageReader
-from .paragraphs import TERMINAL, Unit, box_of, continues, join_lines, list_marker, page_units
+from .paragraphs import TERMINAL, box_of, continues, list_marker, page_units
 from .rule_tables import rule_tables
 from .table_heads import heads_into_tables
-from .tables import Box, Grid, cell_texts, find_grids, header_rows, right_to_left_rows
+from .tables import cell_texts, find_grids, header_rows, right_to_left_rows
 from .text_boxes import holds
 from .text_layer import PageText, image_share, judge_page, pages_phrase
 from .text_tables import cut_at_tables, text_tables

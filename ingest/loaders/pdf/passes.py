@@ -24,13 +24,14 @@ from . import loader as _loader
 from .figures import figure_lines, figure_regions
 from .headings import heading_levels
 from .hyphens import Spelling, spelling
-from .lines import Line, extract, mend_drop_caps, raw_text, restore_glyph_order, span_text
-from .margins import PageLines, recurring
+from .lines import extract, mend_drop_caps, raw_text, restore_glyph_order, span_text
+from .margins import recurring
+from .model import Box, Line, PageLines, Unit
 from .overprint import single_printed
-from .paragraphs import Unit, box_of
+from .paragraphs import box_of
 from .rejoin import rejoin
 from .shaded_lines import rejoin_shaded_lines
-from .tables import Box, shading_within
+from .tables import shading_within
 from .text_boxes import text_boxes
 from .text_layer import PageText
 from .thresholds import FIGURE_MIN_PATHS, VECTOR_BLOCK

@@ -16,9 +16,7 @@ from dataclasses import replace
 
 from ...page_furniture import CAPTION, STAMP, band_key, furniture_like, is_page_number
 from .headings import heading_like
-from .lines import Line
-from .margins import PageLines
-from .paragraphs import Unit
+from .model import Line, PageLines, Unit
 from .thresholds import (
     BODY_SIZE_FLOOR,
     BODY_SIZE_SHARE,

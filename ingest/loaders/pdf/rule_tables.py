@@ -35,8 +35,8 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from .paragraphs import Unit
-from .tables import Box, header_rows, with_year_rows
+from .model import Box, Unit
+from .tables import header_rows, with_year_rows
 from .text_tables import AFTER, BEFORE, figure, merged_spans
 from .thresholds import (
     MIN_FILLED,

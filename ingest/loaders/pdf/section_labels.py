@@ -19,8 +19,9 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
-from .lines import Line, side_by_side
-from .paragraphs import Unit, capitals
+from .lines import side_by_side
+from .model import Line, Unit
+from .paragraphs import capitals
 from .thresholds import (
     LABEL_MAX_LINES,
     LABEL_MIN_ENTRIES,

@@ -18,8 +18,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from .lines import Line, side_by_side
-from .paragraphs import Unit
+from .lines import side_by_side
+from .model import Line, Unit
 from .thresholds import SAME_ROW, SAME_SIZE_TIGHT, TITLE_MAX_WORDS, TITLE_OVERLAP
 
 PERIOD = re.compile(r"(?i)\b(?:ended|ending|as of)\b.*\b(?:19|20)\d\d\b")

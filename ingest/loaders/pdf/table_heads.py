@@ -12,9 +12,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .lines import Line
-from .margins import YEAR, PageLines, head_words
-from .paragraphs import Unit
+from .margins import YEAR, head_words
+from .model import Line, PageLines, Unit
 from .thresholds import HEAD_REACH, SAME_ROW
 
 
