@@ -8,8 +8,7 @@ decision travels in a dict of keys or a set of `id()`s from one pass to another.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
 from ...blocks import Band
 from .hyphens import join_lines
@@ -62,18 +61,37 @@ class PageLines:
     """Shaded boxes that hold text (`text_boxes`): a heading inside one heads only the box."""
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Unit:
-    """A paragraph, list item or table of one page, before headings are decided."""
+    """A paragraph, list item, table or figure of one page, and what the passes decided about it
+    before headings are decided."""
 
     kind: str
     lines: list[Line]
     page: int
     rows: tuple[tuple[str, ...], ...] | None = None
     header_rows: int = 0
-    bbox: tuple[float, float, float, float] | None = None
-    meta: dict[str, Any] = field(default_factory=dict)
+    bbox: Box | None = None
     page_end: int | None = None
+    """The last page of a paragraph that runs on across pages."""
+    pdf_pass: str = "units"
+    """The pass that decided the unit (`ruled_tables` for a ruled table, `units` for the rest), shown in the block's meta."""
+    columns: tuple[tuple[float, float], ...] = ()
+    """A ruled grid's columns (x0, x1), left to right as read: the table heads pass sets a header row in them."""
+    across: bool = False
+    """A table ruled across only (booktabs), left to the alignment rule where that reads it better."""
+    prose_beside: bool = False
+    """Of a table ruled across only: another column's prose stands beside its rows."""
+    region: Box | None = None
+    """Of a figure: the region its drawings cover, wider than its lines' box (a caption beside it is its)."""
+    joined: tuple[Line, ...] = ()
+    """The page's own lines that the unit's first line stands for (a label and its title set on one row)."""
+    in_figure: bool = False
+    """Set inside a figure's region (its title, a legend in bold): no heading."""
+    shares_row: bool = False
+    """Shares its row with other text (a row label or a column head of a table drawn without rules)."""
+    row_peers: bool = False
+    """Of a unit sharing its row: a piece beside it is in its own type, words rather than a number."""
 
     @property
     def text(self) -> str:

@@ -14,7 +14,7 @@ it is read, never kept or shared; the model the passes decide about (`Line`, `Un
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pymupdf
@@ -114,15 +114,14 @@ def ruled_tables(w: PageWork) -> None:
     hidden, shading = shading_within(vectors) if len(vectors) >= 2 else (set(), set())
     ruled = [v for k, v in enumerate(vectors) if k not in shading] if shading else vectors
     w.tables, w.plots = _loader._tables(w.textpage, w.raw, w.text, ruled, w.number, w.glyphs)
-    for t in w.tables:
-        t.meta["pdf_pass"] = "ruled_tables"
+    w.tables = [replace(t, pdf_pass="ruled_tables") for t in w.tables]
     w.vectors = [v for k, v in enumerate(vectors) if k not in hidden] if hidden else vectors
 
 
 def text_lines(w: PageWork) -> None:
     """Reads the spans outside the framed tables; decides the page's lines (a table ruled
     across only is left to the alignment rule) and mends drop capitals into their lines."""
-    framed = [t.bbox for t in w.tables if t.bbox is not None and not t.meta.get("across")]
+    framed = [t.bbox for t in w.tables if t.bbox is not None and not t.across]
     w.lines = mend_drop_caps(extract(w.text, framed, w.in_tables))
 
 
@@ -138,7 +137,7 @@ def figures(w: PageWork) -> None:
             [t.bbox for t in w.tables if t.bbox is not None],
         )
         held, w.lines = figure_lines(w.lines, regions)
-        w.tables += [Unit("figure", ls, w.number, bbox=box_of(ls), meta={"region": region}) for region, ls in held]
+        w.tables += [Unit("figure", ls, w.number, bbox=box_of(ls), region=region) for region, ls in held]
 
 
 def empty_page(w: PageWork) -> bool:

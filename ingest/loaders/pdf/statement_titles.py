@@ -50,7 +50,7 @@ def join_periods(units: list[Unit], lines: Sequence[Line] = ()) -> list[Unit]:
 
 
 def _with(unit: Unit, lines: list[Line]) -> Unit:
-    return replace(unit, lines=lines, bbox=None, meta=dict(unit.meta), page_end=None)
+    return replace(unit, lines=lines, bbox=None, page_end=None)
 
 
 def _cut(unit: Unit, after: list[Unit], lines: Sequence[Line]) -> list[Unit]:
