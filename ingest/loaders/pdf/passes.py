@@ -7,8 +7,9 @@ Each pass reads the evidence named in its docstring from a working record (`Page
 (a garbage text layer, a page with nothing on it); the rest of the page's passes do not run.
 
 The work records are mutable on purpose: they are the state of one page or one document while
-it is read, never kept or shared; the model the passes decide about (`Line`, `Unit`,
-`PageLines`, `Grid`) stays as it was.
+it is read, never kept or shared. The model the passes decide about (`model.py`: `Line`,
+`PageLines`, `Unit`, `Grid`) is frozen: a pass writes its decision about a unit as a new unit
+with the typed field set (`replace`).
 """
 
 from __future__ import annotations
