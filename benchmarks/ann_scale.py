@@ -189,10 +189,32 @@ class LookupEmbedder:
         return self.queries[[int(t[1:]) for t in texts]]
 
 
-def ingest_index(work: Path, matrix: np.ndarray) -> Path:
-    """An index of `len(matrix)` one-word chunks with these vectors, written through `SqliteSink`."""
+def document(d: int, matrix: np.ndarray) -> tuple:
+    """The synthetic document of rows d..d+PER_DOC: (document, its one-word chunks, their vectors)."""
     from ingest.blocks import Chunk, Citation, Document
     from ingest.embedders import ChunkVectors, text_hash
+
+    doc = Document(id=f"doc{d:07d}", uri=f"synthetic://{d}", name=f"{d}.md", mime_type="text/markdown")
+    chunks = [
+        Chunk(
+            id=f"c{i}",
+            doc_id=doc.id,
+            chunk_index=i - d,
+            text=f"chunk {i}",
+            heading_path=(),
+            kinds=("paragraph",),
+            token_count=2,
+            overlap_tokens=0,
+            source=Citation.of(doc),
+        )
+        for i in range(d, min(d + PER_DOC, len(matrix)))
+    ]
+    hashes = tuple(text_hash(c.embed_text) for c in chunks)
+    return doc, chunks, ChunkVectors(LookupEmbedder.name, hashes, np.asarray(matrix[d : d + PER_DOC]), 0)
+
+
+def ingest_index(work: Path, matrix: np.ndarray) -> Path:
+    """An index of `len(matrix)` one-word chunks with these vectors, written through `SqliteSink`."""
     from ingest.sinks.sqlite import SqliteSink
 
     path = work / f"index-{len(matrix)}.sqlite"
@@ -204,26 +226,36 @@ def ingest_index(work: Path, matrix: np.ndarray) -> Path:
     with SqliteSink(tmp, ann="never") as sink:  # the HNSW file is built apart, timed (`built`)
         sink.record_embedder(LookupEmbedder.name, {"name": LookupEmbedder.name})
         for d in range(0, len(matrix), PER_DOC):
-            doc = Document(id=f"doc{d:07d}", uri=f"synthetic://{d}", name=f"{d}.md", mime_type="text/markdown")
-            chunks = [
-                Chunk(
-                    id=f"c{i}",
-                    doc_id=doc.id,
-                    chunk_index=i - d,
-                    text=f"chunk {i}",
-                    heading_path=(),
-                    kinds=("paragraph",),
-                    token_count=2,
-                    overlap_tokens=0,
-                    source=Citation.of(doc),
-                )
-                for i in range(d, min(d + PER_DOC, len(matrix)))
-            ]
-            hashes = tuple(text_hash(c.embed_text) for c in chunks)
-            sink.write(doc, chunks, ChunkVectors(LookupEmbedder.name, hashes, np.asarray(matrix[d : d + PER_DOC]), 0))
+            sink.write(*document(d, matrix))
     tmp.rename(path)
     print(f"    wrote {path.name}, {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
     return path
+
+
+def update_seconds(index: Path, matrix: np.ndarray) -> float:
+    """On a copy of the index and its HNSW file: one document in the middle written again (its
+    1,000 chunks deleted and inserted under new seqs), then the time `SqliteSink.refresh_ann` takes
+    to bring the HNSW file up to date (read it, 2,000 changes, write it)."""
+    import shutil
+
+    from ingest.search.ann import ann_file
+    from ingest.sinks.sqlite import SqliteSink
+
+    copy = index.parent / "update-check" / index.name
+    copy.parent.mkdir(exist_ok=True)
+    try:
+        shutil.copyfile(index, copy)
+        shutil.copyfile(ann_file(index), ann_file(copy))
+        with SqliteSink(copy, ann="always") as sink:
+            sink.write(*document(len(matrix) // 2 // PER_DOC * PER_DOC, matrix))
+            started = time.perf_counter()
+            done = sink.refresh_ann()
+            seconds = time.perf_counter() - started
+        if (done.action, done.changed) != ("updated", 2 * PER_DOC):
+            raise SystemExit(f"{copy}: the HNSW file was {done.action} ({done.changed} changes), not updated")
+        return seconds
+    finally:
+        shutil.rmtree(copy.parent)
 
 
 class NumpyExact:
@@ -506,17 +538,23 @@ def measure(
         if kind == "usearch" and "ingest" in engines:
             held = IngestAnn(index, queries)
             found, ms = timed(lambda i, held=held: held.search(i, K), range(len(queries)))
+            deep = [held.search(i, DEEP) for i in range(len(queries))]
             held.vectors.close()
             rows.append(
                 {
-                    "engine": f"ingest ann (usearch ef={EXPANSION_SEARCH})",
+                    "engine": f"ingest ann (usearch ef={EXPANSION_SEARCH}; {max(EXPANSION_SEARCH, 2 * DEEP)} for 100)",
                     "ms": percentiles(ms),
                     "recall10": float(np.mean([recall(f, t) for f, t in zip(found, truth10, strict=True)])),
+                    "recall100": float(np.mean([recall(f, t) for f, t in zip(deep, truth, strict=True)])),
                     "build_s": build_s,
                     "disk": path.stat().st_size,
                     "rss": memory("ingest-ann", index, matrix.shape[1], qfile) if "memory" in engines else None,
                 }
             )
+    if {"update", "ingest", "usearch"} <= set(engines):
+        seconds = update_seconds(index, matrix)
+        print(f"    the HNSW file brought up to date after one document rewritten: {seconds:.1f} s", flush=True)
+        rows.append({"engine": "update", "seconds": seconds})
     for r in rows:
         print(row_text(r), flush=True)
     return rows
@@ -527,6 +565,8 @@ def mib(b: int | None) -> str:
 
 
 def row_text(r: dict) -> str:
+    if r["engine"] == "update":
+        return f"| ingest ann: update after one 1,000-chunk document rewritten | {r['seconds']:.1f} s |"
     deep = f"{r['recall100']:.3f}" if "recall100" in r else ("1" if "exact" in r["engine"] else "-")
     build = f"{r['build_s']:.0f}" if r.get("build_s") else "-"
     rss, opened = r["rss"] or (None, None)
@@ -551,7 +591,7 @@ def main() -> None:
     ap.add_argument("--work", type=Path, default=ROOT / "out" / "ann_scale")
     ap.add_argument("--build-threads", type=int, default=2)
     ap.add_argument("--embed-threads", type=int, default=1)
-    ap.add_argument("--engines", default="ingest,usearch,hnswlib,memory", help="comma-separated; numpy always")
+    ap.add_argument("--engines", default="ingest,usearch,hnswlib,memory,update", help="comma-separated; numpy always")
     ap.add_argument("--json", type=Path, default=None)
     ap.add_argument("--memory-of", nargs=4, help=argparse.SUPPRESS)
     a = ap.parse_args()

@@ -168,8 +168,9 @@ def test_a_missing_or_stale_file_falls_back_to_exact_with_a_warning(tmp_path, ca
     with caplog.at_level(logging.WARNING, logger="ingest"):
         after, used_graph = _ids(index, queries, "auto")
     assert not used_graph and "the HNSW index is missing" in caplog.text
+    # As many vectors as this index (450), other ones: a file of the same size, even, is told apart.
     (tmp_path / "other").mkdir()
-    other = _index(tmp_path / "other", _clustered(100, seed=10))
+    other = _index(tmp_path / "other", _clustered(450, seed=10))
     ann.ann_file(other).rename(ann.ann_file(index))
     caplog.clear()
     with caplog.at_level(logging.WARNING, logger="ingest"):
