@@ -112,15 +112,8 @@ def _workbook_blocks(wb, facts: Mapping[str, SheetFacts], reader: CommentReader,
         every_comment += ({"sheet": name, **c.attrs()} for c in comments)
         path = (title, name)
         # The cells are not bound here: `piece_blocks` lets them go once the tables are cut out.
-        sheet_blocks = list(
-            piece_blocks(_sheet_cells(ws, fact.last_value_row), fact.merges, path, sheet=name, comments=comments)
-        )
-        if not sheet_blocks:
-            kept = f" (its {len(comments)} comment(s) are kept in the document's meta only)" if comments else ""
-            notes.append(f"sheet {name!r} has no cell with text: skipped{kept}")
-            continue
-        blocks.append(Block("heading", name, path, level=1, meta={"sheet": name}))
-        blocks.extend(sheet_blocks)
+        pieces = piece_blocks(_sheet_cells(ws, fact.last_value_row), fact.merges, path, sheet=name, comments=comments)
+        blocks += sheet_section(name, path, list(pieces), len(comments), notes)
     if not blocks:
         notes.append("no visible sheet holds any text")
     notes += reader.warnings
@@ -170,6 +163,18 @@ def _sheet_cells(ws, last_row: int | None) -> SheetCells:
         if len(seen) > _SEEN_MAX:
             seen.clear()
     return cells
+
+
+def sheet_section(
+    name: str, path: tuple[str, ...], pieces: list[Block], comments: int, notes: list[str]
+) -> list[Block]:
+    """The sheet's heading and its pieces; none, with a note saying so, when no cell holds text
+    (the .ods loader's too)."""
+    if not pieces:
+        kept = f" (its {comments} comment(s) are kept in the document's meta only)" if comments else ""
+        notes.append(f"sheet {name!r} has no cell with text: skipped{kept}")
+        return []
+    return [Block("heading", name, path, level=1, meta={"sheet": name}), *pieces]
 
 
 def piece_blocks(
