@@ -45,3 +45,8 @@ def expanded(paths: Iterable[Path]) -> list[Path]:
     if not files:
         raise click.BadParameter("no file a loader reads is there (see `ingest plugins`)", param_hint="PATHS")
     return files
+
+
+def written_file(*names: str, help: str) -> Callable[[Callable], Callable]:
+    """An option naming a file the command writes (never a folder); None when not given."""
+    return click.option(*names, type=click.Path(dir_okay=False, path_type=Path), default=None, help=help)
