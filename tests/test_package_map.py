@@ -40,6 +40,18 @@ def test_the_map_names_every_top_level_module():
 
 def test_the_rows_run_in_the_flow_order():
     section = _map_section()
-    order = ["sources", "loaders", "ocr", "cleaners", "chunker", "embedders", "sinks", "search", "runner", "cli"]
+    order = [
+        "sources",
+        "loaders",
+        "ocr",
+        "cleaners",
+        "chunker",
+        "embedders",
+        "sinks",
+        "search",
+        "runner",
+        "adapters",
+        "cli",
+    ]
     at = [section.index(f"`ingest/{name}/`") for name in order]
     assert at == sorted(at)

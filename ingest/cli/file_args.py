@@ -1,9 +1,10 @@
 """The PATH arguments of `chunk`, `stats` and `inspect`: files, or folders standing for every file
-under them that a loader reads (ingest/file_walk.py); none at all is a usage error."""
+under them that a loader reads (ingest/file_walk.py); none at all is a usage error. And the
+options naming a file a command writes."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import click
