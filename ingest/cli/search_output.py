@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from rich.console import Console
 from rich.text import Text
 
+from ..blocks import is_card
 from ..search.bm25 import Hit
 from ..search.shown_once import contexts_shown_once
 
@@ -32,7 +33,10 @@ def print_hits(hits: Sequence[Hit], out: Console) -> None:
         zip(hits, score_texts([h.score for h in hits]), contexts_shown_once(hits)), 1
     ):
         # The score before the citation: a long citation is cut at the terminal's width, not the score.
-        out.rule(Text.assemble(f"{rank}. ", (f"score {score}", "dim"), f"  {hit.citation}"))
+        # A reranked hit's score is the cross-encoder's logit, on another scale than the first stage's.
+        label = f"rerank {score}" if hit.ranked_by else f"score {score}"
+        kind = "  card:" if is_card(hit.chunk) else ""  # the document's card, not a passage of it
+        out.rule(Text.assemble(f"{rank}. ", (label, "dim"), kind, f"  {hit.citation}"))
         if hit.chunk.url:
             out.print(hit.chunk.url, highlight=False, markup=False, soft_wrap=True)
         out.print(context, highlight=False, markup=False)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING
 
-from ..blocks import Chunk
+from ..blocks import Chunk, is_card
 from ..errors import SinkError
 from ..runner.sqlite_files import transaction
 from ..sinks.chunk_rows import HEADING_SEPARATOR
@@ -43,7 +43,8 @@ class SearchError(SinkError):
 class Hit:
     chunk: Chunk
     score: float
-    """Higher is better: the negated FTS5 bm25 rank."""
+    """Higher is better: the negated FTS5 bm25 rank, a cosine, a fused score, or with `ranked_by` the
+    reranker's logit."""
     context: str
     """The chunk's text widened with up to `window` neighbours of the same document on each side."""
     neighbours: tuple[int, ...]
@@ -52,6 +53,9 @@ class Hit:
     """"name > heading > path (uri)"."""
     around: tuple[Chunk, ...] = field(default=(), repr=False, compare=False)
     """The chunks `context` was joined from (see `neighbours`), for a reader that shows each once."""
+    ranked_by: str | None = None
+    """The cross-encoder whose relevance logit `score` is (`ingest.search.rerank`); None: the first
+    stage's score (bm25, cosine or fused)."""
 
 
 def search(
@@ -270,7 +274,11 @@ def hit(conn: sqlite3.Connection, chunk: Chunk, score: float, window: int) -> Hi
 
 
 def widened(chunk: Chunk, score: float, around: list[Chunk]) -> Hit:
-    """A ranked chunk as a `Hit`, its context the chunks `around` it (itself among them), cited."""
+    """A ranked chunk as a `Hit`, its context the chunks `around` it (itself among them), cited.
+    A document's card and its body are no context for each other: a card stands alone, and a
+    body chunk's neighbours leave the card out."""
+    card = is_card(chunk)
+    around = [c for c in around if is_card(c) == card and (not card or c.id == chunk.id)] or [chunk]
     return Hit(
         chunk=chunk,
         score=score,
