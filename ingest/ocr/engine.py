@@ -28,6 +28,12 @@ MODELS = {
 }
 """The model files of rapidocr 3.10's wheel (its `models/` folder), by the stage that runs each."""
 
+DET_SIDE = 1280
+"""Longest side of the image the detector sees, in pixels (rapidocr's default scales the image's
+shorter side up to 736, so a rendered page goes in at its full 2000): a letter page at 116 dpi,
+where 7-point table figures are still 11 pixels a line. Measured on three pages of tables and two
+columns at 300 dpi: the same words read (99.1-100%), detection and recognition 21 s against 35 s."""
+
 LANGUAGES = frozenset(
     "en ch chinese_cht japan af az bs ca cs cy da de es et eu fi fr ga gl hr hu id is it ku la lb lt lv mi ms mt nl "
     "no oc pl pt qu rm ro rs_latin sk sl sq sv sw tl tr uz vi".split()
@@ -66,6 +72,15 @@ def _engine() -> Any:
     params: dict[str, Any] = {
         "Global.log_level": "error",
         "Global.model_root_dir": str(folder),
+        # The line classifier turns a line it takes for upside down by 180 degrees before reading
+        # it; on upright pages it took one line in thirty for upside down (a page of French prose,
+        # a court opinion) and the recogniser read it as "eue u e n e u": a page is rendered
+        # upright (its /Rotate applied), so no line is turned.
+        "Global.use_cls": False,
+        # The detector only finds where lines are: on a page scaled to DET_SIDE it finds the same
+        # lines at two thirds of the time; the recogniser still reads each line from the full image.
+        "Det.limit_type": "max",
+        "Det.limit_side_len": DET_SIDE,
         "EngineConfig.onnxruntime.intra_op_num_threads": 1,
         "EngineConfig.onnxruntime.inter_op_num_threads": 1,
     }

@@ -26,6 +26,16 @@ def scanned_pdf(path: Path, pages: list[int], dpi: int, stamp: str | None = None
     return out.tobytes()
 
 
+def text_page(path: Path, page: int) -> bytes:
+    """The PDF's one page (0-based) as a PDF of its own, text layer and all: the ground truth read
+    as the scan is, one page alone, so neither side has a paragraph run on from the next page
+    nor furniture found by its repeats on the others."""
+    out = pymupdf.open()
+    with pymupdf.open(path) as doc:
+        out.insert_pdf(doc, from_page=page, to_page=page)
+    return out.tobytes()
+
+
 def page_png(path: Path, page: int, dpi: int) -> bytes:
     with pymupdf.open(path) as doc:
         return doc[page].get_pixmap(dpi=dpi).tobytes("png")
