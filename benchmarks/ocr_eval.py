@@ -130,7 +130,9 @@ def report(records: list[dict], dict_rate: float | None) -> None:
                 f"layer's, {both / ocr:.0%} of OCR's are the text layer's"
             )
         cpu, wall = sum(r["cpu"] for r in rs), sum(r["wall"] for r in rs)
-        print(f"  OCR through the loader: {len(rs) / cpu:.3f} pages/s on one core ({len(rs) / wall:.3f} by the wall clock)")
+        print(
+            f"  OCR through the loader: {len(rs) / cpu:.3f} pages/s on one core ({len(rs) / wall:.3f} by the wall clock)"
+        )
     if dict_rate:
         print(f'\npymupdf get_text("dict"): {dict_rate:.1f} pages/s on one core')
 
