@@ -48,7 +48,9 @@ def page_words(path: Path, page: int) -> list[str]:
 
 
 def words(text: str) -> list[str]:
-    return re.findall(r"\w+", text.lower())
+    """The text's words, lower-cased: runs of letters and figures, so quotes, apostrophes and
+    dashes count on neither side; a form's blank ("________") is a drawn rule, not a word."""
+    return [w for w in re.findall(r"\w+", text.lower()) if w.strip("_")]
 
 
 def recall(truth: list[str], read: str) -> float:

@@ -71,7 +71,7 @@ INK = 128
 def read_page(page: Any, first_block: int = 0) -> OcrPage:
     """OCR of a pymupdf page (its visible content: images, and any text drawn)."""
     image, scale = page_pixels(page)
-    found = read_image(image)
+    found = read_image(image, max(page.rect.width, page.rect.height) / 72)
     return to_lines(found, scale, first_block, [stroke_width(image, line.box) for line in found])
 
 
