@@ -1,42 +1,14 @@
 """The PATH arguments of `chunk`, `stats` and `inspect`: files, or folders standing for every file
-under them that a loader reads (in name order; hidden ones left out, as a local source does).
-
-A file named on the command line is always tried (an unsupported one is an error naming it); a
-file found in a folder that no loader reads is named as skipped, never dropped in silence."""
+under them that a loader reads (ingest/file_walk.py); none at all is a usage error."""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 
 import click
 
-from ..loaders import mime_type_of, supports
-from ..terminal_text import printable
-
-
-def files_of(paths: Iterable[Path], say: Callable[[str], object]) -> list[Path]:
-    """The files `paths` stand for; `say(line)` is told each file of a folder that is skipped."""
-    files: list[Path] = []
-    for path in paths:
-        if not path.is_dir():
-            files.append(path)
-            continue
-        for dirpath, dirnames, filenames in os.walk(path):
-            dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-            for name in sorted(filenames):
-                if name.startswith("."):
-                    continue
-                found = Path(dirpath, name)
-                mime_type = mime_type_of(found)
-                if supports(mime_type):
-                    files.append(found)
-                else:
-                    say(
-                        f"skipped {printable(str(found))}: no loader for {found.suffix.lower() or mime_type} ({mime_type})"
-                    )
-    return files
+from ..file_walk import files_of
 
 
 def expanded(paths: Iterable[Path]) -> list[Path]:

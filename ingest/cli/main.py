@@ -28,6 +28,9 @@ from ..runner.run_report import RunReport, write_summary_json
 from ..runner.stopping import StopRequest
 from ..search.hybrid import MODES, Mode, default_mode, search_mode
 from ..search.principals import principals
+from ..search.rerank import MAX_TOP as RERANK_MAX_TOP
+from ..search.rerank import TOP as RERANK_TOP
+from ..search.rerank import RerankOptions, open_cross_encoder, reranked
 from ..terminal_text import printable, shown
 from .file_args import expanded
 from .filters import filter_options, filters_from
@@ -429,6 +432,21 @@ def _readers(as_user: str | None, groups: str) -> tuple[str, ...] | None:
     type=click.Path(path_type=Path, dir_okay=False),
     help="Search the index this job writes (its pgvector sink) instead of --index.",
 )
+@click.option(
+    "--rerank",
+    "rerank_model",
+    metavar="FOLDER",
+    type=click.Path(path_type=Path),
+    help="Reorder the first stage's top hits by the cross-encoder in FOLDER (model.onnx and tokenizer.json); "
+    "each hit shows its score.",
+)
+@click.option(
+    "--rerank-top",
+    default=RERANK_TOP,
+    show_default=True,
+    type=click.IntRange(1, RERANK_MAX_TOP),
+    help="With --rerank: how many first-stage hits it rereads.",
+)
 @filter_options
 def search_cmd(
     query: str,
@@ -440,28 +458,39 @@ def search_cmd(
     groups: str,
     mode: Mode | None,
     config_path: Path | None,
+    rerank_model: Path | None,
+    rerank_top: int,
     **filter_flags,
 ) -> None:
     """Best chunks for QUERY (BM25, heading path weighted above the body, or --mode vector|hybrid), with their citation."""
     if groups and as_user is None:
         raise click.BadParameter("needs --as (whose groups they are)", param_hint="--groups")
+    if rerank_top != RERANK_TOP and rerank_model is None:
+        raise click.BadParameter("needs --rerank (the cross-encoder that rereads them)", param_hint="--rerank-top")
     readers = _readers(as_user, groups)
     filters = filters_from(**filter_flags)
+    encoder = None
+    if rerank_model is not None:
+        encoder = open_cross_encoder(RerankOptions(model=rerank_model, top=rerank_top))  # before the index is read
+    depth = max(k, rerank_top) if encoder else k
     if config_path is not None:
         from .pgvector import search_job
 
         hits = search_job(
-            config_path, query, k=k, window=window, readers=readers, mode=mode or "hybrid", filters=filters
+            config_path, query, k=depth, window=window, readers=readers, mode=mode or "hybrid", filters=filters
         )
     else:
         mode = mode or default_mode(index)
-        hits = search_mode(index, query, mode, k=k, window=window, readers=readers, filters=filters)
+        hits = search_mode(index, query, mode, k=depth, window=window, readers=readers, filters=filters)
+    if encoder is not None:
+        hits = reranked(query, hits, encoder, rerank_top)[:k]
     for rank, hit in enumerate(hits, 1) if as_json else ():
         click.echo(
             json.dumps(
                 {
                     "rank": rank,
                     "score": hit.score,
+                    "ranked_by": hit.ranked_by,
                     "citation": hit.citation,
                     "url": hit.chunk.url,
                     "context": hit.context,

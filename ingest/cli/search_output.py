@@ -32,7 +32,9 @@ def print_hits(hits: Sequence[Hit], out: Console) -> None:
         zip(hits, score_texts([h.score for h in hits]), contexts_shown_once(hits)), 1
     ):
         # The score before the citation: a long citation is cut at the terminal's width, not the score.
-        out.rule(Text.assemble(f"{rank}. ", (f"score {score}", "dim"), f"  {hit.citation}"))
+        # A reranked hit's score is the cross-encoder's logit, on another scale than the first stage's.
+        label = f"rerank {score}" if hit.ranked_by else f"score {score}"
+        out.rule(Text.assemble(f"{rank}. ", (label, "dim"), f"  {hit.citation}"))
         if hit.chunk.url:
             out.print(hit.chunk.url, highlight=False, markup=False, soft_wrap=True)
         out.print(context, highlight=False, markup=False)

@@ -11,6 +11,7 @@ for hit in hits:
 from __future__ import annotations
 
 from collections.abc import Mapping
+from os import PathLike
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from .bm25 import Hit
 from .filters import Filters
 from .hybrid import MODES, search_mode
 from .principals import checked_readers
+from .rerank import RerankOptions
 
 
 def search(
@@ -30,6 +32,7 @@ def search(
     mode: str = "bm25",
     readers: tuple[str, ...] | None = None,
     window: int = 1,
+    rerank: RerankOptions | Mapping[str, Any] | str | PathLike[str] | None = None,
 ) -> list[Hit]:
     """The `k` best chunks of the index at `index` for the free-text `query`, best first.
 
@@ -42,11 +45,23 @@ def search(
       caller who matches no one, who sees only documents without readers (local files);
       None: no permission filter (an administrator's search). Anything else is a `ConfigError`.
     window: neighbouring chunks of the same document added to each hit's `context`, each side.
+    rerank: a cross-encoder's folder (model.onnx and tokenizer.json), or `RerankOptions` (or a
+      dict of its fields: model, top, max_tokens, batch_size, threads): the first `top` (20) hits
+      of `mode` are reordered by its score, which each of them then carries (`Hit.ranked_by`).
     """
     if mode not in MODES:
         raise ConfigError(f"unknown search mode {mode!r}; choose one of {', '.join(MODES)}", subject="mode")
     readers = checked_readers(readers)
-    return search_mode(Path(index), query, mode, k=k, window=window, readers=readers, filters=as_filters(filters))
+    if rerank is None:
+        return search_mode(Path(index), query, mode, k=k, window=window, readers=readers, filters=as_filters(filters))
+    from .rerank import open_cross_encoder, rerank_options, reranked
+
+    options = rerank_options(rerank)
+    encoder = open_cross_encoder(options)  # a bad folder fails before the index is read
+    first = search_mode(
+        Path(index), query, mode, k=max(k, options.top), window=window, readers=readers, filters=as_filters(filters)
+    )
+    return reranked(query, first, encoder, options.top)[:k]
 
 
 def as_filters(filters: Filters | Mapping[str, Any] | None) -> Filters | None:

@@ -43,7 +43,8 @@ class SearchError(SinkError):
 class Hit:
     chunk: Chunk
     score: float
-    """Higher is better: the negated FTS5 bm25 rank."""
+    """Higher is better: the negated FTS5 bm25 rank, a cosine, a fused score, or with `ranked_by` the
+    reranker's logit."""
     context: str
     """The chunk's text widened with up to `window` neighbours of the same document on each side."""
     neighbours: tuple[int, ...]
@@ -52,6 +53,9 @@ class Hit:
     """"name > heading > path (uri)"."""
     around: tuple[Chunk, ...] = field(default=(), repr=False, compare=False)
     """The chunks `context` was joined from (see `neighbours`), for a reader that shows each once."""
+    ranked_by: str | None = None
+    """The cross-encoder whose relevance logit `score` is (`ingest.search.rerank`); None: the first
+    stage's score (bm25, cosine or fused)."""
 
 
 def search(

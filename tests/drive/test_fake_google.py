@@ -261,6 +261,22 @@ def test_chunked_range_download_equals_the_file(fake_google, corpus):
     assert progress[-1] == len(pdf)
 
 
+def test_the_log_names_the_connection_and_the_bytes_answered(fake_google):
+    """Who asked (the client's port, so which process) and how many bytes each answer carried: what
+    the scale benchmark reads to tell the driver's downloads from the workers'."""
+    body = b"# Notes\n\n" + b"x" * 5000
+    fid = fake_google.add_file("notes.md", fake_google.add_folder("Top"), body, "text/markdown")
+    first, second = httplib2.Http(), httplib2.Http()  # two clients, two connections
+    auth = {"authorization": f"Bearer {fake_google.token}"}
+    url = f"{fake_google.drive_endpoint}files/{fid}?alt=media"
+    answers = [client.request(url, headers=auth) for client in (first, second, first)]
+    assert [(r.status, len(data)) for r, data in answers] == [(200, len(body))] * 3
+    log = fake_google.log
+    assert [r.sent for r in log] == [len(body)] * 3
+    assert log[0].client_port == log[2].client_port != log[1].client_port  # kept alive: one connection each
+    assert all(r.began <= r.answered for r in log) and log[0].answered <= log[1].began
+
+
 def test_download_of_an_empty_file_and_retried_chunk(fake_google, corpus):
     top = fake_google.add_folder("Top")
     empty = fake_google.add_file("empty.txt", top, b"", "text/plain")

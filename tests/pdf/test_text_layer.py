@@ -68,7 +68,7 @@ def rasterised(data: bytes, pages: set[int], stamp: str | None = STAMP) -> bytes
 @pytest.mark.parametrize("name", CUT_SHORT)
 def test_a_pdf_cut_short_never_indexes_cipher(corpus, name):
     """Cut at 40, 60 and 80% of its bytes, a PDF is refused naming the file, or what it gives is
-    the original's text (words it had), with a warning where pages were lost."""
+    the original's text (words it had), with a warning naming the file as damaged."""
     path = corpus / name
     data = path.read_bytes()
     good = load_file(path)
@@ -81,8 +81,8 @@ def test_a_pdf_cut_short_never_indexes_cipher(corpus, name):
             continue
         got = words(" ".join(b.text for b in loaded.blocks))
         assert len(got - good_words) <= 0.05 * len(got), (share, sorted(got - good_words)[:20])
-        if len(got) < 0.9 * len(good_words):
-            assert loaded.warnings, share  # pages lost: said, not silent
+        # Cut short, it lost its cross-reference table: read, but said to be damaged, never silent.
+        assert any(path.name in w and "the file is damaged" in w for w in loaded.warnings), (share, loaded.warnings)
 
 
 def test_the_issue_case_fails_saying_the_file_is_damaged(corpus):

@@ -281,6 +281,12 @@ def _layer_warnings(verdicts: list[PageText], pages: Sized, repaired: bool, docu
             f"{document.uri}: {pages_phrase(empty)} hold nothing{damaged}: their content may be lost; "
             "re-download or re-export the file"
         )
+    if repaired and not warnings:  # readable, but a copy cut short may have lost pages at its end
+        warnings.append(
+            f"{document.uri}: the file is damaged (PyMuPDF had to repair it; it may be cut short): its "
+            f"{len(verdicts)} page{'s' if len(verdicts) != 1 else ''} read as text and were indexed; "
+            "re-download or re-export the file if pages are missing"
+        )
     return warnings
 
 

@@ -27,6 +27,13 @@ class Recorded:
     target: str  # path?query, as sent
     headers: dict[str, str]
     status: int | None = None  # None: dropped without an answer
+    client_port: int = 0
+    """The client's port on 127.0.0.1: which connection (so which process) asked."""
+    sent: int = 0
+    """Bytes of the answer's body."""
+    began: float = 0.0
+    answered: float = 0.0
+    """time.monotonic() when the request arrived and when its answer was ready (latency included)."""
 
 
 def make_handler(fake: FakeGoogle) -> type[BaseHTTPRequestHandler]:
@@ -56,6 +63,7 @@ def make_handler(fake: FakeGoogle) -> type[BaseHTTPRequestHandler]:
             self._serve()
 
         def _serve(self) -> None:
+            began = time.monotonic()
             length = int(self.headers.get("Content-Length") or 0)
             if length:
                 self.rfile.read(length)
@@ -69,7 +77,7 @@ def make_handler(fake: FakeGoogle) -> type[BaseHTTPRequestHandler]:
                 fake.requests.append((self.command, target))
             fault = fake._take_fault(target)
             if fault is not None and fault.drop:
-                self._record(target, headers, None)
+                self._record(target, headers, None, began)
                 self.close_connection = True
                 self.connection.shutdown(socket.SHUT_RDWR)  # no status line, no bytes: the client sees the peer hang up
                 return
@@ -94,7 +102,7 @@ def make_handler(fake: FakeGoogle) -> type[BaseHTTPRequestHandler]:
                     out_headers["WWW-Authenticate"] = 'Bearer realm="https://accounts.google.com/"'
                 if retry_after is not None:
                     out_headers["Retry-After"] = retry_after
-            self._record(target, headers, status)
+            self._record(target, headers, status, began, len(body))
             self.send_response(status)
             for k, v in out_headers.items():
                 self.send_header(k, v)
@@ -102,9 +110,12 @@ def make_handler(fake: FakeGoogle) -> type[BaseHTTPRequestHandler]:
             self.end_headers()
             self.wfile.write(body)
 
-        def _record(self, target: str, headers: dict[str, str], status: int | None) -> None:
+        def _record(
+            self, target: str, headers: dict[str, str], status: int | None, began: float, sent: int = 0
+        ) -> None:
+            port = self.client_address[1]
             with fake._lock:
-                fake.log.append(Recorded(self.command, target, headers, status))
+                fake.log.append(Recorded(self.command, target, headers, status, port, sent, began, time.monotonic()))
 
         def _route(self, target: str, headers: dict[str, str]) -> tuple[int, dict[str, str], bytes]:
             parts = urlsplit(target)
