@@ -4,18 +4,27 @@ the first page to the body, and the heading rules make it the document's heading
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pymupdf
 
 from ingest.blocks import Document
-from ingest.loaders.pdf.lines import Line
+from ingest.loaders.pdf.headings import mark_units
+from ingest.loaders.pdf.model import Line, PageLines, Unit
+from ingest.loaders.pdf.paragraphs import box_of
 from ingest.loaders.pdf.passes import (
     DOCUMENT_PASSES,
     PAGE_PASSES,
     DocumentWork,
+    blocks,
     body_size,
+    headings,
+    hyphens,
     margins,
     rejoin_bands,
     run_document,
+    table_heads,
+    units,
 )
 
 WIDTH, HEIGHT = 612.0, 792.0
@@ -138,3 +147,76 @@ def test_each_block_names_the_pass_that_decided_it_and_inspect_shows_it():
     }
     shown = as_json(inspect_document(Loaded(work.document, work.blocks), (), ChunkOptions()))
     assert [b["decided_by"] for b in shown["blocks"]][:2] == ["headings", "units"]
+
+
+# -- the decisions the passes write on units (pdf/model.py), read by the passes after them -------
+
+
+def _placed(body: list[Line], margin=()) -> PageLines:
+    return PageLines(1, WIDTH, HEIGHT, tuple(body), tuple(margin), 72.0)
+
+
+def test_table_heads_sets_a_row_of_years_over_a_ruled_grid_in_its_columns():
+    years = (_line("2021", 100.0, x=330.0), _line("2020", 100.0, x=470.0))
+    columns = ((72.0, 250.0), (310.0, 400.0), (450.0, 540.0))
+    rows = (("Revenue", "1,200", "1,100"), ("Net income", "300", "250"))
+    grid = Unit("table", [], 1, rows=rows, bbox=(72.0, 114.0, 540.0, 160.0), columns=columns)
+    aligned = replace(grid, columns=())  # a table read by alignment has no grid columns to set heads in
+    for table, expected in ((grid, ("", "2021", "2020")), (aligned, None)):
+        work = _work([])
+        work.pages = [(_placed([], [("top", years)]), [table])]
+        table_heads(work)
+        placed, (out,) = work.pages[0]
+        assert (out.rows or ())[0] == (expected or rows[0])
+        assert out.header_rows == (1 if expected else 0)
+        assert [band for band, _ in placed.margin] == ([] if expected else ["top"])
+
+
+def test_units_marks_a_bold_line_inside_a_figure_and_headings_leaves_it_out():
+    title = _line("Revenue by Region", 300.0, bold=True, block=5, x=200.0)
+    body = [_line(text, 100.0 + 12.0 * k, block=1) for k, text in enumerate(PROSE)] + [title]
+    body += [_line(text, 400.0 + 12.0 * k, block=6) for k, text in enumerate(PROSE)]
+    figure = Unit("figure", [], 1, bbox=(150.0, 320.0, 450.0, 380.0), region=(150.0, 280.0, 450.0, 390.0))
+    outside = replace(figure, region=(150.0, 320.0, 450.0, 390.0))  # the title stands over it
+    for region_of, in_figure in ((figure, True), (outside, False)):
+        work = _work([])
+        work.pages = [(_placed(body), [region_of])]
+        units(work)
+        (marked,) = [u for _, page_units in work.units for u in page_units if u.text == title.text]
+        assert marked.in_figure is in_figure
+        work.body = 10.0
+        hyphens(work)
+        headings(work)
+        assert (id(marked) in work.levels) is not in_figure
+
+
+def test_a_label_joined_to_its_title_shares_its_row_with_neither_of_its_own_lines():
+    label = _line("ITEM 5.", 100.0, bold=True, block=1)
+    title = _line("MARKET FOR THE REGISTRANT'S COMMON EQUITY", 100.0, bold=True, block=2, x=140.0)
+    prose = [_line(text, 130.0 + 12.0 * k, block=3) for k, text in enumerate(PROSE)]
+    found = mark_units([Unit("paragraph", [label], 1), Unit("paragraph", [title], 1)], [], (label, title, *prose))
+    assert [u.text for u in found] == ["ITEM 5. MARKET FOR THE REGISTRANT'S COMMON EQUITY"]
+    assert found[0].joined == (label, title)
+    assert not found[0].shares_row  # its own pieces are no cells beside it
+    row = _line("Total", 300.0, bold=True, block=4)
+    cells = [_line("1,200", 300.0, block=5, x=300.0), _line("900", 300.0, block=6, x=400.0)]
+    (total,) = mark_units([Unit("paragraph", [row], 1)], [], (row, *cells))
+    assert total.shares_row and not total.row_peers  # figures beside it: a row label
+
+
+def test_a_paragraph_run_on_across_a_page_is_one_block_and_the_pages_units_stay_as_they_were():
+    first = [_line(text, 600.0 + 12.0 * k, block=1) for k, text in enumerate(PROSE[:3])]
+    second = [_line(text, 100.0 + 12.0 * k, block=1) for k, text in enumerate(PROSE[3:])]
+    before, after = Unit("paragraph", first, 1), Unit("paragraph", second, 2)
+    work = _work([])
+    placed = [replace(_placed(first), number=1), replace(_placed(second), number=2)]
+    work.units = [(placed[0], [before]), (placed[1], [after])]
+    work.body = 10.0
+    hyphens(work)
+    headings(work)
+    blocks(work)
+    (block,) = [b for b in work.blocks if b.kind == "paragraph"]
+    assert block.text == " ".join(PROSE)
+    assert (block.page, (block.meta or {}).get("page_end")) == (1, 2)
+    assert block.bbox == box_of(first)  # the box is the one on the first page
+    assert before.lines == first and before.page_end is None  # the run-on is a new unit

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import pymupdf
 
-from ingest.loaders.pdf.lines import Line
-from ingest.loaders.pdf.paragraphs import Unit
+from ingest.loaders.pdf.model import Line, Unit
 from ingest.loaders.pdf.statement_titles import join_periods
 from tests.pdf.pages import Page, load, prose, ruled_statement
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .lines import FIGURE, Line
+from .lines import FIGURE
+from .model import Line
 from .thresholds import CALLOUT_GAP, CALLOUT_SIZE_RATIO
 
 

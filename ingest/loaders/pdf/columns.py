@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .lines import Line, text_length
+from .lines import text_length
+from .model import Line
 from .thresholds import COLUMN_GUTTER, COLUMN_MEAN_CHARS, COLUMN_MIN_CHARS, COLUMN_MIN_PAIRS, SAME_ROW
 
 

@@ -17,7 +17,8 @@ from collections.abc import Sequence
 from ...page_furniture import CAPTION
 from ...type_sizes import body_size
 from .groups import Groups
-from .lines import Line, inside
+from .lines import inside
+from .model import Line
 from .thresholds import (
     AXIS_LENGTH,
     AXIS_THIN,

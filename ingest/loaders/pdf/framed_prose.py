@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from .tables import Grid
+from .model import Grid
 from .thresholds import PROSE_CHARS, PROSE_LETTERS_PER_DIGIT, PROSE_SHARE
 
 _SENTENCE_END = re.compile(r"[a-z)\]\"'\u2019\u201d][.!?][\"'\u2019\u201d)]?(?:\s|$)")

@@ -30,10 +30,12 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterable
+from dataclasses import replace
 
 from ...page_furniture import CAPTION
-from .lines import Line, side_by_side
-from .paragraphs import Unit, box_of, capitals, right_to_left, section_depth, stamp_like
+from .lines import side_by_side
+from .model import Line, Unit
+from .paragraphs import box_of, capitals, right_to_left, section_depth, stamp_like
 from .section_labels import (
     contents_entries,
     join_labels,
@@ -290,7 +292,7 @@ def _style(unit: Unit) -> tuple[float, bool, bool]:
 
 
 def heading_like(unit: Unit, body: float) -> bool:
-    if unit.kind not in ("paragraph", "list_item") or len(unit.lines) > HEADING_MAX_LINES or unit.meta.get("in_figure"):
+    if unit.kind not in ("paragraph", "list_item") or len(unit.lines) > HEADING_MAX_LINES or unit.in_figure:
         return False
     first = unit.lines[0]
     size = first.size
@@ -319,9 +321,7 @@ def heading_like(unit: Unit, body: float) -> bool:
     labelled = opens_with_label(text)  # "Item 5. Market for Registrant's Common Equity, ... Securities."
     if text.endswith(".") and words > HEADING_SENTENCE_WORDS and not labelled:
         return False
-    if unit.meta.get("shares_row") and (
-        unit.meta.get("row_peers") or not (bigger and size >= HEADING_STRONG_RATIO * body)
-    ):
+    if unit.shares_row and (unit.row_peers or not (bigger and size >= HEADING_STRONG_RATIO * body)):
         # A table's row label or column head, set in bold; however large, one of a row of pieces
         # in its own type (a paper's authors side by side, a table's heads).
         return False
@@ -490,45 +490,56 @@ def mark_units(units: list[Unit], tables: list[Unit], lines: tuple[Line, ...]) -
     (its title, a legend in bold), and those sharing their row with other text (a row label or a
     column head of a table drawn without rules: "Total", "At December 31, 2021")."""
     units = title_periods(split_answers(join_labels(units)), lines)
-    regions = [t.meta["region"] for t in tables if t.kind == "figure"]
+    regions = [t.region for t in tables if t.kind == "figure" and t.region is not None]
     grids = [t.bbox for t in tables if t.kind == "table" and t.bbox is not None]
     rows = sorted(lines, key=lambda ln: ln.bbox[1])
     tops = [ln.bbox[1] for ln in rows]
+    out = []
     for unit in units:
         if unit.kind not in ("paragraph", "list_item") or len(unit.lines) > HEADING_MAX_LINES:
+            out.append(unit)
             continue
         x0, y0, x1, y1 = box_of(unit.lines)
         cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-        if any(r[0] <= cx <= r[2] and r[1] <= cy <= r[3] for r in regions):
-            unit.meta["in_figure"] = True
-        own = set(map(id, unit.lines)) | set(unit.meta.get("joined", ()))
-        for line in unit.lines:
-            start = bisect.bisect_left(tops, line.bbox[1] - ROW_CELLS_REACH * line.height)
-            # Cells beside it (a figure, or two more of them), not a line of the next column of prose.
-            cells = [
-                o
-                for o in rows[start : bisect.bisect_right(tops, line.bbox[3])]
-                if id(o) not in own
-                and len(o.text) <= SHORT_CELL_CHARS
-                and side_by_side(line, o, SAME_ROW)
-                and not _columns_apart(line, o, rows, tops)
-            ]
-            cells = _in_its_column(line, cells, rows, tops) if cells else cells
-            if (
-                len(cells) >= 2
-                or any(any(c.isdigit() for c in o.text) for o in cells)
-                or (len(cells) == 1 and _heads_columns(line, cells[0], rows, tops, own, grids))
-            ):
-                unit.meta["shares_row"] = True
-                # Pieces in its own type, words rather than a number split off its title ("3.").
-                if any(
-                    abs(o.size - line.size) <= SAME_SIZE_TIGHT
-                    and o.bold == line.bold
-                    and not any(c.isdigit() for c in o.text)
-                    for o in cells
-                ):
-                    unit.meta["row_peers"] = True
-    return units
+        in_figure = any(r[0] <= cx <= r[2] and r[1] <= cy <= r[3] for r in regions)
+        shares_row, row_peers = _row_marks(unit, rows, tops, grids)
+        marked = in_figure or shares_row
+        out.append(replace(unit, in_figure=in_figure, shares_row=shares_row, row_peers=row_peers) if marked else unit)
+    return out
+
+
+def _row_marks(
+    unit: Unit, rows: list[Line], tops: list[float], grids: list[tuple[float, float, float, float]]
+) -> tuple[bool, bool]:
+    """Whether a line of the unit shares its row with other text, and whether a piece beside it
+    is in its own type (words rather than a number split off its title: "3.")."""
+    own = {id(line) for line in (*unit.lines, *unit.joined)}  # the page's lines that are the unit's
+    shares_row = row_peers = False
+    for line in unit.lines:
+        start = bisect.bisect_left(tops, line.bbox[1] - ROW_CELLS_REACH * line.height)
+        # Cells beside it (a figure, or two more of them), not a line of the next column of prose.
+        cells = [
+            o
+            for o in rows[start : bisect.bisect_right(tops, line.bbox[3])]
+            if id(o) not in own
+            and len(o.text) <= SHORT_CELL_CHARS
+            and side_by_side(line, o, SAME_ROW)
+            and not _columns_apart(line, o, rows, tops)
+        ]
+        cells = _in_its_column(line, cells, rows, tops) if cells else cells
+        if (
+            len(cells) >= 2
+            or any(any(c.isdigit() for c in o.text) for o in cells)
+            or (len(cells) == 1 and _heads_columns(line, cells[0], rows, tops, own, grids))
+        ):
+            shares_row = True
+            row_peers = row_peers or any(
+                abs(o.size - line.size) <= SAME_SIZE_TIGHT
+                and o.bold == line.bold
+                and not any(c.isdigit() for c in o.text)
+                for o in cells
+            )
+    return shares_row, row_peers
 
 
 def _heads_columns(

@@ -75,3 +75,35 @@ def spelling(paragraphs: Sequence[Sequence[str]]) -> Spelling:
     evidence = Spelling(frozenset(words), frozenset(compounds))
     votes = [v for h, t in found if (v := evidence.settles(h, t)) is not None]
     return Spelling(evidence.words, evidence.compounds, keeps=sum(votes) * 2 > len(votes))
+
+
+def join_lines(texts: Sequence[str], spelling: Spelling = UNKNOWN) -> str:
+    """Join a paragraph's lines, undoing hyphenation at line ends ("infor-" + "mation") where the
+    document's `spelling` does not say the hyphen is the word's own ("long-" + "term")."""
+    out = ""
+    for text in texts:
+        if not out:
+            out = text
+        elif out.endswith("\u00ad"):
+            out = out[:-1] + text
+        elif out.endswith("-") and len(out) > 1 and out[-2].islower() and text[:1].islower():
+            # A compound already hyphenated ("state-of-the-") keeps its hyphen.
+            word = out.rsplit(" ", 1)[-1]
+            keep = "-" in word[:-1] or spelling.keeps_hyphen(out, text)
+            out = out + text if keep else out[:-1] + text
+        elif out.endswith("-") and len(out) > 1 and _attached(out[-2], text[:1]):
+            out += text  # no word breaks before a capital or a figure: "non-" + "GAAP", "COVID-" + "19"
+        elif _CJK.match(out[-1]) and _CJK.match(text[:1] or " "):
+            out += text  # Chinese and Japanese set no spaces between words: a line break is none
+        else:
+            out += " " + text
+    return out.replace("\u00ad", "")
+
+
+def _attached(before: str, after: str) -> bool:
+    """A hyphen between these two letters is no break of a word: a letter before a figure, a
+    lower-case letter before a capital."""
+    return before.isalpha() and (after.isdigit() or (before.islower() and after.isupper()))
+
+
+_CJK = re.compile("[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]")

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import pymupdf
 
+from .model import Line
 from .thresholds import (
     BASELINE_BACKSTEP,
     BASELINE_REACH,
@@ -69,32 +70,6 @@ _TRANSLATED = re.compile("[" + "".join(chr(c) for c in _LIGATURES) + "]")
 _DINGBATS = re.compile(r"(?i)wingdings|webdings|dingbat")
 _LEADER = re.compile(r"(?:\s?[.\u2026\u00b7]){4,}\s?")
 _MONO = re.compile(r"(?i)mono|courier|consol|menlo|CMTT|code")
-
-
-@dataclass(frozen=True, slots=True)
-class Line:
-    """One visual line of text on one page."""
-
-    text: str
-    """Ligatures expanded, whitespace collapsed; a soft hyphen kept only at the end (a break hint)."""
-    bbox: tuple[float, float, float, float]
-    size: float
-    """Font size of most of the line's characters."""
-    bold: bool
-    """Most of the line's characters are bold."""
-    block: int
-    """pymupdf block number: lines of one block were laid out together."""
-    rotated: bool = False
-    italic: bool = False
-    """Most of the line's characters are italic or oblique."""
-    mono: bool = False
-    """Most of the line's characters are in a fixed-width font (code)."""
-    mixed: bool = False
-    """Some of the line is bold and some not: a bold lead-in running into its paragraph."""
-
-    @property
-    def height(self) -> float:
-        return self.bbox[3] - self.bbox[1]
 
 
 def normalise(text: str) -> str:

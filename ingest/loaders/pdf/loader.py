@@ -71,20 +71,21 @@ from ...type_sizes import body_size
 from ..options import PdfOptions
 from .framed_prose import framed_prose, peel_prose
 from .headings import mark_units
-from .hyphens import Spelling
+from .hyphens import Spelling, join_lines
 from .lines import (
     TEXT_FLAGS,
     GlyphOrder,
-    Line,
     RawText,
     inside,
 )
-from .margins import PageLines, split_margins
+from .margins import split_margins
+from .model import Box, Grid, Line, PageLines, Unit
 from .ocr import PageReader
-from .paragraphs import TERMINAL, Unit, box_of, continues, join_lines, list_marker, page_units
+from .paragraphs import TERMINAL, box_of, continues, list_marker, page_units
+from .properties import pdf_properties
 from .rule_tables import rule_tables
 from .table_heads import heads_into_tables
-from .tables import Box, Grid, cell_texts, find_grids, header_rows, right_to_left_rows
+from .tables import cell_texts, find_grids, header_rows, right_to_left_rows
 from .text_boxes import holds
 from .text_layer import PageText, image_share, judge_page, pages_phrase
 from .text_tables import cut_at_tables, text_tables
@@ -136,9 +137,12 @@ def load(data: bytes, document: Document, options: PdfOptions | None = None) -> 
         read, in_tables, verdicts = _read_pages(doc, ocr)
         toc = doc.get_toc(simple=True)
         title = (doc.metadata or {}).get("title", "").strip()
+        properties = pdf_properties(doc)
         repaired = doc.is_repaired
     finally:
         doc.close()
+    if properties:
+        document = replace(document, meta={**document.meta, **properties})
     if title and not _JUNK_TITLE.search(title):
         document = replace(document, title=title)
     elif not document.title:
@@ -295,10 +299,10 @@ def _heads(page: tuple[PageLines, list[Unit]]) -> tuple[PageLines, list[Unit]]:
 
 
 def _units(placed: PageLines, tables: list[Unit]) -> list[Unit]:
-    across = [t for t in tables if t.meta.get("across")]
+    across = [t for t in tables if t.across]
     aligned, lines = text_tables(placed.body, placed.number)
     if across:
-        tables = [t for t in tables if not t.meta.get("across")]
+        tables = [t for t in tables if not t.across]
         across = [t for t in across if all(_reads_better(t, a) for a in aligned)]
         if across:  # the alignment rule reads the rest of the page without the rules' tables
             boxes = [t.bbox for t in across if t.bbox is not None]
@@ -318,7 +322,7 @@ def _reads_better(across: Unit, aligned: Unit) -> bool:
     a, b = across.bbox, aligned.bbox
     if a is None or b is None or not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]):
         return True
-    if across.meta.get("prose_beside") and max(a[0] - b[0], b[2] - a[2]) > (a[2] - a[0]) / PROSE_BESIDE_OVERHANG:
+    if across.prose_beside and max(a[0] - b[0], b[2] - a[2]) > (a[2] - a[0]) / PROSE_BESIDE_OVERHANG:
         return True
     inside = a[1] - SNAP <= b[1] and b[3] <= a[3] + SNAP
     return inside and len((aligned.rows or ((),))[0]) < len((across.rows or ((),))[0])
@@ -410,7 +414,7 @@ def _tables(
                 rows=tuple(rows),
                 header_rows=header_rows(rows),
                 bbox=grid.bbox,
-                meta={"columns": columns},
+                columns=columns,
             )
         )
     return units + booktabs, plots
@@ -632,10 +636,12 @@ def _blocks(
                 and unit.page != pending.page
                 and _runs_on(pending, unit)
             ):
-                if pending.bbox is None:
-                    pending.bbox = _bbox(pending)  # the box stays the one on the first page
-                pending.lines.extend(unit.lines)  # runs on from the previous page
-                pending.page_end = unit.page
+                pending = replace(
+                    pending,
+                    lines=[*pending.lines, *unit.lines],  # runs on from the previous page
+                    bbox=_bbox(pending) if pending.bbox is None else pending.bbox,  # the first page's box
+                    page_end=unit.page,
+                )
                 continue
             yield from flush()
             if unit.kind == "figure":
@@ -658,7 +664,7 @@ def _blocks(
                     header_rows=unit.header_rows,
                     page=unit.page,
                     bbox=unit.bbox,
-                    meta={"band": None, "pdf_pass": unit.meta.get("pdf_pass", "units")},
+                    meta={"band": None, "pdf_pass": unit.pdf_pass},
                 )
                 continue
             pending, pending_path = unit, path

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 
 from ...blocks import Band
 from ...page_furniture import band_key, is_page_number
-from .lines import Line, side_by_side
+from .lines import side_by_side
+from .model import Line, PageLines
 from .thresholds import (
     BAND_BELOW_REACH,
     BAND_GAP,
@@ -47,24 +48,6 @@ _HEAD_WORD = re.compile(
     r"|billions?|except|per|share|amounts?|data|dollars|usd|eur|unaudited|[$%]|\$?m"
 )
 YEAR = re.compile(r"(?:19|20)\d\d")
-
-
-@dataclass(frozen=True, slots=True)
-class PageLines:
-    """A page's lines split by place: the body, and the margin lines the cleaners judge."""
-
-    number: int
-    width: float
-    height: float
-    body: tuple[Line, ...]
-    margin: tuple[tuple[Band, tuple[Line, ...]], ...]
-    """(band, lines) groups: band is "top", "bottom", "left" or "right"; one group per header line."""
-    left_edge: float | None
-    """Where most body lines start: text left of it is in the left margin."""
-    label: str = ""
-    """The page's own label where the PDF defines labels ("iv", "7-45", "A-3"): its printed number."""
-    boxes: tuple[tuple[float, float, float, float], ...] = ()
-    """Shaded boxes that hold text (`text_boxes`): a heading inside one heads only the box."""
 
 
 def recurring(pages: Sequence[tuple[Sequence[Line], float]]) -> frozenset[str]:

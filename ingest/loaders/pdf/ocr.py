@@ -20,7 +20,7 @@ from typing import Any
 from ...blocks import Block, BlockMeta
 from ...ocr.engine import INSTALL_HINT, OcrLine, available, read_image, unread_languages
 from ..options import PdfOptions
-from .lines import Line
+from .model import Line
 from .text_layer import PageText, pages_phrase
 
 RENDER_DPI = 200

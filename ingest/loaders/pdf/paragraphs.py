@@ -15,14 +15,14 @@ import math
 import re
 import statistics
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 from ...page_furniture import CAPTION
 from .callouts import callouts
 from .columns import split_columns
-from .hyphens import UNKNOWN, Spelling
-from .lines import RIGHT_TO_LEFT, Line
+from .lines import RIGHT_TO_LEFT
+from .model import Line, Unit
 from .right_blocks import regroup
 from .thresholds import (
     CAPS_LINE_LETTERS,
@@ -63,56 +63,6 @@ _DATE = re.compile(
     rf"|(?:\d{{1,2}}(?:st|nd|rd|th)?\s+)?{_MONTH}(?:\s+\d{{1,2}}(?:st|nd|rd|th)?)?,?\s+\d{{4}})"
     r"(?:,?\s+(?:at\s+)?\d{1,2}:\d{2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?)?"
 )
-
-
-@dataclass(slots=True)
-class Unit:
-    """A paragraph, list item or table of one page, before headings are decided."""
-
-    kind: str
-    lines: list[Line]
-    page: int
-    rows: tuple[tuple[str, ...], ...] | None = None
-    header_rows: int = 0
-    bbox: tuple[float, float, float, float] | None = None
-    meta: dict[str, Any] = field(default_factory=dict)
-    page_end: int | None = None
-
-    @property
-    def text(self) -> str:
-        return join_lines([line.text for line in self.lines])
-
-
-def join_lines(texts: Sequence[str], spelling: Spelling = UNKNOWN) -> str:
-    """Join a paragraph's lines, undoing hyphenation at line ends ("infor-" + "mation") where the
-    document's `spelling` does not say the hyphen is the word's own ("long-" + "term")."""
-    out = ""
-    for text in texts:
-        if not out:
-            out = text
-        elif out.endswith("\u00ad"):
-            out = out[:-1] + text
-        elif out.endswith("-") and len(out) > 1 and out[-2].islower() and text[:1].islower():
-            # A compound already hyphenated ("state-of-the-") keeps its hyphen.
-            word = out.rsplit(" ", 1)[-1]
-            keep = "-" in word[:-1] or spelling.keeps_hyphen(out, text)
-            out = out + text if keep else out[:-1] + text
-        elif out.endswith("-") and len(out) > 1 and _attached(out[-2], text[:1]):
-            out += text  # no word breaks before a capital or a figure: "non-" + "GAAP", "COVID-" + "19"
-        elif _CJK.match(out[-1]) and _CJK.match(text[:1] or " "):
-            out += text  # Chinese and Japanese set no spaces between words: a line break is none
-        else:
-            out += " " + text
-    return out.replace("\u00ad", "")
-
-
-def _attached(before: str, after: str) -> bool:
-    """A hyphen between these two letters is no break of a word: a letter before a figure, a
-    lower-case letter before a capital."""
-    return before.isalpha() and (after.isdigit() or (before.islower() and after.isupper()))
-
-
-_CJK = re.compile("[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]")
 
 
 def list_marker(text: str) -> tuple[str, str] | None:

@@ -7,14 +7,15 @@ Each pass reads the evidence named in its docstring from a working record (`Page
 (a garbage text layer, a page with nothing on it); the rest of the page's passes do not run.
 
 The work records are mutable on purpose: they are the state of one page or one document while
-it is read, never kept or shared; the model the passes decide about (`Line`, `Unit`,
-`PageLines`, `Grid`) stays as it was.
+it is read, never kept or shared. The model the passes decide about (`model.py`: `Line`,
+`PageLines`, `Unit`, `Grid`) is frozen: a pass writes its decision about a unit as a new unit
+with the typed field set (`replace`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pymupdf
@@ -24,13 +25,14 @@ from . import loader as _loader
 from .figures import figure_lines, figure_regions
 from .headings import heading_levels
 from .hyphens import Spelling, spelling
-from .lines import Line, extract, mend_drop_caps, raw_text, restore_glyph_order, span_text
-from .margins import PageLines, recurring
+from .lines import extract, mend_drop_caps, raw_text, restore_glyph_order, span_text
+from .margins import recurring
+from .model import Box, Line, PageLines, Unit
 from .overprint import single_printed
-from .paragraphs import Unit, box_of
+from .paragraphs import box_of
 from .rejoin import rejoin
 from .shaded_lines import rejoin_shaded_lines
-from .tables import Box, shading_within
+from .tables import shading_within
 from .text_boxes import text_boxes
 from .text_layer import PageText
 from .thresholds import FIGURE_MIN_PATHS, VECTOR_BLOCK
@@ -113,15 +115,14 @@ def ruled_tables(w: PageWork) -> None:
     hidden, shading = shading_within(vectors) if len(vectors) >= 2 else (set(), set())
     ruled = [v for k, v in enumerate(vectors) if k not in shading] if shading else vectors
     w.tables, w.plots = _loader._tables(w.textpage, w.raw, w.text, ruled, w.number, w.glyphs)
-    for t in w.tables:
-        t.meta["pdf_pass"] = "ruled_tables"
+    w.tables = [replace(t, pdf_pass="ruled_tables") for t in w.tables]
     w.vectors = [v for k, v in enumerate(vectors) if k not in hidden] if hidden else vectors
 
 
 def text_lines(w: PageWork) -> None:
     """Reads the spans outside the framed tables; decides the page's lines (a table ruled
     across only is left to the alignment rule) and mends drop capitals into their lines."""
-    framed = [t.bbox for t in w.tables if t.bbox is not None and not t.meta.get("across")]
+    framed = [t.bbox for t in w.tables if t.bbox is not None and not t.across]
     w.lines = mend_drop_caps(extract(w.text, framed, w.in_tables))
 
 
@@ -137,7 +138,7 @@ def figures(w: PageWork) -> None:
             [t.bbox for t in w.tables if t.bbox is not None],
         )
         held, w.lines = figure_lines(w.lines, regions)
-        w.tables += [Unit("figure", ls, w.number, bbox=box_of(ls), meta={"region": region}) for region, ls in held]
+        w.tables += [Unit("figure", ls, w.number, bbox=box_of(ls), region=region) for region, ls in held]
 
 
 def empty_page(w: PageWork) -> bool:

@@ -16,9 +16,7 @@ from dataclasses import replace
 
 from ...page_furniture import CAPTION, STAMP, band_key, furniture_like, is_page_number
 from .headings import heading_like
-from .lines import Line
-from .margins import PageLines
-from .paragraphs import Unit
+from .model import Line, PageLines, Unit
 from .thresholds import (
     BODY_SIZE_FLOOR,
     BODY_SIZE_SHARE,
@@ -152,7 +150,7 @@ def _by_float(lines: tuple[Line, ...], floats: list[Unit]) -> bool:
     x1, y1 = max(line.bbox[2] for line in lines), max(line.bbox[3] for line in lines)
     reach = REJOIN_REACH * max(line.height for line in lines)
     for unit in floats:
-        boxes = [unit.bbox, unit.meta.get("region")]
+        boxes = [unit.bbox, unit.region]
         for box in (b for b in boxes if b is not None):
             if min(box[2], x1) > max(box[0], x0) and max(y0 - box[3], box[1] - y1) <= reach:
                 return True

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .lines import Line
+from .model import Line
 from .thresholds import RIGHT_BLOCK_GAP, RIGHT_EDGE, SAME_SIZE
 
 

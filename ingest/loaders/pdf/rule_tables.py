@@ -35,8 +35,8 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from .paragraphs import Unit
-from .tables import Box, header_rows, with_year_rows
+from .model import Box, Unit
+from .tables import header_rows, with_year_rows
 from .text_tables import AFTER, BEFORE, figure, merged_spans
 from .thresholds import (
     MIN_FILLED,
@@ -109,7 +109,7 @@ def rule_tables(
             box = (min([x0] + [w[0] for w in words_in]), top, max([x1] + [w[2] for w in words_in]), bottom)
             table = _table(box, inner, words_in, page)
             if table is not None:
-                found.append(replace(table, meta={"across": True, "prose_beside": prose}))
+                found.append(replace(table, across=True, prose_beside=bool(prose)))
     # Rules of two spans over one stretch (a contents page's rules under its titles and under
     # its entries) frame one table: the widest.
     found.sort(key=lambda t: -_width(t))

@@ -19,8 +19,9 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
-from .lines import Line, side_by_side
-from .paragraphs import Unit, capitals
+from .lines import side_by_side
+from .model import Line, Unit
+from .paragraphs import capitals
 from .thresholds import (
     LABEL_MAX_LINES,
     LABEL_MIN_ENTRIES,
@@ -59,8 +60,7 @@ def join_labels(units: list[Unit]) -> list[Unit]:
             bbox=(line.bbox[0], min(line.bbox[1], first.bbox[1]), first.bbox[2], max(line.bbox[3], first.bbox[3])),
         )
         at = min(out.index(label), out.index(title))
-        merged = replace(title, lines=[joined, *title.lines[1:]], meta=dict(title.meta))
-        merged.meta["joined"] = (id(line), id(first))  # the page's own lines it stands for
+        merged = replace(title, lines=[joined, *title.lines[1:]], joined=(line, first))
         out = [u for u in out if u is not label and u is not title]
         out.insert(at, merged)
     return out
@@ -84,8 +84,8 @@ def split_answers(units: list[Unit]) -> list[Unit]:
         ):
             out.append(unit)
             continue
-        out.append(replace(unit, lines=[first], meta={}))
-        out.append(replace(unit, lines=unit.lines[1:], meta=dict(unit.meta)))
+        out.append(replace(unit, lines=[first], joined=()))
+        out.append(replace(unit, lines=unit.lines[1:]))
     return out
 
 

@@ -18,8 +18,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from .lines import Line, side_by_side
-from .paragraphs import Unit
+from .lines import side_by_side
+from .model import Line, Unit
 from .thresholds import SAME_ROW, SAME_SIZE_TIGHT, TITLE_MAX_WORDS, TITLE_OVERLAP
 
 PERIOD = re.compile(r"(?i)\b(?:ended|ending|as of)\b.*\b(?:19|20)\d\d\b")
@@ -50,7 +50,7 @@ def join_periods(units: list[Unit], lines: Sequence[Line] = ()) -> list[Unit]:
 
 
 def _with(unit: Unit, lines: list[Line]) -> Unit:
-    return replace(unit, lines=lines, bbox=None, meta=dict(unit.meta), page_end=None)
+    return replace(unit, lines=lines, bbox=None, page_end=None)
 
 
 def _cut(unit: Unit, after: list[Unit], lines: Sequence[Line]) -> list[Unit]:

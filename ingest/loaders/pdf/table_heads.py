@@ -12,14 +12,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .lines import Line
-from .margins import YEAR, PageLines, head_words
-from .paragraphs import Unit
+from .margins import YEAR, head_words
+from .model import Line, PageLines, Unit
 from .thresholds import HEAD_REACH, SAME_ROW
 
 
 def heads_into_tables(placed: PageLines, tables: list[Unit]) -> tuple[PageLines, list[Unit]]:
-    if not any(t.kind == "table" and t.meta.get("columns") for t in tables):
+    if not any(t.kind == "table" and t.columns for t in tables):
         return placed, tables
     taken: set[int] = set()
     out = list(tables)
@@ -31,7 +30,7 @@ def heads_into_tables(placed: PageLines, tables: list[Unit]) -> tuple[PageLines,
         if not years or not _one_row(lines):
             continue
         for k, table in enumerate(out):
-            row = _row_over(lines, years, table) if table.kind == "table" and table.meta.get("columns") else None
+            row = _row_over(lines, years, table) if table.kind == "table" and table.columns else None
             if row is not None:
                 out[k] = replace(table, rows=(row, *(table.rows or ())), header_rows=table.header_rows + 1)
                 taken.add(id(group))
@@ -57,7 +56,7 @@ def _row_over(lines: tuple[Line, ...], years: list[Line], table: Unit) -> tuple[
         return None
     if min(line.bbox[0] for line in lines) > x1 or max(line.bbox[2] for line in lines) < x0:
         return None
-    columns: tuple[tuple[float, float], ...] = table.meta["columns"]
+    columns = table.columns
     cells = [""] * len(columns)
     for line in sorted(lines, key=lambda ln: ln.bbox[0]):
         k = _column(line, columns)

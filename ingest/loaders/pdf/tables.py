@@ -25,9 +25,9 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 
 from .groups import Groups
+from .model import Box, Grid
 from .thresholds import (
     EDGE_SLACK,
     FILE_CELL,
@@ -41,16 +41,7 @@ from .thresholds import (
     TOUCH,
 )
 
-Box = tuple[float, float, float, float]
 _RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")
-
-
-@dataclass(frozen=True, slots=True)
-class Grid:
-    """A ruled table: its box and its cells row by row (None where a spanning cell covers a slot)."""
-
-    bbox: Box
-    rows: tuple[tuple[Box | None, ...], ...]
 
 
 def find_grids(rects: Sequence[Box], shapes: Sequence[Box], has_text: Callable[[Box], bool]) -> list[Grid]:

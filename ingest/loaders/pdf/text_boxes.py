@@ -13,8 +13,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Sequence
 
-from .lines import Line
-from .tables import Box
+from .model import Box, Line
 from .thresholds import PAPER, TEXT_BOX_MAX_PAGE_SHARE, TEXT_BOX_MIN_HEIGHT, TEXT_BOX_MIN_LINES
 
 

@@ -14,8 +14,8 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
-from .lines import Line
-from .paragraphs import Unit, box_of
+from .model import Line, Unit
+from .paragraphs import box_of
 from .tables import with_year_rows
 from .thresholds import (
     BLOCK_SEGMENT,
