@@ -9,8 +9,8 @@ from ingest.config import Config
 from ingest.errors import ConfigError
 from ingest.loaders import load_bytes, load_file, local_document
 from ingest.loaders.options import LoaderOptions, PdfOptions
+from ingest.loaders.pdf.hyphens import join_lines
 from ingest.loaders.pdf.ocr import page_pixels, to_lines
-from ingest.loaders.pdf.paragraphs import join_lines
 from ingest.ocr import engine
 from ingest.ocr.engine import OcrLine
 from tests.pdf.scans import STAMP, recall, scanned_pdf, text_page, words
