@@ -188,26 +188,18 @@ def _line_pieces(
         line = text[line_start:line_end]
         count = tok.count(line)
         if group:
-            joined = tok.join(
-                text[group[0][0] : group[-1][1]], group[-1][3], text[group[-1][1] : line_start], line, count
-            )
-            if joined is not None and joined <= limit:
-                group.append((line_start, line_end, count, joined))
+            if _extend(group, text, line_start, line, count, tok, limit):
                 last_end = line_end
                 continue
             keep = _blank_line_cut(text, group, limit)
-            yield group[0][0], group[keep - 1][1], text[group[0][0] : group[keep - 1][1]], group[keep - 1][3], seam, 2
+            yield _group_piece(text, group[:keep], seam)
             if keep < len(group):
                 seam = text[group[keep - 1][1] : group[keep][0]]
                 group = _regroup(text, group[keep:], tok)
-                joined = tok.join(
-                    text[group[0][0] : group[-1][1]], group[-1][3], text[group[-1][1] : line_start], line, count
-                )
-                if joined is not None and joined <= limit:
-                    group.append((line_start, line_end, count, joined))
+                if _extend(group, text, line_start, line, count, tok, limit):
                     last_end = line_end
                     continue
-                yield group[0][0], group[-1][1], text[group[0][0] : group[-1][1]], group[-1][3], seam, 2
+                yield _group_piece(text, group, seam)
             group = []
         if last_end is not None:
             seam = text[last_end:line_start]
@@ -217,7 +209,30 @@ def _line_pieces(
             continue
         group = [(line_start, line_end, count, count)]
     if group:
-        yield group[0][0], group[-1][1], text[group[0][0] : group[-1][1]], group[-1][3], seam, 2
+        yield _group_piece(text, group, seam)
+
+
+def _extend(
+    group: list[tuple[int, int, int, int]],
+    text: str,
+    line_start: int,
+    line: str,
+    count: int,
+    tok: Tokenizer,
+    limit: int,
+) -> bool:
+    """Adds the line to the open piece if the piece, joined, stays within the budget."""
+    gap = text[group[-1][1] : line_start]
+    joined = tok.join(text[group[0][0] : group[-1][1]], group[-1][3], gap, line, count)
+    if joined is None or joined > limit:
+        return False
+    group.append((line_start, line_start + len(line), count, joined))
+    return True
+
+
+def _group_piece(text: str, group: list[tuple[int, int, int, int]], seam: str) -> Piece:
+    """The piece of whole lines `group`, cut at a line (strength 2)."""
+    return group[0][0], group[-1][1], text[group[0][0] : group[-1][1]], group[-1][3], seam, 2
 
 
 def _blank_line_cut(text: str, group: list[tuple[int, int, int, int]], limit: int) -> int:
