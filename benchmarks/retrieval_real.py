@@ -333,6 +333,17 @@ def with_root(src: Path, dst: Path) -> Path:
     return dst
 
 
+def without_cards(src: Path, dst: Path) -> Path:
+    """ingest's chunks of `src` without the documents' cards (issue #29): what `chunker: {card:
+    false}` makes, since the card only follows the other chunks (their indexes and ids unmoved)."""
+    dst.mkdir(parents=True, exist_ok=True)
+    for path in src.glob("*.jsonl"):
+        rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+        kept = [r for r in rows if r.get("kinds") != ["card"]]
+        (dst / path.name).write_text("".join(json.dumps(r) + "\n" for r in kept))
+    return dst
+
+
 # ----------------------------------------------------------------------------- running rag_eval
 
 
@@ -449,6 +460,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--cache", type=Path, default=None, help="vectors by text hash (default WORK/vectors)")
     ap.add_argument("--embed-only", default=None, metavar="I/N", help="only fill the vector cache, shard I of N")
     ap.add_argument("--root-kept", action="store_true", help="also score ingest with the path's root in embed_text")
+    ap.add_argument("--no-cards", action="store_true", help="also score ingest without the documents' cards")
     a = ap.parse_args(argv)
     tool = a.ragbench / "tools" / "rag_eval.py"
     peers = [p for p in a.peers.split(",") if p]
@@ -475,6 +487,9 @@ def main(argv: list[str] | None = None) -> None:
         if a.root_kept:
             kept = with_root(work / f"{OURS}-{a.size}", work / f"{OURS}-root-kept-{a.size}")
             extra.append(f"{OURS}-root-kept={kept}")
+        if a.no_cards:
+            bare = without_cards(work / f"{OURS}-{a.size}", work / f"{OURS}-no-cards-{a.size}")
+            extra.append(f"{OURS}-no-cards={bare}")
         folders = {n: work / f"{n}-{a.size}" for n in names} | {
             e.partition("=")[0]: Path(e.partition("=")[2]) for e in extra
         }

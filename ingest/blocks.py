@@ -276,6 +276,15 @@ class Block:
     with their `meta["band"]`: whether one is furniture is the PDF cleaners' judgement."""
 
 
+CARD = "card"
+"""The kind of a document's card chunk (`ingest.chunker.card`): its title, properties and the
+furniture kept out of its body. Never a block's kind."""
+
+
+def is_card(chunk: Chunk) -> bool:
+    return CARD in chunk.kinds
+
+
 def is_prose(block: Block) -> bool:
     """Split at sentences and eligible for overlap: prose kinds of the body (furniture kept by a
     chain without the `furniture` cleaner is split by lines and never overlapped)."""
@@ -349,7 +358,7 @@ class Chunk:
     text: str
     heading_path: tuple[str, ...]
     kinds: tuple[str, ...]
-    """Block kinds in the chunk, in order of first appearance."""
+    """Block kinds in the chunk, in order of first appearance; `(CARD,)` for a document's card."""
     token_count: int
     """Exact count of `text` in the configured tokenizer."""
     overlap_tokens: int

@@ -62,10 +62,12 @@ class ChunkerConfig(StrictOptions):
     min_tokens: int = Field(64, ge=0)
     overlap_tokens: int = Field(48, ge=0)
     tokenizer: str = "cl100k_base"
+    card: bool = True
+    """Each document's card (title, properties, dropped headers, footers and stamps) as a chunk."""
 
     def options(self) -> ChunkOptions:
         get_tokenizer(self.tokenizer)  # an unknown name fails here, at the edge, not mid-run
-        return ChunkOptions(self.max_tokens, self.min_tokens, self.overlap_tokens, self.tokenizer)
+        return ChunkOptions(self.max_tokens, self.min_tokens, self.overlap_tokens, self.tokenizer, self.card)
 
 
 class LimitsConfig(StrictOptions):

@@ -13,8 +13,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
-from .blocks import Block, Chunk, Loaded
-from .chunker import ChunkOptions, chunk
+from .blocks import Block, Chunk, Loaded, is_card
+from .chunker import ChunkOptions, chunks_with_card
 from .cleaners import Step, run_step
 
 
@@ -86,7 +86,7 @@ def inspect_document(loaded: Loaded, steps: Iterable[Step], options: ChunkOption
         TracedBlock(i, b, f.removed_by, tuple(sorted(f.removals, key=lambda r: r.start)), tuple(f.changed_by))
         for i, (b, f) in enumerate(zip(loaded.blocks, fates))
     )
-    return Inspection(loaded, tuple(ran), traced, tuple(chunk(loaded, options, blocks)), counts)
+    return Inspection(loaded, tuple(ran), traced, tuple(chunks_with_card(loaded, options, blocks)), counts)
 
 
 def _follow(
@@ -198,6 +198,7 @@ def as_json(inspection: Inspection) -> dict:
         "chunks": [
             {
                 "chunk_index": c.chunk_index,
+                "kinds": list(c.kinds),
                 "heading_path": list(c.heading_path),
                 "token_count": c.token_count,
                 "page_start": c.page_start,
@@ -212,8 +213,9 @@ def as_json(inspection: Inspection) -> dict:
 def chunk_starts(inspection: Inspection) -> dict[int, list[Chunk]]:
     """Loaded block index -> the chunks that begin at (or within) that block, for marking chunk
     boundaries in the document. Chunks carry no block ids, so a block is placed in the first chunk,
-    from the current one on, whose text holds the start of what the block kept."""
-    chunks = inspection.chunks
+    from the current one on, whose text holds the start of what the block kept. The card holds no
+    kept block: it begins at none."""
+    chunks = [c for c in inspection.chunks if not is_card(c)]
     texts = [" ".join(c.text.split()) for c in chunks]
     out: dict[int, list[Chunk]] = {}
     placed = 0  # chunks placed so far

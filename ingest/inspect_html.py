@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from html import escape
 
+from .blocks import is_card
 from .inspect import Inspection, TracedBlock, chunk_starts, segments
 
 # Distinct on white, and readable as a background under dark text.
@@ -84,7 +85,8 @@ def render(inspection: Inspection) -> str:
             f" · p. {c.page_start}" + (f"-{c.page_end}" if c.page_end != c.page_start else "") if c.page_start else ""
         )
         parts.append(
-            f"<div class='chunk' data-chunk='{c.chunk_index}'><div class='head'>chunk {c.chunk_index} · "
+            f"<div class='chunk' data-chunk='{c.chunk_index}'><div class='head'>"
+            f"{'card' if is_card(c) else 'chunk'} {c.chunk_index} · "
             f"{escape(' > '.join(c.heading_path))} · {c.token_count} tokens{pages}</div><pre>{escape(c.text)}</pre></div>"
         )
     parts.append("</section></main></body></html>")

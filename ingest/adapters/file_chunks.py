@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from ..blocks import Chunk
-from ..chunker import ChunkOptions, chunk
+from ..chunker import ChunkOptions, chunks_with_card
 from ..cleaners import Step, build_chain, clean
 from ..config import load_config
 from ..errors import ConfigError
@@ -57,4 +57,4 @@ def chunks_of(paths: Iterable[Path], steps: tuple[Step, ...], options: ChunkOpti
         for warning in loaded.warnings:
             log.warning("%s: %s", printable(str(path)), printable(warning))
         blocks, _report = clean(loaded.blocks, loaded.document, steps)
-        yield from chunk(loaded, options, list(blocks))
+        yield from chunks_with_card(loaded, options, list(blocks))

@@ -26,6 +26,10 @@ class ChunkOptions:
     """Tail-carry of whole sentences from the previous prose chunk of the same section."""
     tokenizer: str = "cl100k_base"
     """A tiktoken encoding name (loaded offline), or "chars" to count characters."""
+    card: bool = True
+    """Give each document a card after its chunks (`card.py`): its title, properties and the
+    furniture the cleaners kept out of the body, as one chunk of kind "card". `chunk()` itself
+    never makes one; `chunks_with_card` does."""
 
     def __post_init__(self) -> None:
         if self.max_tokens < 1:
@@ -36,6 +40,7 @@ class ChunkOptions:
             raise ChunkerError("must be at least 0 and below max_tokens", subject="overlap_tokens")
 
 
-from .pack import chunk  # noqa: E402  (pack needs ChunkOptions)
+from .card import CARD, chunks_with_card, document_card  # noqa: E402  (card and pack need ChunkOptions)
+from .pack import chunk  # noqa: E402
 
-__all__ = ["ChunkOptions", "chunk"]
+__all__ = ["CARD", "ChunkOptions", "chunk", "chunks_with_card", "document_card"]

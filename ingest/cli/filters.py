@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from ..blocks import CARD
 from ..errors import ConfigError
 from ..loaders import mime_type_of
 from ..search.filters import Filters, heading_prefix, moment
@@ -25,7 +26,7 @@ class _Moment(click.ParamType):
 
 
 def filter_options(f):
-    """Adds --doc, --path, --heading, --type, --modified-after and --modified-before."""
+    """Adds --doc, --path, --heading, --type, --modified-after, --modified-before and --no-cards."""
     options = (
         click.option(
             "--doc",
@@ -64,6 +65,11 @@ def filter_options(f):
         click.option(
             "--modified-before", type=_Moment(), default=None, metavar="DATE", help="Only documents modified before it."
         ),
+        click.option(
+            "--cards/--no-cards",
+            default=True,
+            help="Answer from the documents' cards too (title, properties, headers, footers, stamps)  [default: cards]",
+        ),
     )
     for option in reversed(options):
         f = option(f)
@@ -77,6 +83,7 @@ def filters_from(
     types: tuple[str, ...],
     modified_after,
     modified_before,
+    cards: bool = True,
 ) -> Filters | None:
     """The `Filters` the flags ask for; None when none was given."""
     if modified_after and modified_before and modified_after >= modified_before:
@@ -93,6 +100,7 @@ def filters_from(
             mime_types=tuple(_mime_type(t) for t in types),
             modified_after=modified_after,
             modified_before=modified_before,
+            exclude_kinds=() if cards else (CARD,),
         )
     except ConfigError as exc:  # say it with the flag's name, not the library's field
         raise click.BadParameter(str(exc).split(": ", 1)[-1], param_hint="--heading") from None

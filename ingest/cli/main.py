@@ -16,7 +16,7 @@ from rich.console import Console
 
 from ..blocks import Loaded
 from ..chunk_json import chunk_to_dict
-from ..chunker import ChunkOptions, chunk
+from ..chunker import ChunkOptions, chunk, chunks_with_card
 from ..chunker.metrics import defects, sizes
 from ..cleaners import clean
 from ..config import with_executor
@@ -261,7 +261,7 @@ def chunk_cmd(
             stream, report = clean(loaded.blocks, loaded.document, steps)
             blocks = list(stream)
             chunks = 0
-            for c in chunk(loaded, options, blocks):
+            for c in chunks_with_card(loaded, options, blocks):
                 click.echo(json.dumps(chunk_to_dict(c), ensure_ascii=False))
                 chunks += 1
             if not chunks and not loaded.warnings:  # say why, rather than print nothing

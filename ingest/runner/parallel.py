@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from ..blocks import Chunk, Document
-from ..chunker import ChunkOptions, chunk
+from ..chunker import ChunkOptions, chunks_with_card
 from ..cleaners import Step, build_chain, clean
 from ..config import LimitsConfig
 from ..errors import IngestError, internal_error
@@ -104,7 +104,7 @@ def process(job: Job) -> Done:
     loaded = load_bytes(job.data, job.document, job.loaders)
     blocks, cleaned = clean(loaded.blocks, loaded.document, job.steps)
     links = ChunkLinks(loaded.document)
-    chunks = tuple(links.link(c) for c in chunk(loaded, job.options, links.watch(blocks)))
+    chunks = tuple(links.link(c) for c in chunks_with_card(loaded, job.options, links.watch(blocks)))
     return Done(loaded.document, chunks, cleaned, loaded.warnings, time.perf_counter() - began)
 
 
@@ -134,7 +134,7 @@ class _FileTask:
     def __call__(self, path: Path) -> tuple[Chunk, ...]:
         loaded = load_file(path)
         blocks, _ = clean(loaded.blocks, loaded.document, _default_chain())
-        return tuple(chunk(loaded, self.options, blocks))
+        return tuple(chunks_with_card(loaded, self.options, blocks))
 
 
 _chain: tuple[Step, ...] | None = None

@@ -1,5 +1,5 @@
-"""Metadata filters on search: which documents, folders, sections, formats and dates a search may
-answer from.
+"""Metadata filters on search: which documents, folders, sections, formats, dates and kinds of
+chunk a search may answer from.
 
 `Filters.where(first)` is one SQL condition over the index's `chunks AS c`, with its values bound
 as parameters numbered from `?first` (never formatted into the SQL), so any query over the chunks
@@ -67,9 +67,12 @@ class Filters:
     modified_before: datetime | None = None
     """Documents modified before this moment. A document without a modification time passes
     neither date filter."""
+    exclude_kinds: tuple[str, ...] = ()
+    """Leave out the chunks holding a block of any of these kinds: `("card",)` leaves out the
+    documents' cards (`ingest.chunker.card`), `ingest search --no-cards`."""
 
     def __post_init__(self) -> None:
-        for name in ("docs", "paths", "mime_types"):
+        for name in ("docs", "paths", "mime_types", "exclude_kinds"):
             object.__setattr__(self, name, _strings(name, getattr(self, name)))
         object.__setattr__(self, "mime_types", tuple(m.lower() for m in self.mime_types))  # case-insensitive
         try:
@@ -124,6 +127,8 @@ class Filters:
             # A cheap test first: the joined path holds the prefix's last entry, or it cannot match.
             add(clauses, "instr(lower(c.heading), lower(?p)) > 0", self.heading[-1])
             add(clauses, _HEADING, json.dumps(self.heading))
+        if self.exclude_kinds:
+            add(clauses, _KINDS, json.dumps(self.exclude_kinds))
         return (" AND ".join(clauses) or "1"), tuple(params)
 
 
@@ -138,6 +143,10 @@ _DOCS = """EXISTS (SELECT 1 FROM json_each(?p) AS v
 _PATHS = """EXISTS (SELECT 1 FROM json_each(?p) AS p
         WHERE substr(coalesce(json_extract(d.meta, '$.drive_path'), d.id), 1, length(p.value)) = p.value
            OR substr(d.uri, 1, length(p.value)) = p.value)"""
+
+# No kind of the chunk's is among the ones left out.
+_KINDS = """NOT EXISTS (SELECT 1 FROM json_each(c.kinds) AS k
+        WHERE k.value IN (SELECT value FROM json_each(?p)))"""
 
 # The prefix matches from the path's first entry (skip 0) or from its second (skip 1: under the
 # document's title): no entry of the prefix may differ from the path's entry at its place.

@@ -63,4 +63,7 @@ def pg_where(filters: Filters | None) -> tuple[str, dict[str, Any]]:
     if filters.heading:
         clauses.append(_HEADING)
         params["f_heading"] = list(filters.heading)
+    if filters.exclude_kinds:
+        clauses.append("NOT (c.kinds && %(f_exclude_kinds)s::text[])")
+        params["f_exclude_kinds"] = list(filters.exclude_kinds)
     return " AND ".join(f"({c})" for c in clauses), params

@@ -39,8 +39,10 @@ def test_json_names_each_removal_with_page_and_position(corpus):
     counts = data["counts"]
     assert counts["running_headers"]["blocks_removed"] == len(headers)
     assert counts["page_numbers"]["chars_removed"] == sum(len(b["text"]) for b in numbers)
-    chunked = " ".join(c["text"] for c in data["chunks"])
+    chunked = " ".join(c["text"] for c in data["chunks"] if c["kinds"] != ["card"])
     assert "Date Filed: 03/16/2022" not in chunked and "Vanessa St. Pierre" in chunked
+    # What the cleaners removed is kept out of the body, not thrown away: the document's card holds it (#29).
+    assert data["chunks"][-1]["kinds"] == ["card"] and "Date Filed: 03/16/2022" in data["chunks"][-1]["text"]
 
 
 def test_a_tracked_deletion_is_a_span_cut_from_a_kept_block(corpus):
@@ -98,8 +100,9 @@ def test_html_lists_loader_warnings_and_escapes_text(tmp_path):
 
 
 def test_inspect_shows_what_a_run_indexes_and_its_counts_match_the_runs(corpus, seeds):
-    from ingest.chunker import chunk
     from ingest.cleaners import clean
+    from ingest.loaders import local_document
+    from ingest.runner.parallel import Job, process
     from tests.paths import ROOT
 
     files = [
@@ -113,7 +116,10 @@ def test_inspect_shows_what_a_run_indexes_and_its_counts_match_the_runs(corpus, 
         loaded = load_file(path)
         result = inspect_document(loaded, steps, options)
         stream, report = clean(loaded.blocks, loaded.document, steps)
-        assert result.chunks == tuple(chunk(loaded, options, list(stream))), path
+        list(stream)
+        data = path.read_bytes()
+        indexed = process(Job(data, local_document(path, data, path.stat().st_mtime), steps, options))
+        assert result.chunks == indexed.chunks, path  # the document's card included
         for name in result.cleaners:
             removed = sum(t.removed_by == name for t in result.blocks)
             assert result.counts[name]["blocks_removed"] == removed == report[name]["blocks"], (path, name)

@@ -65,10 +65,12 @@ def test_a_google_doc_chunk_opens_at_its_heading(tmp_path, linked):
 def test_a_pdf_chunk_opens_at_its_page_and_a_sheet_chunk_at_its_tab(tmp_path, linked):
     g, ids, _ = linked
     view = g.file(ids["pdf"])["webViewLink"]
-    pages = {page for _, page, _, _ in chunks(tmp_path, ids["pdf"])}
+    *body, card = chunks(tmp_path, ids["pdf"])
+    pages = {page for _, page, _, _ in body}
     assert len(pages) > 1
-    for _, page, url, _ in chunks(tmp_path, ids["pdf"]):
+    for _, page, url, _ in body:
         assert url == f"{view}#page={page}"
+    assert card[1] is None and card[2] == view  # the document's card (#29) has no page: the file opens
     tabs = {json.loads(path)[1]: url for path, _, url, _ in chunks(tmp_path, ids["sheet"])}
     base = f"https://docs.google.com/spreadsheets/d/{ids['sheet']}/edit"
     assert tabs and all(

@@ -53,7 +53,7 @@ def test_the_window_widens_each_hit_with_its_neighbours(index: Path) -> None:
     ("kwargs", "message"),
     [
         ({"mode": "fuzzy"}, "mode: unknown search mode 'fuzzy'; choose one of bm25, vector, hybrid"),
-        ({"filters": {"doc": "a.md"}}, "filters: unknown filter 'doc'; the filters are docs, heading"),
+        ({"filters": {"doc": "a.md"}}, "filters: unknown filter 'doc'; the filters are docs, exclude_kinds, heading"),
         ({"filters": ["a.md"]}, "filters: expected Filters or a dict of its fields, got list"),
         ({"readers": "ann@example.com"}, "readers: expected a tuple of readers"),
     ],

@@ -36,6 +36,9 @@ CASES = [
     Filters(modified_after="2025-07-01T00:00:00+02:00"),
     Filters(mime_types="text/markdown", modified_after="2025-07-01", heading="Delivery > Returns"),
     Filters(docs="x' OR 1=1 --", paths="%", heading='") OR 1=1 --', mime_types="*"),
+    Filters(exclude_kinds="card"),  # the documents' cards left out (#29)
+    Filters(exclude_kinds=("card", "table"), mime_types=("application/pdf", "text/markdown")),
+    Filters(exclude_kinds="') OR 1=1 --"),
 ]
 
 
@@ -72,10 +75,12 @@ def passing(index: Path, filters: Filters) -> set[tuple[str, tuple[str, ...]]]:
     clause, params = filters.where(1)
     conn = sqlite3.connect(index)
     try:
-        rows = conn.execute(f"SELECT c.doc_id, c.heading_path FROM chunks AS c WHERE {clause}", params).fetchall()
+        rows = conn.execute(
+            f"SELECT c.doc_id, c.heading_path, c.kinds FROM chunks AS c WHERE {clause}", params
+        ).fetchall()
     finally:
         conn.close()
-    return {(doc, tuple(json.loads(path))) for doc, path in rows}
+    return {(doc, tuple(json.loads(path)), tuple(json.loads(kinds))) for doc, path, kinds in rows}
 
 
 def found(place, filters: Filters, mode: str, query: str = "delivery returns fever travel budget release") -> set:
@@ -83,13 +88,15 @@ def found(place, filters: Filters, mode: str, query: str = "delivery returns fev
     hits = search_pgvector(
         PgvectorOptions(**place.options()), embedder, query, k=1000, window=0, mode=mode, filters=filters
     )
-    return {(h.chunk.doc_id, h.chunk.heading_path) for h in hits}
+    return {(h.chunk.doc_id, h.chunk.heading_path, h.chunk.kinds) for h in hits}
 
 
 def test_every_filter_passes_what_it_passes_in_the_sqlite_index(both):
     index, place, _ = both
     everything = found(place, Filters(), "vector")
-    assert everything == passing(index, Filters()) and len({doc for doc, _ in everything}) == 6
+    assert everything == passing(index, Filters()) and len({doc for doc, *_ in everything}) == 6
+    cards = {hit for hit in everything if hit[2] == ("card",)}
+    assert cards and passing(index, Filters(exclude_kinds="card")) == everything - cards
     sizes = set()
     for filters in CASES:
         # Vector search ranks every chunk that passes: the filtered set itself, however narrow.
@@ -105,7 +112,7 @@ def test_each_mode_answers_only_from_what_passes(both, mode):
         hits = found(place, filters, mode)
         assert hits <= passing(index, filters), (mode, filters)
     recent = Filters(modified_after="2025-07-01")
-    assert {doc for doc, _ in found(place, recent, mode)} == {"handbook/delivery.md"}
+    assert {doc for doc, *_ in found(place, recent, mode)} == {"handbook/delivery.md"}
 
 
 def test_the_cli_filters_a_pgvector_job(both):

@@ -82,6 +82,7 @@ from .margins import split_margins
 from .model import Box, Grid, Line, PageLines, Unit
 from .ocr import PageReader
 from .paragraphs import TERMINAL, box_of, continues, list_marker, page_units
+from .properties import pdf_properties
 from .rule_tables import rule_tables
 from .table_heads import heads_into_tables
 from .tables import cell_texts, find_grids, header_rows, right_to_left_rows
@@ -136,9 +137,12 @@ def load(data: bytes, document: Document, options: PdfOptions | None = None) -> 
         read, in_tables, verdicts = _read_pages(doc, ocr)
         toc = doc.get_toc(simple=True)
         title = (doc.metadata or {}).get("title", "").strip()
+        properties = pdf_properties(doc)
         repaired = doc.is_repaired
     finally:
         doc.close()
+    if properties:
+        document = replace(document, meta={**document.meta, **properties})
     if title and not _JUNK_TITLE.search(title):
         document = replace(document, title=title)
     elif not document.title:

@@ -43,6 +43,19 @@ _STRICT = (
     (b"http://purl.oclc.org/ooxml/officeDocument/math", b"http://schemas.openxmlformats.org/officeDocument/2006/math"),
 )
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, remove_comments=True, huge_tree=False)
+_DC = "{http://purl.org/dc/elements/1.1/}"
+_CP = "{http://schemas.openxmlformats.org/package/2006/metadata/core-properties}"
+_DCTERMS = "{http://purl.org/dc/terms/}"
+_CORE_FIELDS = (
+    ("author", _DC + "creator"),
+    ("subject", _DC + "subject"),
+    ("description", _DC + "description"),
+    ("keywords", _CP + "keywords"),
+    ("category", _CP + "category"),
+    ("last_modified_by", _CP + "lastModifiedBy"),
+    ("created", _DCTERMS + "created"),
+    ("modified", _DCTERMS + "modified"),
+)
 _NOTE_SKIP = frozenset({"separator", "continuationSeparator", "continuationNotice"})
 
 
@@ -189,7 +202,7 @@ class _Reader:
             *place(items, title, root_heading),
             *self._furniture(body, "footer", title),
         ]
-        meta = dict(self.document.meta)
+        meta = {**self.document.meta, **self._core_properties()}
         if self.comments:
             meta["comments"] = tuple({"id": cid, **c} for cid, c in self.comments.items())
         document = replace(self.document, title=title, meta=meta)
@@ -389,9 +402,24 @@ class _Reader:
         return self._core_title() or self.document.title or PurePosixPath(self.document.name).stem
 
     def _core_title(self) -> str:
-        root = self.pkg.xml(self.pkg.target("", "core-properties") or "docProps/core.xml")
-        el = root.find("{http://purl.org/dc/elements/1.1/}title") if root is not None else None
+        root = self._core()
+        el = root.find(_DC + "title") if root is not None else None
         return " ".join((el.text or "").split()) if el is not None else ""
+
+    def _core(self) -> etree._Element | None:
+        return self.pkg.xml(self.pkg.target("", "core-properties") or "docProps/core.xml")
+
+    def _core_properties(self) -> dict[str, str]:
+        """The core properties besides the title that are filled in (author, subject, keywords,
+        dates...), under the names the OpenDocument loader gives them; dates as their day."""
+        root = self._core()
+        out = {}
+        for key, tag in _CORE_FIELDS:
+            el = root.find(tag) if root is not None else None
+            value = " ".join((el.text or "").split()) if el is not None else ""
+            if value:
+                out[key] = value[:10] if key in ("created", "modified") else value
+        return out
 
 
 def _block_elements(parent: etree._Element) -> Iterator[etree._Element]:
