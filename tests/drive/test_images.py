@@ -127,7 +127,9 @@ def test_images_on_drive_are_ocred_indexed_and_linked_and_other_types_named(tmp_
         assert rows and all(url == link for _, url, _ in rows)
         assert all(meta["ocr"] is True and meta["ocr_confidence"] >= SURE for _, _, meta in rows)
         with sqlite3.connect(tmp_path / "index.sqlite") as db:
-            (indexed_mime, uri) = db.execute("SELECT mime_type, uri FROM documents WHERE id = ?", (ids[key],)).fetchone()
+            (indexed_mime, uri) = db.execute(
+                "SELECT mime_type, uri FROM documents WHERE id = ?", (ids[key],)
+            ).fetchone()
         assert indexed_mime == mime and uri == link
     headings = {tuple(words(h)) for path, _, _ in chunk_rows(tmp_path, ids["jpg"]) for h in path}
     assert ("part", "i", "definitions") in headings
