@@ -41,6 +41,9 @@ class Unit(NamedTuple):
     prose: bool = False
     """Split at sentences and eligible for overlap (`blocks.is_prose`): a body paragraph is, a kept
     header part (furniture) is not."""
+    ocr: float | None = None
+    """The OCR engine's confidence on the block's page, where the block was read by OCR (its
+    `meta["ocr"]`): the chunk says so, as its text may hold OCR's misreadings."""
 
     def carry(self, begin: int, text: str, count: int) -> Unit:
         """The tail `text` (from `begin`) of this unit, as overlap for the next chunk."""
@@ -58,6 +61,11 @@ def display_text(block: Block) -> str:
     return block.text
 
 
+def ocr_of(block: Block) -> float | None:
+    """The confidence OCR read `block` with, or None where it was not read by OCR."""
+    return block.meta.get("ocr_confidence", 0.0) if block.meta and block.meta.get("ocr") else None
+
+
 def unit_of_block(block: Block, seam: str, text: str, count: int = 0) -> Unit:
     """The whole block as one unit (`count` 0: counted only as part of a whole section)."""
     comments = tuple(block.meta.get("comments", ())) if block.meta else ()
@@ -73,6 +81,7 @@ def unit_of_block(block: Block, seam: str, text: str, count: int = 0) -> Unit:
         page_end,
         comments=comments,
         prose=is_prose(block),
+        ocr=ocr_of(block),
     )
 
 
@@ -86,6 +95,7 @@ def units_of(block: Block, block_id: int, seam: str, tok: Tokenizer, max_tokens:
         return
     comments = tuple(block.meta.get("comments", ())) if block.meta else ()
     page_end = block.meta.get("page_end", block.page) if block.meta else block.page
+    ocr = ocr_of(block)
     if block.kind == "table":
         pieces = _table_pieces(text, block.header_rows, tok, max_tokens)
     elif is_prose(block):
@@ -111,6 +121,7 @@ def units_of(block: Block, block_id: int, seam: str, tok: Tokenizer, max_tokens:
             strength=3 if first else strength,
             comments=comments if first else (),
             prose=is_prose(block),
+            ocr=ocr,
         )
         first = False
 
