@@ -40,6 +40,7 @@ def main(argv: list[str] | None = None) -> None:
 
     by_type: dict[str, list[int]] = {}
     skipped: Counter[str] = Counter()
+    failed: list[str] = []
     for folder in a.chunks:
         for f in sorted(folder.glob("*.jsonl")):
             for line in f.read_text().splitlines():
@@ -61,6 +62,7 @@ def main(argv: list[str] | None = None) -> None:
         for fc in chunk_files(readable, options, workers=1):
             if fc.error:
                 skipped["failed"] += 1
+                failed.append(fc.error)
                 continue
             by_type.setdefault(fc.path.suffix.lower(), []).extend(c.token_count for c in fc.chunks)
 
@@ -71,6 +73,8 @@ def main(argv: list[str] | None = None) -> None:
     print(_row("**all**", [c for v in by_type.values() for c in v], a.min_tokens))
     if skipped:
         print("not chunked:", ", ".join(f"{k} {v}" for k, v in skipped.most_common()))
+    for error in failed:  # each failed file named with its error, not only counted
+        print(f"failed: {error}")
 
 
 if __name__ == "__main__":

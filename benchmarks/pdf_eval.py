@@ -128,6 +128,7 @@ def parse_chunk_output(text: str) -> dict[str, dict]:
 
 
 def run_chunk(tools_dir: Path, set_dir: Path, out: Path, tool: str, python: str, ingest: str, jobs: int) -> dict:
+    ingest = body_only(ingest, out)
     cmd = [
         python,
         str(tools_dir / "pdfeval_chunk.py"),
@@ -146,6 +147,23 @@ def run_chunk(tools_dir: Path, set_dir: Path, out: Path, tool: str, python: str,
     if r.returncode != 0:
         raise SystemExit(f"pdfeval_chunk {tool} failed ({r.returncode}):\n{r.stderr[-2000:]}")
     return {"wall": wall, "sets": parse_chunk_output(r.stdout), "errors": chunk_errors(out / tool)}
+
+
+def body_only(ingest: str, out: Path) -> str:
+    """An executable that runs `ingest chunk` and leaves out the document's card: the scorer
+    measures the body's structure, and the card holds, on purpose, the furniture the body lost."""
+    out.mkdir(parents=True, exist_ok=True)
+    wrapper = out / "ingest-body"
+    wrapper.write_text(
+        f"#!{sys.executable}\nimport subprocess, sys\n"
+        f"r = subprocess.run([{ingest!r}, *sys.argv[1:]], capture_output=True, text=True)\n"
+        "sys.stdout.write(''.join(l for l in r.stdout.splitlines(True) if not l.rstrip().endswith('}') "
+        'or \'"kinds": ["card"]\' not in l))\n'
+        "sys.stderr.write(r.stderr)\nsys.exit(r.returncode)\n",
+        encoding="utf-8",
+    )
+    wrapper.chmod(0o755)
+    return str(wrapper)
 
 
 def chunk_errors(tool_out: Path) -> list[str]:

@@ -11,10 +11,12 @@ over rounds of each round's ratio to the floor's time in that round, in CPU time
 - ingest: `load_bytes` (pymupdf) + the default PDF cleaner chain, blocks materialised (the
   `Document` each is given, with its content hash, is made before the clock starts: the source's work);
 - ingest, loader only;
+  both with the PDF loader's `ocr` option as `--ocr` gives it (auto: pages whose text layer cannot be
+  read are OCR'd, so a scan inside a PDF with text costs OCR's time; never: the text layer's work alone);
 - pymupdf4llm.to_markdown (bench extra; 0.x, which keeps pymupdf < 1.29 and needs no layout model);
 - unstructured partition_pdf(strategy="fast") if it is installed.
 
-    .venv/bin/python benchmarks/pdf_speed.py [--rounds 3] [--corpus ../shared/corpus]
+    .venv/bin/python benchmarks/pdf_speed.py [--rounds 3] [--corpus ../shared/corpus] [--ocr never]
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from shared_paths import CORPUS
 
 from ingest.cleaners import build_chain, clean
 from ingest.loaders import load_bytes, local_document
+from ingest.loaders.options import LoaderOptions, PdfOptions
 
 ROOT = Path(__file__).resolve().parent.parent
 if hasattr(pymupdf, "no_recommend_layout"):
@@ -65,14 +68,16 @@ def plain_text(path: Path, data: bytes) -> None:
             page.get_text("text")
 
 
-def make_ingest(with_cleaners: bool, pdfs: list[tuple[Path, bytes]]) -> Callable[[Path, bytes], None]:
+def make_ingest(
+    with_cleaners: bool, pdfs: list[tuple[Path, bytes]], options: LoaderOptions | None = None
+) -> Callable[[Path, bytes], None]:
     steps = build_chain([])
     # The Document (name, type and the content hash that tells a changed file) is the source's
     # work, done for every format before a loader runs; the clock times the loader and cleaners.
     documents = {path: local_document(path, data, 0.0) for path, data in pdfs}
 
     def run(path: Path, data: bytes) -> None:
-        loaded = load_bytes(data, documents[path])
+        loaded = load_bytes(data, documents[path], options)
         if with_cleaners:
             blocks, _ = clean(loaded.blocks, loaded.document, steps)
             list(blocks)
@@ -128,18 +133,20 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--corpus", type=Path, default=CORPUS)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--ocr", choices=("auto", "never"), default="auto", help="the PDF loader's ocr option")
     args = parser.parse_args()
     pdfs = corpus_pdfs(args.corpus)
     pages = 0
     for _, data in pdfs:
         with pymupdf.open(stream=data, filetype="pdf") as doc:
             pages += doc.page_count
-    print(f"{len(pdfs)} PDFs, {pages} pages, {args.rounds} rounds")
+    print(f"{len(pdfs)} PDFs, {pages} pages, {args.rounds} rounds, ocr: {args.ocr}")
+    options = LoaderOptions(pdf=PdfOptions(ocr=args.ocr))
     runs: dict[str, Callable[[Path, bytes], None]] = {
         'floor: get_text("dict") text flags': floor_dict,
         'get_text("text")': plain_text,
-        "ingest loader + cleaners": make_ingest(True, pdfs),
-        "ingest loader only": make_ingest(False, pdfs),
+        "ingest loader + cleaners": make_ingest(True, pdfs, options),
+        "ingest loader only": make_ingest(False, pdfs, options),
     }
     times = measure(runs, pdfs, args.rounds)
     floor = times['floor: get_text("dict") text flags']

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import warnings
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Literal, TypedDict
 
 BlockKind = Literal[
@@ -344,6 +344,10 @@ class Citation:
     @classmethod
     def of(cls, doc: Document) -> Citation:
         return cls(doc.uri, doc.name, doc.mime_type, doc.modified, doc.version)
+
+
+CITATION_FIELDS = tuple(f.name for f in fields(Citation))
+"""A citation's fields in order: what each store and the chunk JSON keep of it."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,10 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .blocks import Chunk, Citation
+from .blocks import CITATION_FIELDS, Chunk, Citation
 from .errors import SinkError
-
-_SOURCE_FIELDS = ("uri", "name", "mime_type", "modified", "version")
 
 
 def chunk_to_dict(chunk: Chunk) -> dict[str, Any]:
@@ -31,7 +29,7 @@ def chunk_to_dict(chunk: Chunk) -> dict[str, Any]:
         "end": chunk.end,
         "page_start": chunk.page_start,
         "page_end": chunk.page_end,
-        "source": {name: getattr(chunk.source, name) for name in _SOURCE_FIELDS},
+        "source": {name: getattr(chunk.source, name) for name in CITATION_FIELDS},
         "meta": dict(chunk.meta),
         "url": chunk.url,
     }
@@ -51,7 +49,7 @@ def chunk_from_dict(d: Mapping[str, Any]) -> Chunk:
             kinds=tuple(str(k) for k in d["kinds"]),
             token_count=int(d["token_count"]),
             overlap_tokens=int(d.get("overlap_tokens", 0)),
-            source=Citation(**{name: str(source.get(name, "")) for name in _SOURCE_FIELDS}),
+            source=Citation(**{name: str(source.get(name, "")) for name in CITATION_FIELDS}),
             start=_opt_int(d.get("start")),
             end=_opt_int(d.get("end")),
             page_start=_opt_int(d.get("page_start")),

@@ -435,6 +435,10 @@ def _chunk(
     ends = [u.end for u in units if u.end is not None]
     located = len(starts) == len(ends) == len(units)
     comments = [c for u in units for c in u.comments]
+    meta: dict = {"comments": comments} if comments else {}
+    read = [u.ocr for u in units if u.ocr is not None]
+    if read:  # OCR text may hold misreadings: say so, with the least sure page's confidence
+        meta.update(ocr=True, ocr_confidence=min(read))
     return Chunk(
         id=chunk_id(doc_id, path, text, seen),
         doc_id=doc_id,
@@ -449,5 +453,5 @@ def _chunk(
         end=max(ends) if located else None,
         page_start=min(pages) if pages else None,
         page_end=max(pages) if pages else None,
-        meta={"comments": comments} if comments else {},
+        meta=meta,
     )

@@ -41,6 +41,9 @@ class Unit(NamedTuple):
     prose: bool = False
     """Split at sentences and eligible for overlap (`blocks.is_prose`): a body paragraph is, a kept
     header part (furniture) is not."""
+    ocr: float | None = None
+    """The OCR engine's confidence on the block's page, where the block was read by OCR (its
+    `meta["ocr"]`): the chunk says so, as its text may hold OCR's misreadings."""
 
     def carry(self, begin: int, text: str, count: int) -> Unit:
         """The tail `text` (from `begin`) of this unit, as overlap for the next chunk."""
@@ -58,6 +61,11 @@ def display_text(block: Block) -> str:
     return block.text
 
 
+def ocr_of(block: Block) -> float | None:
+    """The confidence OCR read `block` with, or None where it was not read by OCR."""
+    return block.meta.get("ocr_confidence", 0.0) if block.meta and block.meta.get("ocr") else None
+
+
 def unit_of_block(block: Block, seam: str, text: str, count: int = 0) -> Unit:
     """The whole block as one unit (`count` 0: counted only as part of a whole section)."""
     comments = tuple(block.meta.get("comments", ())) if block.meta else ()
@@ -73,6 +81,7 @@ def unit_of_block(block: Block, seam: str, text: str, count: int = 0) -> Unit:
         page_end,
         comments=comments,
         prose=is_prose(block),
+        ocr=ocr_of(block),
     )
 
 
@@ -86,6 +95,7 @@ def units_of(block: Block, block_id: int, seam: str, tok: Tokenizer, max_tokens:
         return
     comments = tuple(block.meta.get("comments", ())) if block.meta else ()
     page_end = block.meta.get("page_end", block.page) if block.meta else block.page
+    ocr = ocr_of(block)
     if block.kind == "table":
         pieces = _table_pieces(text, block.header_rows, tok, max_tokens)
     elif is_prose(block):
@@ -111,6 +121,7 @@ def units_of(block: Block, block_id: int, seam: str, tok: Tokenizer, max_tokens:
             strength=3 if first else strength,
             comments=comments if first else (),
             prose=is_prose(block),
+            ocr=ocr,
         )
         first = False
 
@@ -188,26 +199,18 @@ def _line_pieces(
         line = text[line_start:line_end]
         count = tok.count(line)
         if group:
-            joined = tok.join(
-                text[group[0][0] : group[-1][1]], group[-1][3], text[group[-1][1] : line_start], line, count
-            )
-            if joined is not None and joined <= limit:
-                group.append((line_start, line_end, count, joined))
+            if _extend(group, text, line_start, line, count, tok, limit):
                 last_end = line_end
                 continue
             keep = _blank_line_cut(text, group, limit)
-            yield group[0][0], group[keep - 1][1], text[group[0][0] : group[keep - 1][1]], group[keep - 1][3], seam, 2
+            yield _group_piece(text, group[:keep], seam)
             if keep < len(group):
                 seam = text[group[keep - 1][1] : group[keep][0]]
                 group = _regroup(text, group[keep:], tok)
-                joined = tok.join(
-                    text[group[0][0] : group[-1][1]], group[-1][3], text[group[-1][1] : line_start], line, count
-                )
-                if joined is not None and joined <= limit:
-                    group.append((line_start, line_end, count, joined))
+                if _extend(group, text, line_start, line, count, tok, limit):
                     last_end = line_end
                     continue
-                yield group[0][0], group[-1][1], text[group[0][0] : group[-1][1]], group[-1][3], seam, 2
+                yield _group_piece(text, group, seam)
             group = []
         if last_end is not None:
             seam = text[last_end:line_start]
@@ -217,7 +220,30 @@ def _line_pieces(
             continue
         group = [(line_start, line_end, count, count)]
     if group:
-        yield group[0][0], group[-1][1], text[group[0][0] : group[-1][1]], group[-1][3], seam, 2
+        yield _group_piece(text, group, seam)
+
+
+def _extend(
+    group: list[tuple[int, int, int, int]],
+    text: str,
+    line_start: int,
+    line: str,
+    count: int,
+    tok: Tokenizer,
+    limit: int,
+) -> bool:
+    """Adds the line to the open piece if the piece, joined, stays within the budget."""
+    gap = text[group[-1][1] : line_start]
+    joined = tok.join(text[group[0][0] : group[-1][1]], group[-1][3], gap, line, count)
+    if joined is None or joined > limit:
+        return False
+    group.append((line_start, line_start + len(line), count, joined))
+    return True
+
+
+def _group_piece(text: str, group: list[tuple[int, int, int, int]], seam: str) -> Piece:
+    """The piece of whole lines `group`, cut at a line (strength 2)."""
+    return group[0][0], group[-1][1], text[group[0][0] : group[-1][1]], group[-1][3], seam, 2
 
 
 def _blank_line_cut(text: str, group: list[tuple[int, int, int, int]], limit: int) -> int:

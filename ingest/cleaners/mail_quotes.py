@@ -21,7 +21,7 @@ class MailQuoteOptions(StrictOptions):
 
 
 def drop_mail_quotes(blocks: Iterable[Block], ctx: CleanContext) -> Iterator[Block]:
-    opts = ctx.options if isinstance(ctx.options, MailQuoteOptions) else MailQuoteOptions()
+    opts = ctx.options_as(MailQuoteOptions)
     dropped = set()
     if not opts.keep_quotes:
         dropped |= {"quoted", "attribution"}

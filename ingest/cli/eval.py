@@ -15,6 +15,7 @@ from rich.markup import escape
 from ..search.evaluate import SCOPES, Outcome, Report, evaluate, report_json
 from ..search.hybrid import MODES
 from ..terminal_text import shown
+from .file_args import written_file
 from .filters import filter_options, filters_from
 
 BAD_INPUT = 2  # as cli.BAD_INPUT, which imports this module
@@ -55,13 +56,7 @@ BAD_INPUT = 2  # as cli.BAD_INPUT, which imports this module
     "searches that document only, in place of --doc (the chunks measured apart from finding "
     "the document).",
 )
-@click.option(
-    "--json",
-    "json_out",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Also write the figures and every question's outcome to this file as JSON.",
-)
+@written_file("--json", "json_out", help="Also write the figures and every question's outcome to this file as JSON.")
 @filter_options
 def eval_cmd(
     questions: Path, index: Path, k: int, budget: int, mode: str, scope: str, json_out: Path | None, **filter_flags

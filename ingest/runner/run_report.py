@@ -310,7 +310,10 @@ def write_summary_json(path: Path, summary: RunSummary | None, exit_code: int, e
             {"document": r.doc_id, "name": r.name, "action": r.status, "chunks": r.chunks} for r in summary.changes
         ]
         record["warning_list"] = [  # as many as `warnings` counts: the loaders', then the cleaners'
-            {"document": r.doc_id, "warning": w} for r in summary.changes for w in (*r.warnings, *cleaning_warnings(r))
+            # named by path too: a Drive document's id and link name the file for a machine only
+            {"document": r.doc_id, "name": r.name, "warning": w}
+            for r in summary.changes
+            for w in (*r.warnings, *cleaning_warnings(r))
         ]
         record["skipped_list"] = [
             {"document": r.doc_id, "name": r.name, "type": r.kind, "reason": r.error} for r in summary.skipped_files

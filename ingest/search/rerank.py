@@ -16,7 +16,6 @@ here as it does it: the pair as one sequence (`[CLS] query [SEP] text [SEP]`, cu
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -26,6 +25,7 @@ from typing import Any
 
 from pydantic import Field, ValidationError
 
+from ..embedders.onnx_models import cpu_session, length_batches, sha256_file
 from ..errors import ConfigError
 from ..options import StrictOptions
 from .bm25 import Hit
@@ -73,10 +73,7 @@ class CrossEncoder:
         if not texts:
             return out
         encodings = self.tokenizer.encode_batch([(query, t) for t in texts])
-        order = np.argsort([len(e.ids) for e in encodings], kind="stable")  # little padding per batch
-        for start in range(0, len(order), self.batch_size):
-            rows = order[start : start + self.batch_size]
-            width = max(len(encodings[i].ids) for i in rows)
+        for rows, width in length_batches(encodings, self.batch_size):
             feed = {name: np.zeros((len(rows), width), np.int64) for name in self.inputs}
             for j, i in enumerate(rows):
                 e = encodings[i]
@@ -137,7 +134,7 @@ def _opened(folder: Path, max_tokens: int, batch_size: int, threads: int) -> Cro
             subject=subject,
         )
     try:
-        import onnxruntime
+        import onnxruntime  # noqa: F401  (cpu_session's; named here, where a missing one is explained)
         from tokenizers import Tokenizer
     except ImportError as exc:  # runtime dependencies of ingest (the default embedder's)
         raise ConfigError(
@@ -151,12 +148,8 @@ def _opened(folder: Path, max_tokens: int, batch_size: int, threads: int) -> Cro
         ) from exc
     tokenizer.no_padding()  # padded per batch, to the batch's longest pair
     tokenizer.enable_truncation(max_tokens, strategy="longest_first")  # as transformers' truncation=True
-    settings = onnxruntime.SessionOptions()
-    settings.intra_op_num_threads = threads
-    settings.inter_op_num_threads = 1
-    settings.log_severity_level = 3  # errors only
     try:
-        session = onnxruntime.InferenceSession(str(weights), settings, providers=["CPUExecutionProvider"])
+        session = cpu_session(weights, threads)
     except Exception as exc:  # onnxruntime's errors share no public base class
         raise ConfigError(f"ONNX Runtime cannot open it ({exc})", subject=f"rerank.model {weights}") from exc
     taken = tuple(i.name for i in session.get_inputs())
@@ -172,7 +165,7 @@ def _opened(folder: Path, max_tokens: int, batch_size: int, threads: int) -> Cro
             "per pair (batch, 1): this looks like an embedder or a classifier with several labels",
             subject=f"rerank.model {weights}",
         )
-    name = f"rerank:{folder.name}:{_sha256(weights)[:12]}"
+    name = f"rerank:{folder.name}:{sha256_file(weights)[:12]}"
     return CrossEncoder(name, session, tokenizer, tuple(i for i in _INPUTS if i in taken), batch_size)
 
 
@@ -185,11 +178,3 @@ def reranked(query: str, hits: Sequence[Hit], encoder: CrossEncoder, top: int = 
     scores = encoder.scores(query, [h.chunk.embed_text for h in head])
     order = sorted(range(len(head)), key=lambda i: -float(scores[i]))  # stable: ties keep the first stage's order
     return [replace(head[i], score=float(scores[i]), ranked_by=encoder.name) for i in order] + tail
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()

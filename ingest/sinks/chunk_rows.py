@@ -8,10 +8,10 @@ on read, so a chunk written must cite the document it is written under.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..blocks import Chunk, Citation, Document
+from ..blocks import CITATION_FIELDS, Chunk, Citation, Document
 from ..errors import SinkError
 
 HEADING_SEPARATOR = " > "
@@ -38,6 +38,9 @@ STORED_FIELDS = (
 
 READ_FIELDS = tuple(f for f in STORED_FIELDS if f != "heading")
 """The order of the values `stored_chunk` takes (the joined `heading` is for search only)."""
+JSON_FIELDS = ("heading_path", "kinds", "meta")
+"""The `STORED_FIELDS` a store keeps as JSON (SQLite as text, PostgreSQL as jsonb)."""
+_JSON_READ = tuple(READ_FIELDS.index(name) for name in JSON_FIELDS)
 
 
 def chunk_values(document: Document, chunk: Chunk) -> tuple[Any, ...]:
@@ -92,6 +95,22 @@ def stored_chunk(values: Sequence[Any], citation: Citation) -> Chunk:
         meta=meta,
         url=url,
     )
+
+
+def select_list(column: Callable[[str], str]) -> str:
+    """The columns `row_chunk` reads: `READ_FIELDS` from `chunks AS c`, each as `column` names it
+    in the store, then the citation from `documents AS d`."""
+    return ", ".join([*(f"c.{column(name)}" for name in READ_FIELDS), *(f"d.{name}" for name in CITATION_FIELDS)])
+
+
+def row_chunk(row: Sequence[Any], decode: Callable[[Any], Any] | None = None) -> Chunk:
+    """The `Chunk` of a row that starts with `select_list`'s columns; `decode` reads a JSON field
+    back where the store keeps it as text."""
+    values = list(row[: len(READ_FIELDS)])
+    if decode is not None:
+        for i in _JSON_READ:
+            values[i] = decode(values[i])
+    return stored_chunk(values, Citation(*row[len(READ_FIELDS) : len(READ_FIELDS) + len(CITATION_FIELDS)]))
 
 
 def json_data(value: Any, what: str, subject: str) -> Any:

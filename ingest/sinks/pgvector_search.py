@@ -7,14 +7,14 @@ The same queries work from any SQL client; README's "PostgreSQL + pgvector" sect
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypedDict, Unpack
 
-from ..blocks import Chunk, Citation
+from ..blocks import Chunk
 from ..embedders import Embedder
 from ..search.bm25 import Hit, SearchError, widened
 from ..search.filters import Filters
 from ..search.principals import checked_readers
-from .chunk_rows import READ_FIELDS, stored_chunk
+from .chunk_rows import row_chunk, select_list
 from .pgvector import RENAMED, Tables, connect, single, where
 from .pgvector_filters import pg_where
 from .pgvector_options import PgvectorOptions
@@ -30,10 +30,8 @@ RRF_K = 60
 CANDIDATES = 50
 """How deep each list is read before fusing (at least 4 k)."""
 
-_COLUMNS = ", ".join(
-    [*(f"c.{RENAMED.get(name, name)}" for name in READ_FIELDS), "d.uri, d.name, d.mime_type, d.modified, d.version"]
-)
-"""`chunk_rows.READ_FIELDS` from `chunks AS c`, then the citation from `documents AS d`: what `_chunk` reads."""
+_COLUMNS = select_list(lambda name: RENAMED.get(name, name))
+"""What `row_chunk` reads (psycopg hands jsonb back as data), then each query's own column."""
 _ALLOWED = "(%(readers)s::text[] IS NULL OR d.readers IS NULL OR d.readers && %(readers)s::text[]) AND {filters}"
 """A document without readers (local files) is open to all; one with readers only to those listed
 (an empty list: to no one). Then the metadata filters (`pgvector_filters.py`)."""
@@ -42,19 +40,20 @@ _TSQUERY = "replace(plainto_tsquery(%(config)s::regconfig, %(query)s)::text, ' &
 every chunk that misses one word of a question."""
 
 
-def search_pgvector(
-    options: PgvectorOptions,
-    embedder: Embedder,
-    query: str,
-    k: int = 5,
-    window: int = 1,
-    readers: tuple[str, ...] | None = None,
-    mode: Mode = "hybrid",
-    filters: Filters | None = None,
-) -> list[Hit]:
+class SearchArgs(TypedDict, total=False):
+    """`PgvectorSearch.search`'s options, for the one-call form."""
+
+    k: int
+    window: int
+    readers: tuple[str, ...] | None
+    mode: Mode
+    filters: Filters | None
+
+
+def search_pgvector(options: PgvectorOptions, embedder: Embedder, query: str, **how: Unpack[SearchArgs]) -> list[Hit]:
     """One search on a connection of its own (the CLI's); see `PgvectorSearch.search`."""
     with PgvectorSearch(options, embedder) as searcher:
-        return searcher.search(query, k=k, window=window, readers=readers, mode=mode, filters=filters)
+        return searcher.search(query, **how)
 
 
 class PgvectorSearch:
@@ -111,7 +110,7 @@ class PgvectorSearch:
                     depth = max(40, params["n"] * (4 if readers is not None else 1))
                     conn.execute(f"SET LOCAL hnsw.ef_search = {min(depth, 1000)}")
                 rows = conn.execute(_sql(_QUERIES[mode], self.tables, narrowed), params).fetchall()
-                hits = [(_chunk(row), float(row[-1])) for row in rows]
+                hits = [(row_chunk(row), float(row[-1])) for row in rows]
                 around = _neighbours(conn, self.tables, [c for c, _ in hits], window)
         except psycopg.Error as exc:
             if conn.closed or conn.broken:
@@ -230,11 +229,6 @@ def _sql(template: str, tables: Tables, filters: str = "TRUE") -> Any:
     )
 
 
-def _chunk(row: tuple) -> Chunk:
-    """The `Chunk` of one row that starts with `_COLUMNS`."""
-    return stored_chunk(row[:14], Citation(*row[14:19]))
-
-
 def _neighbours(
     conn: psycopg.Connection, tables: Tables, hits: list[Chunk], window: int
 ) -> dict[tuple[str, int], list[Chunk]]:
@@ -246,5 +240,5 @@ def _neighbours(
     ).fetchall()
     for row in rows:
         hit = hits[row[-1] - 1]
-        found[hit.doc_id, hit.chunk_index].append(_chunk(row))
+        found[hit.doc_id, hit.chunk_index].append(row_chunk(row))
     return found

@@ -20,12 +20,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..blocks import Chunk, Citation, Document
+from ..blocks import Chunk, Document
 from ..errors import SinkError
 from ..runner import sqlite_files
 from ..runner.sqlite_files import FileKind, check_integrity, check_schema, damaged, is_damage, open_error, transaction
 from . import Sink
-from .chunk_rows import STORED_FIELDS, chunk_values, json_data, stored_chunk
+from .chunk_rows import JSON_FIELDS, STORED_FIELDS, chunk_values, json_data, row_chunk, select_list
 
 if TYPE_CHECKING:
     from ..embedders import ChunkVectors
@@ -131,10 +131,7 @@ brought up to date: it is updated from these alone, and a search trusts it only 
 none. Triggers, as for `chunk_vectors`: whichever path changes a vector, it is recorded. Created on
 open with the vectors' table, so an older index gains it."""
 
-CHUNK_COLUMNS = """
-c.id, c.doc_id, c.chunk_index, c.text, c.heading_path, c.kinds, c.token_count, c.overlap_tokens,
-c."start", c."end", c.page_start, c.page_end, c.meta, d.uri, d.name, d.mime_type, d.modified, d.version, c.url
-"""
+CHUNK_COLUMNS = select_list(lambda name: f'"{name}"')
 """The columns `chunk_from_row` turns back into a `Chunk`, from `chunks AS c` and `documents AS d`."""
 CHUNK_SELECT = f"SELECT {CHUNK_COLUMNS} FROM chunks AS c JOIN documents AS d ON d.id = c.doc_id"
 
@@ -142,7 +139,7 @@ _INSERT_CHUNK = f"""
 INSERT INTO chunks ({", ".join(f'"{name}"' for name in STORED_FIELDS)})
 VALUES ({", ".join("?" * len(STORED_FIELDS))})
 """
-_JSON_FIELDS = tuple(STORED_FIELDS.index(name) for name in ("heading_path", "kinds", "meta"))
+_JSON_FIELDS = tuple(STORED_FIELDS.index(name) for name in JSON_FIELDS)
 """The `STORED_FIELDS` the SQLite index keeps as JSON text."""
 _UPSERT_DOCUMENT = """
 INSERT INTO documents (id, uri, name, mime_type, modified, version, title, meta, chunk_count, indexed_at)
@@ -427,13 +424,7 @@ def _write_readers(conn: sqlite3.Connection, document: Document) -> None:
 
 def chunk_from_row(row: Sequence[Any]) -> Chunk:
     """The `Chunk` of one row that starts with `CHUNK_COLUMNS`."""
-    (id_, doc_id, index, text, heading_path, kinds, token_count, overlap, start, end,
-     page_start, page_end, meta, uri, name, mime_type, modified, version, url) = row[:19]  # fmt: skip
-    values = (id_, doc_id, index, text, json.loads(heading_path), json.loads(kinds), token_count, overlap)
-    return stored_chunk(
-        (*values, start, end, page_start, page_end, json.loads(meta), url),
-        Citation(uri, name, mime_type, modified, version),
-    )
+    return row_chunk(row, json.loads)
 
 
 def read_chunks(

@@ -78,8 +78,11 @@ def test_pdf_running_headers_and_page_numbers_highlighted(browser, corpus, tmp_p
     assert headers.first.is_visible()
     chunks = page.locator(".chunk .head")
     assert chunks.count() >= 2 and "tokens" in chunks.first.inner_text()
-    boundaries = page.locator("#document .boundary")  # each chunk's start marked in the document too
-    assert boundaries.count() == chunks.count()
+    heads = chunks.all_inner_texts()
+    body = [h for h in heads if h.startswith("chunk ")]
+    assert heads[-1].startswith("card ") and len(body) == len(heads) - 1  # the filing's stamps: its card, last
+    boundaries = page.locator("#document .boundary")  # each body chunk's start marked in the document too
+    assert boundaries.count() == len(body)  # the card is no place in the document
     assert chunks.nth(1).inner_text().startswith(boundaries.nth(1).inner_text())  # same chunk, path, tokens
     shot = page.screenshot(full_page=False)
     assert shot[:8] == b"\x89PNG\r\n\x1a\n" and len(shot) > 20_000  # a rendered page, not a blank one

@@ -27,8 +27,9 @@ def md(title: str, body: str) -> bytes:
     return f"# {title}\n\n{body}\n".encode()
 
 
-def drive_config(tmp_path: Path, g, folder: str, workers: int = 1, **drive) -> tuple:
-    """Config, cleaner steps and chunk options for syncing `folder` on the fake `g` into tmp_path."""
+def drive_config(tmp_path: Path, g, folder: str, workers: int = 1, top: dict | None = None, **drive) -> tuple:
+    """Config, cleaner steps and chunk options for syncing `folder` on the fake `g` into tmp_path;
+    `top` holds more top-level settings (`{"pdf": {"ocr": "never"}}`)."""
     raw = {
         "source": {
             "drive": {
@@ -43,6 +44,7 @@ def drive_config(tmp_path: Path, g, folder: str, workers: int = 1, **drive) -> t
         "sink": {"sqlite": str(tmp_path / "index.sqlite")},
         "state": str(tmp_path / "state.sqlite"),
         "workers": workers,
+        **(top or {}),
     }
     return parse_config(raw)
 

@@ -10,7 +10,8 @@ import pytest
 from PIL import Image
 
 from ingest.errors import LoaderError
-from ingest.loaders import load_bytes, load_file, local_document
+from ingest.loaders import load_bytes, load_file, local_document, options_for
+from ingest.loaders.options import LoaderOptions, PdfOptions
 from tests.local_job import ingest
 from tests.pdf.scans import page_png, recall, words
 
@@ -60,3 +61,15 @@ def test_ingest_plugins_lists_the_image_loader(tmp_path):
     assert proc.returncode == 0, proc.stderr
     listed = proc.stdout.split("  image  (built in)\n", 1)[1].split("\n\n")[0]
     assert "image/png, image/jpeg, image/tiff" in listed and ".tiff" in listed and ".jpg" in listed
+
+
+def test_the_pdf_ocr_languages_are_the_images_too(tmp_path, corpus):
+    """An image is read as a scanned PDF page: `pdf: {ocr_languages}` says what its text is in,
+    so a language the model does not read is a warning on an image as on a scan."""
+    data = page_png(corpus / BOOKMARKS, 2, 150)
+    path = tmp_path / "scan.png"
+    path.write_bytes(data)
+    arabic = LoaderOptions(pdf=PdfOptions(ocr_languages=("en", "ar")))
+    loaded = load_bytes(data, local_document(path, data, 0), arabic)
+    assert loaded.blocks and any("does not read ar" in w for w in loaded.warnings)
+    assert options_for("image/png", arabic) == arabic.pdf  # and so in the images' settings stamp

@@ -26,6 +26,16 @@ def scanned_pdf(path: Path, pages: list[int], dpi: int, stamp: str | None = None
     return out.tobytes()
 
 
+def text_page(path: Path, page: int) -> bytes:
+    """The PDF's one page (0-based) as a PDF of its own, text layer and all: the ground truth read
+    as the scan is, one page alone, so neither side has a paragraph run on from the next page
+    nor furniture found by its repeats on the others."""
+    out = pymupdf.open()
+    with pymupdf.open(path) as doc:
+        out.insert_pdf(doc, from_page=page, to_page=page)
+    return out.tobytes()
+
+
 def page_png(path: Path, page: int, dpi: int) -> bytes:
     with pymupdf.open(path) as doc:
         return doc[page].get_pixmap(dpi=dpi).tobytes("png")
@@ -38,7 +48,9 @@ def page_words(path: Path, page: int) -> list[str]:
 
 
 def words(text: str) -> list[str]:
-    return re.findall(r"\w+", text.lower())
+    """The text's words, lower-cased: runs of letters and figures, so quotes, apostrophes and
+    dashes count on neither side; a form's blank ("________") is a drawn rule, not a word."""
+    return [w for w in re.findall(r"\w+", text.lower()) if w.strip("_")]
 
 
 def recall(truth: list[str], read: str) -> float:

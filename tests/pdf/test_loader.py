@@ -54,10 +54,16 @@ def _scanned(path, pages: int) -> bytes:
     return out.tobytes()
 
 
-def test_scanned_pdf_without_ocr_is_an_error_saying_to_ocr(corpus):
+def test_scanned_pdf_without_ocr_is_an_error_saying_to_ocr(corpus, monkeypatch):
     path = corpus / DOCLING / "sources/multi_page.pdf"
-    with pytest.raises(LoaderError, match=r"multi_page\.pdf.*no text layer.*OCR extra.*ingest\[ocr\]"):
+    # Turned off by the config, the advice is the setting (the extra is installed here)...
+    with pytest.raises(LoaderError, match=r"multi_page\.pdf.*no text layer.*ocr: never.*ocr: auto") as off:
         load_variant(path, _scanned(path, 2), ocr="never")
+    assert "install" not in str(off.value)
+    # ...and without the extra, it is the extra.
+    monkeypatch.setattr("ingest.loaders.pdf.ocr.available", lambda: False)
+    with pytest.raises(LoaderError, match=r"multi_page\.pdf.*no text layer.*OCR extra.*ingest\[ocr\]"):
+        load_variant(path, _scanned(path, 2), ocr="auto")
 
 
 def test_scanned_pages_in_a_text_pdf_without_ocr_give_a_warning(corpus):

@@ -9,7 +9,7 @@ from lxml import etree
 
 from ...blocks import Block
 from ..sheets.comments import CellComment
-from ..sheets.loader import piece_blocks
+from ..sheets.loader import piece_blocks, sheet_section
 from ..sheets.regions import Merge, SheetCells
 from .grid import rows
 from .inline import SPACES, InlineReader
@@ -57,12 +57,7 @@ def sheet_blocks(
         path = (title, name)
         pieces = list(piece_blocks(cells, list(dict.fromkeys(merges)), path, sheet=name, comments=comments))
         every_comment += ({"sheet": name, **c.attrs()} for c in comments)
-        if not pieces:
-            kept = f" (its {len(comments)} comment(s) are kept in the document's meta only)" if comments else ""
-            notes.append(f"sheet {name!r} has no cell with text: skipped{kept}")
-            continue
-        blocks.append(Block("heading", name, path, level=1, meta={"sheet": name}))
-        blocks.extend(pieces)
+        blocks += sheet_section(name, path, pieces, len(comments), notes)
     if not blocks:
         notes.append("no visible sheet holds any text")
     return blocks, notes, every_comment

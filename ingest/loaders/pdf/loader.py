@@ -150,7 +150,7 @@ def load(data: bytes, document: Document, options: PdfOptions | None = None) -> 
     if not read and ocr.confidence:  # every page read by OCR, none with text: a blank scan, a photo
         found = f"{document.uri}: OCR found no text on {pages_phrase(sorted(ocr.confidence))}"
         return Loaded(document=document, blocks=(), warnings=(found,))
-    warnings = _layer_warnings(verdicts, read, repaired, document) + ocr.warnings(document.uri)
+    warnings = _layer_warnings(verdicts, read, repaired, document, ocr.mode == "never") + ocr.warnings(document.uri)
     work = run_document(DocumentWork(read, in_tables, verdicts, toc, document))
     blocks = tuple(map(ocr.mark, work.blocks)) if ocr.confidence else work.blocks
     return Loaded(document=document, blocks=blocks, warnings=tuple(warnings))
@@ -231,9 +231,12 @@ def _judge(page: pymupdf.Page, number: int, rect: pymupdf.Rect, text: list[dict]
     return judge_page(number, script, boxes, rect.width * rect.height, images, unmapped_fonts)
 
 
-def _layer_warnings(verdicts: list[PageText], pages: Sized, repaired: bool, document: Document) -> list[str]:
+def _layer_warnings(
+    verdicts: list[PageText], pages: Sized, repaired: bool, document: Document, ocr_off: bool = False
+) -> list[str]:
     """Warnings on the pages whose text layer is not usable; `UnreadableText` where the document
-    as a whole has none, and `LoaderError` for a PDF with no text at all (a scan)."""
+    as a whole has none, and `LoaderError` for a PDF with no text at all (a scan): its advice is
+    the setting where `ocr_off` (`pdf: {ocr: never}`), else the OCR extra that is missing."""
     garbage = [v for v in verdicts if v.verdict == "garbage"]
     scans = [v for v in verdicts if v.verdict == "scan"]
     damaged = " (the file is damaged: PyMuPDF had to repair it; it may be cut short)" if repaired else ""
@@ -261,6 +264,12 @@ def _layer_warnings(verdicts: list[PageText], pages: Sized, repaired: bool, docu
         if repaired:
             raise UnreadableText(
                 f"no text could be read{damaged}; re-download or re-export the file (OCR it if it is a scan)",
+                subject=document.uri,
+            )
+        if ocr_off:  # the extra may well be installed: the config turned it off
+            raise LoaderError(
+                "no text layer (a scanned or image-only PDF) and `pdf: {ocr: never}` turns OCR off; set "
+                "`pdf: {ocr: auto}` to read it, or run OCR on it (e.g. ocrmypdf) and index the result",
                 subject=document.uri,
             )
         raise LoaderError(

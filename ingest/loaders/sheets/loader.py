@@ -112,15 +112,8 @@ def _workbook_blocks(wb, facts: Mapping[str, SheetFacts], reader: CommentReader,
         every_comment += ({"sheet": name, **c.attrs()} for c in comments)
         path = (title, name)
         # The cells are not bound here: `piece_blocks` lets them go once the tables are cut out.
-        sheet_blocks = list(
-            piece_blocks(_sheet_cells(ws, fact.last_value_row), fact.merges, path, sheet=name, comments=comments)
-        )
-        if not sheet_blocks:
-            kept = f" (its {len(comments)} comment(s) are kept in the document's meta only)" if comments else ""
-            notes.append(f"sheet {name!r} has no cell with text: skipped{kept}")
-            continue
-        blocks.append(Block("heading", name, path, level=1, meta={"sheet": name}))
-        blocks.extend(sheet_blocks)
+        pieces = piece_blocks(_sheet_cells(ws, fact.last_value_row), fact.merges, path, sheet=name, comments=comments)
+        blocks += sheet_section(name, path, list(pieces), len(comments), notes)
     if not blocks:
         notes.append("no visible sheet holds any text")
     notes += reader.warnings
@@ -170,6 +163,18 @@ def _sheet_cells(ws, last_row: int | None) -> SheetCells:
         if len(seen) > _SEEN_MAX:
             seen.clear()
     return cells
+
+
+def sheet_section(
+    name: str, path: tuple[str, ...], pieces: list[Block], comments: int, notes: list[str]
+) -> list[Block]:
+    """The sheet's heading and its pieces; none, with a note saying so, when no cell holds text
+    (the .ods loader's too)."""
+    if not pieces:
+        kept = f" (its {comments} comment(s) are kept in the document's meta only)" if comments else ""
+        notes.append(f"sheet {name!r} has no cell with text: skipped{kept}")
+        return []
+    return [Block("heading", name, path, level=1, meta={"sheet": name}), *pieces]
 
 
 def piece_blocks(
@@ -331,23 +336,33 @@ def _sections(fmt: str) -> tuple[str, ...]:
     return tuple(parts)
 
 
-def _literal_free(section: str) -> str:
-    """The section with quoted text, escapes, padding and fill blanked (same length)."""
-    out, i, quoted = [], 0, False
-    while i < len(section):
-        ch = section[i]
+_SYMBOLS = frozenset("$-+/():!^&'~{}<>=% €£¥")
+"""What a number format prints as itself outside quotes."""
+
+
+def _format_units(part: str) -> Iterator[tuple[str, str, bool]]:
+    """A number format read unit by unit: (its characters, what it prints, whether it is literal:
+    quoted text, an escaped character, padding `_x` or fill `*x`). Of the rest only symbols print."""
+    i, quoted = 0, False
+    while i < len(part):
+        ch = part[i]
         if ch == '"':
             quoted = not quoted
-            out.append(" ")
+            yield ch, "", True
         elif quoted:
-            out.append(" ")
-        elif ch in "\\_*" and i + 1 < len(section):
-            out.append("  ")
+            yield ch, ch, True
+        elif ch in "\\_*" and i + 1 < len(part):
+            yield part[i : i + 2], part[i + 1] if ch == "\\" else " " if ch == "_" else "", True
             i += 1
         else:
-            out.append(ch)
+            yield ch, ch if ch in _SYMBOLS else "", False
         i += 1
-    return "".join(out)
+
+
+@lru_cache(maxsize=256)  # per cell, over a sheet's handful of formats
+def _literal_free(section: str) -> str:
+    """The section with quoted text, escapes, padding and fill blanked (same length)."""
+    return "".join(" " * len(src) if literal else src for src, _, literal in _format_units(section))
 
 
 def _split_literals(section: str) -> tuple[str, str]:
@@ -361,22 +376,4 @@ def _split_literals(section: str) -> tuple[str, str]:
 
 def _literals(part: str) -> str:
     """What a format piece prints: quoted text, escaped characters, symbols; padding is a space."""
-    out, i, quoted = [], 0, False
-    while i < len(part):
-        ch = part[i]
-        if ch == '"':
-            quoted = not quoted
-        elif quoted:
-            out.append(ch)
-        elif ch == "\\" and i + 1 < len(part):
-            out.append(part[i + 1])
-            i += 1
-        elif ch == "_" and i + 1 < len(part):
-            out.append(" ")
-            i += 1
-        elif ch == "*" and i + 1 < len(part):
-            i += 1
-        elif ch in "$-+/():!^&'~{}<>=% €£¥":
-            out.append(ch)
-        i += 1
-    return "".join(out)
+    return "".join(printed for _, printed, _ in _format_units(part))

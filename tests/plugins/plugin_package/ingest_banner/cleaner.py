@@ -17,7 +17,7 @@ class BannerOptions(BaseModel):
 
 
 def drop_banners(blocks: Iterable[Block], ctx: CleanContext) -> Iterator[Block]:
-    patterns = [re.compile(p) for p in ctx.options.patterns]
+    patterns = [re.compile(p) for p in ctx.options_as(BannerOptions).patterns]
     for block in blocks:
         if block.kind == "paragraph" and any(p.match(block.text.strip()) for p in patterns):
             ctx.count("banners")  # its own tally; ingest counts the blocks and characters removed
