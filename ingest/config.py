@@ -10,7 +10,7 @@ import os
 import re
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import yaml
 from pydantic import ConfigDict, Field, ValidationError, model_validator
@@ -110,6 +110,14 @@ class RayConfig(StrictOptions):
         return self
 
 
+class SearchConfig(StrictOptions):
+    """`search:` in a job: how its SQLite index is kept for search."""
+
+    ann: Literal["auto", "always", "never"] = "auto"
+    """An HNSW index of the vectors beside the SQLite file (the `ann` extra, usearch): `auto` from
+    `search.ann.AUTO_MIN_VECTORS` vectors on, `always`, or `never` (exact search only)."""
+
+
 class ExecutorConfig(StrictOptions):
     """Where documents are processed; absent: on this machine, `workers` processes."""
 
@@ -139,6 +147,9 @@ class Config(StrictOptions):
     """The .pptx loader's options (Google Slides too): `{notes: false}` leaves speaker notes out."""
     pdf: PdfOptions = PdfOptions()
     """The PDF loader's options: `{ocr: auto | always | never, ocr_languages: [en]}` (OCR of scanned pages)."""
+
+    search: SearchConfig = SearchConfig()
+    """`{ann: auto | always | never}`: when vector search uses an HNSW index (see README, Searching at scale)."""
 
     executor: ExecutorConfig | None = None
     """`{ray: {...}}`: process documents on a Ray cluster instead of `workers` local processes."""
@@ -187,6 +198,10 @@ def parse_config(
             use_loader(resolve_loader(name, base)[0])
         plugin_options("source", config.source.model_extra, base)  # a plugin's options, checked now
         plugin_options("sink", config.sink.model_extra, base)
+        if config.search.ann == "always" and config.sink.sqlite is not None:
+            from .search.ann import require
+
+            require("search.ann")
         if config.embedder is not None:
             embedder_options(config.embedder, base)  # its options checked now; the model loads at the first write
     except IngestError as exc:

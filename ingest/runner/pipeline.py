@@ -623,7 +623,7 @@ def _open_sink(config: Config) -> Sink:
     if plugin is not None:
         return plugin[0].open(with_job_embedder(plugin[1], config.embedder))
     if config.sink.sqlite is not None:
-        return SqliteSink(config.sink.sqlite)
+        return SqliteSink(config.sink.sqlite, ann=config.search.ann)
     assert config.sink.jsonl is not None  # the config holds exactly one sink (SinkConfig checks)
     return JsonlSink(config.sink.jsonl)
 

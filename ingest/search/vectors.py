@@ -1,4 +1,5 @@
-"""Vector search over the SQLite index: an exact dot product against every stored vector.
+"""Vector search over the SQLite index: an exact dot product against every stored vector, or the
+HNSW file beside the index when the run keeps one (`ann.py`: from 10^5 vectors by default).
 
 Python's sqlite3 here (and on many systems) cannot load extensions such as sqlite-vec, so the
 vectors are float32 BLOBs read into one numpy matrix, once per `VectorIndex`, and read again only
@@ -18,6 +19,7 @@ from ..blocks import Chunk
 from ..embedders import Embedder, load
 from ..errors import IngestError
 from ..sinks.sqlite import CHUNK_SELECT, chunk_from_row, connect_index
+from .ann import FILTER_MIN_CANDIDATES, FILTER_OVERFETCH, AnnMode, Graph, open_graph
 from .bm25 import HEADING_WEIGHT, SearchError, allowed_seqs
 from .bm25_memory import WarmBm25
 from .filters import Filters
@@ -58,14 +60,19 @@ class VectorIndex:
     """An index's vectors held in memory for repeated queries, and the embedder of its queries.
 
     `embedder` defaults to the one the index records (the job's `embedder:` config, opened here).
+    `ann`: whether to search the HNSW file beside the index when it is there and up to date
+    (`search/ann.py`; `never`: always exact). With it, the vectors are never read into memory.
     """
 
-    def __init__(self, index: Path, embedder: Embedder | None = None) -> None:
+    def __init__(self, index: Path, embedder: Embedder | None = None, ann: AnnMode = "auto") -> None:
         self.index = Path(index)
         self.conn = connect_index(self.index, create=False)
+        self.ann: AnnMode = ann
         self._embedder = embedder
         self._matrix: _Matrix | None = None
         self._version: int | None = None
+        self._graph: tuple[int, Graph | None] | None = None
+        """(data_version, the HNSW file or None) as last checked."""
         self._terms: WarmBm25 | None = None
 
     def close(self) -> None:
@@ -114,9 +121,15 @@ class VectorIndex:
         self, query: str, limit: int, readers: tuple[str, ...] | None = None, filters: Filters | None = None
     ) -> list[tuple[int, float]]:
         """(chunks.seq, similarity) of the `limit` nearest chunks, best first; ties by seq, so
-        results are repeatable."""
+        results are repeatable. From the HNSW file when there is an up-to-date one (approximate),
+        else exact."""
         import numpy as np
 
+        graph = self._current_graph()
+        if graph is not None:
+            found = self._graph_nearest(graph, self.embedder.embed([query])[0], limit, readers, filters)
+            if found is not None:
+                return found
         matrix = self._current()
         if not len(matrix.seqs):
             return []
@@ -129,6 +142,35 @@ class VectorIndex:
         top = np.argpartition(-scores, limit - 1)[:limit] if limit < len(scores) else np.arange(len(scores))
         top = top[np.lexsort((matrix.seqs[top], -scores[top]))]
         return [(int(matrix.seqs[i]), float(scores[i])) for i in top]
+
+    def _graph_nearest(
+        self, graph: Graph, query: np.ndarray, limit: int, readers: tuple[str, ...] | None, filters: Filters | None
+    ) -> list[tuple[int, float]] | None:
+        """As `nearest`, from the graph; None when readers or filters let fewer than `limit` of
+        the graph's candidates through (the caller then searches exactly)."""
+        import numpy as np
+
+        narrowed = readers is not None or bool(filters)
+        want = min(len(graph), max(limit * FILTER_OVERFETCH, FILTER_MIN_CANDIDATES) if narrowed else limit)
+        if want <= 0:
+            return []
+        seqs, scores = graph.nearest(query, want)
+        if narrowed:
+            keep = np.isin(seqs, self._allowed(readers, filters))
+            if keep.sum() < limit and want < len(graph):
+                return None
+            seqs, scores = seqs[keep], scores[keep]
+        order = np.lexsort((seqs, -scores))[:limit]
+        return [(int(seqs[i]), float(scores[i])) for i in order]
+
+    def _current_graph(self) -> Graph | None:
+        try:
+            version = self.conn.execute("PRAGMA data_version").fetchone()[0]
+            if self._graph is None or self._graph[0] != version:
+                self._graph = (version, open_graph(self.conn, self.index, self.embedder.name, self.ann))
+        except sqlite3.Error as exc:
+            raise SearchError(f"cannot read the index's vectors ({exc})", self.index) from exc
+        return self._graph[1]
 
     def chunks(self, seqs: list[int]) -> dict[int, Chunk]:
         """The chunks of these `chunks.seq` values (those still in the index)."""

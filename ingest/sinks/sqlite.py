@@ -29,6 +29,7 @@ from .chunk_rows import JSON_FIELDS, STORED_FIELDS, chunk_values, json_data, row
 
 if TYPE_CHECKING:
     from ..embedders import ChunkVectors
+    from ..search.ann import AnnMode, Refreshed
 
 SCHEMA_VERSION = 2
 """Stored in `PRAGMA user_version`; bump it (and say how to migrate) when the tables change.
@@ -112,6 +113,24 @@ END;
 it, in the same transaction, whichever path deletes the chunk. Created on open, as `ingest_meta`:
 an index made before vectors gains the table without a new schema version."""
 
+_ANN_PENDING = """
+CREATE TABLE IF NOT EXISTS ann_pending (seq INTEGER PRIMARY KEY);
+CREATE TRIGGER IF NOT EXISTS chunk_vectors_ann_insert AFTER INSERT ON chunk_vectors BEGIN
+    INSERT OR IGNORE INTO ann_pending (seq) VALUES (new.seq);
+END;
+CREATE TRIGGER IF NOT EXISTS chunk_vectors_ann_delete AFTER DELETE ON chunk_vectors BEGIN
+    INSERT OR IGNORE INTO ann_pending (seq) VALUES (old.seq);
+END;
+CREATE TRIGGER IF NOT EXISTS chunk_vectors_ann_update AFTER UPDATE ON chunk_vectors BEGIN
+    INSERT OR IGNORE INTO ann_pending (seq) VALUES (old.seq);
+    INSERT OR IGNORE INTO ann_pending (seq) VALUES (new.seq);
+END;
+"""
+"""The seqs whose vectors changed since the HNSW file beside the index (`search/ann.py`) was last
+brought up to date: it is updated from these alone, and a search trusts it only when there are
+none. Triggers, as for `chunk_vectors`: whichever path changes a vector, it is recorded. Created on
+open with the vectors' table, so an older index gains it."""
+
 CHUNK_COLUMNS = select_list(lambda name: f'"{name}"')
 """The columns `chunk_from_row` turns back into a `Chunk`, from `chunks AS c` and `documents AS d`."""
 CHUNK_SELECT = f"SELECT {CHUNK_COLUMNS} FROM chunks AS c JOIN documents AS d ON d.id = c.doc_id"
@@ -133,10 +152,14 @@ ON CONFLICT(id) DO UPDATE SET
 
 
 class SqliteSink(Sink):
-    """Writes documents and their chunks to the SQLite index at `path` (created if missing)."""
+    """Writes documents and their chunks to the SQLite index at `path` (created if missing).
 
-    def __init__(self, path: str | Path) -> None:
+    `ann`: when to keep an HNSW index of the vectors beside it (`search/ann.py`), brought up to
+    date when the sink closes (not when it closes on an exception: the next run does it then)."""
+
+    def __init__(self, path: str | Path, ann: AnnMode = "auto") -> None:
         self.path = Path(path)
+        self.ann: AnnMode = ann
         self._conn: sqlite3.Connection | None = connect_index(self.path, create=True)
 
     def write(self, document: Document, chunks: Sequence[Chunk], vectors: ChunkVectors | None = None) -> None:
@@ -228,7 +251,27 @@ class SqliteSink(Sink):
             raise SinkError(f"cannot record the embedder ({exc})", self.path) from exc
 
     def close(self) -> None:
-        if self._conn is not None:
+        self._close(refresh=True)
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: object) -> None:
+        self._close(refresh=exc_type is None)
+
+    def refresh_ann(self) -> Refreshed:
+        """Bring the HNSW file beside the index up to date now (`close` does it too)."""
+        from ..search.ann import refresh
+
+        try:
+            return refresh(self._live(), self.path, self.ann)
+        except sqlite3.Error as exc:
+            raise SinkError(f"cannot read the vectors for the HNSW index ({exc})", self.path) from exc
+
+    def _close(self, *, refresh: bool) -> None:
+        if self._conn is None:
+            return
+        try:
+            if refresh:
+                self.refresh_ann()
+        finally:
             self._conn.close()
             self._conn = None
 
@@ -293,7 +336,7 @@ def connect_index(path: Path, *, create: bool) -> sqlite3.Connection:
         check_schema(conn, path, _INDEX, _create if create else None)
         if create:  # added after schema 1 shipped: created on open, so older indexes gain it too
             conn.execute(_META)
-            for statement in _statements(_VECTORS):
+            for statement in (*_statements(_VECTORS), *_statements(_ANN_PENDING)):
                 conn.execute(statement)
             check_integrity(conn, path, _INDEX, "ingest_meta")
     except BaseException as exc:
