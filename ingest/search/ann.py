@@ -42,14 +42,14 @@ size; `never`: exact search only (the writer removes the file; a search ignores 
 AUTO_MIN_VECTORS = 100_000
 """Where `auto` starts keeping an HNSW index (benchmarks/README.md, "Vector search at 10^6 chunks"):
 below it exact search takes under 16 ms a query (0.15 us a vector), about the query's embedding,
-and misses nothing; at it the graph answers in 1 ms with .997 of the top 10."""
+and misses nothing; at it the graph answers in 1 ms with .998 of the top 10."""
 CONNECTIVITY = 16
 """Graph edges a vector keeps (HNSW's M): usearch's default, and the benchmark's."""
 EXPANSION_ADD = 128
 """Candidates weighed when a vector is added (ef_construction)."""
 EXPANSION_SEARCH = 256
-"""Candidates weighed per query (ef): in the benchmark, recall@10 .997 at 10^5 vectors and .978
-at 10^6, about 1 ms a query (ef 128: .992 and .949, 0.6-0.7 ms). A query asking for more than half
+"""Candidates weighed per query (ef): in the benchmark, recall@10 .998 at 10^5 vectors and .973
+at 10^6, about 1 ms a query (ef 128: .993 and .950, 0.8-0.9 ms). A query asking for more than half
 of it weighs twice as many as it asks."""
 FILTER_OVERFETCH = 10
 """With readers or filters, the graph is asked this many times the hits wanted (at least
