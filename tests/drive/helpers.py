@@ -27,10 +27,10 @@ def md(title: str, body: str) -> bytes:
     return f"# {title}\n\n{body}\n".encode()
 
 
-def drive_config(tmp_path: Path, g, folder: str, workers: int = 1, top: dict | None = None, **drive) -> tuple:
-    """Config, cleaner steps and chunk options for syncing `folder` on the fake `g` into tmp_path;
+def drive_job(tmp_path: Path, g, folder: str, workers: int = 1, top: dict | None = None, **drive) -> dict:
+    """The job's settings, as a user writes them, for syncing `folder` on the fake `g` into tmp_path;
     `top` holds more top-level settings (`{"pdf": {"ocr": "never"}}`)."""
-    raw = {
+    return {
         "source": {
             "drive": {
                 "folder_id": folder,
@@ -46,7 +46,18 @@ def drive_config(tmp_path: Path, g, folder: str, workers: int = 1, top: dict | N
         "workers": workers,
         **(top or {}),
     }
-    return parse_config(raw)
+
+
+def drive_config(tmp_path: Path, g, folder: str, workers: int = 1, top: dict | None = None, **drive) -> tuple:
+    """Config, cleaner steps and chunk options of `drive_job`."""
+    return parse_config(drive_job(tmp_path, g, folder, workers, top, **drive))
+
+
+def drive_job_file(tmp_path: Path, g, folder: str, **drive) -> Path:
+    """`drive_job` written to tmp_path/job.yaml, for `ingest run` in a process of its own."""
+    path = tmp_path / "job.yaml"
+    path.write_text(json.dumps(drive_job(tmp_path, g, folder, **drive)))
+    return path
 
 
 def drive_sync(tmp_path: Path, g, folder: str, **drive) -> tuple:

@@ -15,7 +15,7 @@ import pytest
 from PIL import Image
 
 from ingest.runner.pipeline import run
-from tests.drive.helpers import MD, PDF, drive_config, fetched, md, texts
+from tests.drive.helpers import MD, PDF, drive_config, drive_job_file, fetched, md, texts
 from tests.pdf.scans import page_png, page_words, recall, scanned_pdf, words
 
 AGREEMENT = "docling/pdf/bookmark_sample.pdf"  # three short pages: a title line, PART headings, clauses
@@ -46,29 +46,6 @@ def chunk_rows(tmp_path: Path, doc_id: str) -> list[tuple[list[str], str, dict]]
     return [(json.loads(path), url, json.loads(meta)) for path, url, meta in rows]
 
 
-def job_file(tmp_path: Path, g, folder: str) -> Path:
-    """A user's job file syncing `folder` on the fake `g` into tmp_path."""
-    settings = {
-        "folder_id": folder,
-        "token": g.token,
-        "drive_endpoint": g.drive_endpoint,
-        "docs_endpoint": g.docs_endpoint,
-        "sheets_endpoint": g.docs_endpoint,
-    }
-    path = tmp_path / "job.yaml"
-    path.write_text(
-        json.dumps(
-            {
-                "source": {"drive": settings},
-                "sink": {"sqlite": str(tmp_path / "index.sqlite")},
-                "state": str(tmp_path / "state.sqlite"),
-                "workers": 1,
-            }
-        )
-    )
-    return path
-
-
 def ingest_run(job: Path, summary: Path) -> tuple[subprocess.CompletedProcess, dict]:
     done = subprocess.run(
         [sys.executable, "-m", "ingest", "run", str(job), "--log-format", "text", "--summary-json", str(summary)],
@@ -92,7 +69,7 @@ def test_images_on_drive_are_ocred_indexed_and_linked_and_other_types_named(tmp_
         "webp": g.add_file("photo.webp", scans, picture("WEBP"), "image/webp"),
         "svg": g.add_file("diagram.svg", scans, b'<svg xmlns="http://www.w3.org/2000/svg"/>', "image/svg+xml"),
     }
-    job = job_file(tmp_path, g, top)
+    job = drive_job_file(tmp_path, g, top)
     done, summary = ingest_run(job, tmp_path / "summary.json")
     assert done.returncode == 0, done.stderr  # a warning and skips: no failure
 

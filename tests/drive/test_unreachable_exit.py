@@ -13,33 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.drive.helpers import MD, company, md
+from tests.drive.helpers import MD, company, drive_job_file, md
 
 SOME_FAILED, UNREACHABLE = 1, 5  # README's exit-code table
 
 
 def _job(tmp_path: Path, g, folder: str, **drive: object) -> Path:
-    settings = {
-        "folder_id": folder,
-        "token": g.token,
-        "drive_endpoint": g.drive_endpoint,
-        "docs_endpoint": g.docs_endpoint,
-        "sheets_endpoint": g.docs_endpoint,
-        "retries": 0,
-        **drive,
-    }
-    config = tmp_path / "job.yaml"
-    config.write_text(
-        json.dumps(
-            {
-                "source": {"drive": settings},
-                "sink": {"sqlite": str(tmp_path / "index.sqlite")},
-                "state": str(tmp_path / "state.sqlite"),
-                "workers": 1,
-            }
-        )
-    )
-    return config
+    return drive_job_file(tmp_path, g, folder, **{"retries": 0, **drive})
 
 
 def _run(config: Path, summary: Path, *more: str) -> subprocess.CompletedProcess:
