@@ -224,11 +224,17 @@ def _chunk_options(f):
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @click.option("--max-tokens", type=int, default=None, help="[default: 512]")
 @click.option("--overlap-tokens", type=int, default=None, help="[default: 48]")
+@click.option(
+    "--cards/--no-cards",
+    default=None,
+    help="End each document with its card (title, properties, headers, footers, stamps)  [default: the config's, else cards]",
+)
 @_chunk_options
 def chunk_cmd(
     paths: tuple[Path, ...],
     max_tokens: int | None,
     overlap_tokens: int | None,
+    cards: bool | None,
     min_tokens: int | None,
     tokenizer: str | None,
     config: Path | None,
@@ -242,6 +248,7 @@ def chunk_cmd(
         min_tokens=min_tokens,
         overlap_tokens=overlap_tokens,
         tokenizer=tokenizer,
+        card=cards,
     )
     failed = 0
     for path in expanded(paths):
