@@ -20,7 +20,8 @@ the page's own evidence (geometry, type, repetition, drawings, the PDF's outline
 - text drawn twice for a bold or shadow effect is read once, as bold (`pdf_overprint`); lines a
   sidebar paints each over a fill of its own stay the one block they are (`pdf_shaded_lines`).
 - text inside a figure (a cluster of drawn marks: a chart's axis numbers, tick labels, legend)
-  becomes a "figure" block (`pdf_figures`), dropped by the `figures` cleaner; its caption stays.
+  becomes a "figure" block (`pdf_figures`), which the chunker keeps out of the body as a chunk of
+  its own with its caption (`chunker/figures.py`); the caption stays body text.
 - everything else is body: read in column order (`pdf_paragraphs`; columns inside one pymupdf
   block are split at their whitespace gutter, `pdf_columns`), rebuilt into paragraphs (joined
   across lines, columns and pages, hyphenation undone as the document spells the word
