@@ -149,17 +149,20 @@ def run_chunk(tools_dir: Path, set_dir: Path, out: Path, tool: str, python: str,
     return {"wall": wall, "sets": parse_chunk_output(r.stdout), "errors": chunk_errors(out / tool)}
 
 
+BODY_ONLY = ("--no-cards", "--cleaner", "figures")
+"""`ingest chunk`'s flags for the body's chunks alone: the scorer measures the body's structure;
+the card holds, on purpose, the furniture the body lost, and a figure's chunk its chart's labels
+(a chart's numbers scored as body would be the page-number lines the scorer counts)."""
+
+
 def body_only(ingest: str, out: Path) -> str:
-    """An executable that runs `ingest chunk` and leaves out the document's card: the scorer
-    measures the body's structure, and the card holds, on purpose, the furniture the body lost."""
+    """An executable that runs `ingest chunk` with `BODY_ONLY`: the shared chunker calls
+    `INGEST chunk FILE` and takes no flags of its own."""
     out.mkdir(parents=True, exist_ok=True)
     wrapper = out / "ingest-body"
     wrapper.write_text(
-        f"#!{sys.executable}\nimport subprocess, sys\n"
-        f"r = subprocess.run([{ingest!r}, *sys.argv[1:]], capture_output=True, text=True)\n"
-        "sys.stdout.write(''.join(l for l in r.stdout.splitlines(True) if not l.rstrip().endswith('}') "
-        'or \'"kinds": ["card"]\' not in l))\n'
-        "sys.stderr.write(r.stderr)\nsys.exit(r.returncode)\n",
+        f"#!{sys.executable}\nimport os, sys\n"
+        f"os.execv({ingest!r}, [{ingest!r}, sys.argv[1], *{BODY_ONLY!r}, *sys.argv[2:]])\n",
         encoding="utf-8",
     )
     wrapper.chmod(0o755)

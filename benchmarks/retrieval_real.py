@@ -336,10 +336,16 @@ def with_root(src: Path, dst: Path) -> Path:
 def without_cards(src: Path, dst: Path) -> Path:
     """ingest's chunks of `src` without the documents' cards (issue #29): what `chunker: {card:
     false}` makes, since the card only follows the other chunks (their indexes and ids unmoved)."""
+    return without_kind(src, dst, "card")
+
+
+def without_kind(src: Path, dst: Path, kind: str) -> Path:
+    """ingest's chunks of `src` without the chunks of `kind` ("card", "figure": the chunks that
+    follow the body's, leaving its chunks, indexes and ids as they are)."""
     dst.mkdir(parents=True, exist_ok=True)
     for path in src.glob("*.jsonl"):
         rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-        kept = [r for r in rows if r.get("kinds") != ["card"]]
+        kept = [r for r in rows if r.get("kinds") != [kind]]
         (dst / path.name).write_text("".join(json.dumps(r) + "\n" for r in kept))
     return dst
 
@@ -461,6 +467,11 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--embed-only", default=None, metavar="I/N", help="only fill the vector cache, shard I of N")
     ap.add_argument("--root-kept", action="store_true", help="also score ingest with the path's root in embed_text")
     ap.add_argument("--no-cards", action="store_true", help="also score ingest without the documents' cards")
+    ap.add_argument(
+        "--no-figures",
+        action="store_true",
+        help="also score ingest without figure chunks (what the `figures` cleaner, named, makes)",
+    )
     a = ap.parse_args(argv)
     tool = a.ragbench / "tools" / "rag_eval.py"
     peers = [p for p in a.peers.split(",") if p]
@@ -490,6 +501,9 @@ def main(argv: list[str] | None = None) -> None:
         if a.no_cards:
             bare = without_cards(work / f"{OURS}-{a.size}", work / f"{OURS}-no-cards-{a.size}")
             extra.append(f"{OURS}-no-cards={bare}")
+        if a.no_figures:
+            bare = without_kind(work / f"{OURS}-{a.size}", work / f"{OURS}-no-figures-{a.size}", "figure")
+            extra.append(f"{OURS}-no-figures={bare}")
         folders = {n: work / f"{n}-{a.size}" for n in names} | {
             e.partition("=")[0]: Path(e.partition("=")[2]) for e in extra
         }

@@ -25,7 +25,7 @@ BlockKind = Literal[
     "quote",
     "caption",
     "footnote",
-    "figure",  # text drawn inside a figure (axis numbers, labels): kept apart from the body
+    "figure",  # text drawn inside a figure (axis numbers, labels): a chunk of its own, never body
 ]
 
 Layer = Literal[
@@ -281,8 +281,17 @@ CARD = "card"
 furniture kept out of its body. Never a block's kind."""
 
 
+FIGURE = "figure"
+"""The kind of a block of text drawn inside a figure (a chart's axis numbers, tick labels, legend)
+and of the chunk that holds it with its caption (`ingest.chunker.figures`); no other chunk has it."""
+
+
 def is_card(chunk: Chunk) -> bool:
     return CARD in chunk.kinds
+
+
+def is_figure(chunk: Chunk) -> bool:
+    return FIGURE in chunk.kinds
 
 
 def is_prose(block: Block) -> bool:
@@ -362,7 +371,8 @@ class Chunk:
     text: str
     heading_path: tuple[str, ...]
     kinds: tuple[str, ...]
-    """Block kinds in the chunk, in order of first appearance; `(CARD,)` for a document's card."""
+    """Block kinds in the chunk, in order of first appearance; `(CARD,)` for a document's card,
+    `(FIGURE,)` for a figure's text with its caption."""
     token_count: int
     """Exact count of `text` in the configured tokenizer."""
     overlap_tokens: int

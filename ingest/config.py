@@ -10,10 +10,10 @@ import os
 import re
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import yaml
-from pydantic import ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from .chunker import ChunkOptions
 from .chunker.tokens import get_tokenizer
@@ -165,9 +165,36 @@ class Config(StrictOptions):
         return self
 
 
+class ChunkSettings(StrictOptions):
+    """A settings file for `ingest chunk`, `stats` and `inspect`, which read no source: a chunker
+    and cleaners alone (a run's whole config is taken too, and only these two read from it)."""
+
+    chunker: ChunkerConfig = ChunkerConfig()
+    cleaners: list[str | dict[str, dict[str, Any] | bool | None]] = Field(default_factory=list)
+
+
 def load_config(path: str | Path) -> tuple[Config, tuple[Step, ...], ChunkOptions]:
     """Read, expand and validate a config file; also resolve its cleaners and chunker options."""
     path = Path(path)
+    return parse_config(_read(path), origin=str(path), base=path.parent)
+
+
+def load_chunk_settings(path: str | Path) -> tuple[list[tuple[str, Any]], ChunkOptions]:
+    """The cleaner items and chunk options of a config file, or of a file of `chunker` and
+    `cleaners` only (no source: `ingest chunk` lists no documents)."""
+    path = Path(path)
+    raw = _read(path)
+    if "source" in raw:
+        config, _steps, options = parse_config(raw, origin=str(path), base=path.parent)
+        return _cleaner_items(config.cleaners), options
+    settings = _validated(ChunkSettings, _expand(raw, ()), str(path))
+    try:
+        return _cleaner_items(settings.cleaners), settings.chunker.options()
+    except IngestError as exc:
+        raise ConfigError(str(exc), subject=str(path)) from exc
+
+
+def _read(path: Path) -> Mapping[str, Any]:
     try:
         raw = yaml.safe_load(path.read_text(encoding="utf-8"))
     except OSError as exc:
@@ -176,21 +203,28 @@ def load_config(path: str | Path) -> tuple[Config, tuple[Step, ...], ChunkOption
         raise ConfigError(f"not valid YAML: {exc}", subject=str(path)) from exc
     if not isinstance(raw, Mapping):
         raise ConfigError("must be a mapping with at least a `source` key", subject=str(path))
-    return parse_config(raw, origin=str(path), base=path.parent)
+    return raw
+
+
+_Model = TypeVar("_Model", bound=BaseModel)
+
+
+def _validated(model: type[_Model], data: Any, origin: str) -> _Model:
+    """`data` as `model`, or a ConfigError naming the first bad key."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        key = ".".join(str(p) for p in err["loc"]) or "(top level)"
+        more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+        raise ConfigError(f"{key}: {err['msg']}{more}", subject=origin) from None
 
 
 def parse_config(
     raw: Mapping[str, Any], origin: str = "config", base: Path | None = None
 ) -> tuple[Config, tuple[Step, ...], ChunkOptions]:
     """`base`: the config's folder, where `module:attr` plugins it names are importable from."""
-    expanded = _expand(raw, ())
-    try:
-        config = Config.model_validate(expanded)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        key = ".".join(str(p) for p in err["loc"]) or "(top level)"
-        more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
-        raise ConfigError(f"{key}: {err['msg']}{more}", subject=origin) from None
+    config = _validated(Config, _expand(raw, ()), origin)
     try:
         steps = build_chain(_cleaner_items(config.cleaners), base)
         options = config.chunker.options()

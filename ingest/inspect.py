@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
-from .blocks import Block, Chunk, Loaded, is_card
+from .blocks import FIGURE, Block, Chunk, Loaded, is_card, is_figure
 from .chunker import ChunkOptions, chunks_with_card
 from .cleaners import Step, run_step
 
@@ -214,15 +214,16 @@ def chunk_starts(inspection: Inspection) -> dict[int, list[Chunk]]:
     """Loaded block index -> the chunks that begin at (or within) that block, for marking chunk
     boundaries in the document. Chunks carry no block ids, so a block is placed in the first chunk,
     from the current one on, whose text holds the start of what the block kept. The card holds no
-    kept block: it begins at none."""
-    chunks = [c for c in inspection.chunks if not is_card(c)]
+    kept block: it begins at none; a figure's chunk stands apart from the body's, after them, and
+    is placed at no block either."""
+    chunks = [c for c in inspection.chunks if not is_card(c) and not is_figure(c)]
     texts = [" ".join(c.text.split()) for c in chunks]
     out: dict[int, list[Chunk]] = {}
     placed = 0  # chunks placed so far
     current = 0
     heading = None  # the first of the headings just above: a chunk's text leaves its headings out
     for traced in inspection.blocks:
-        if traced.removed_by or placed == len(chunks):
+        if traced.removed_by or placed == len(chunks) or traced.block.kind == FIGURE:
             continue
         if traced.block.kind == "heading":
             heading = traced.index if heading is None else heading

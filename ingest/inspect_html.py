@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from html import escape
 
-from .blocks import is_card
+from .blocks import is_card, is_figure
 from .inspect import Inspection, TracedBlock, chunk_starts, segments
 
 # Distinct on white, and readable as a background under dark text.
@@ -86,7 +86,7 @@ def render(inspection: Inspection) -> str:
         )
         parts.append(
             f"<div class='chunk' data-chunk='{c.chunk_index}'><div class='head'>"
-            f"{'card' if is_card(c) else 'chunk'} {c.chunk_index} · "
+            f"{'card' if is_card(c) else 'figure' if is_figure(c) else 'chunk'} {c.chunk_index} · "
             f"{escape(' > '.join(c.heading_path))} · {c.token_count} tokens{pages}</div><pre>{escape(c.text)}</pre></div>"
         )
     parts.append("</section></main></body></html>")

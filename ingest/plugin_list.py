@@ -32,7 +32,8 @@ def listing() -> Iterator[Listed]:
     for loader, origin in loaders():
         yield _loader(loader, origin)
     for name in DEFAULT_CHAIN:
-        yield _cleaner(builtin(name), registry.BUILT_IN, "on")
+        cleaner = builtin(name)
+        yield _cleaner(cleaner, registry.BUILT_IN, "on" if cleaner.default_for is not None else "when named")
     for kind in ("loader", "cleaner", "sink", "source", "embedder"):
         for ep in registry.installed(kind):
             if kind == "loader":

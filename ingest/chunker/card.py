@@ -25,7 +25,8 @@ from typing import Any
 from ..blocks import CARD, Block, Chunk, Citation, Loaded
 from ..page_furniture import band_key, is_page_number
 from . import ChunkOptions
-from .pack import chunk, chunk_id
+from .ids import chunk_id
+from .pack import chunk
 from .tokens import Tokenizer, get_tokenizer
 
 _NOT_PROPERTIES = frozenset({"comments", "lang", "language", "messages", "message_id", "page_labels"})

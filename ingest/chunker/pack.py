@@ -11,12 +11,13 @@ corrects the seam exactly.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from ..blocks import Block, Chunk, Citation, Loaded
+from ..blocks import FIGURE, Block, Chunk, Citation, Loaded
 from . import ChunkOptions
+from .figures import figure_chunks
+from .ids import chunk_id
 from .sentences import sentence_spans
 from .tokens import Tokenizer, get_tokenizer
 from .units import Unit, display_text, unit_of_block, units_of
@@ -69,10 +70,16 @@ def chunk(
     source = Citation.of(loaded.document)
     doc_id = loaded.document.id
     seen: dict[str, int] = {}
-    sections = _sections(loaded.blocks if blocks is None else blocks)
+    kept = list(loaded.blocks if blocks is None else blocks)
+    # Figure text never joins the body: the body packs as if it were not there, then each figure
+    # is a chunk of its own (figures.py).
+    sections = _sections(b for b in kept if b.kind != FIGURE)
     placed = _placed(sections, loaded.text, tok, packer)
+    count = 0
     for index, p in enumerate(placed):
         yield _chunk(p.draft, doc_id, index, p.path, source, seen)
+        count = index + 1
+    yield from figure_chunks(kept, doc_id, source, tok, options.max_tokens, count, seen)
 
 
 @dataclass(slots=True)
@@ -411,17 +418,6 @@ def _repeats_header(draft: _Draft, unit: Unit) -> bool:
         and unit.piece_of is not None
         and any(u.piece_of == unit.piece_of and u.kind == "table" for u in draft.units)
     )
-
-
-def chunk_id(doc_id: str, path: tuple[str, ...], text: str, seen: dict[str, int]) -> str:
-    """Content-addressed: the document, heading path and text, not the position, so a chunk
-    inserted before it leaves its id (and whatever is keyed by it) alone. The n-th repeat of one
-    path and text in a document is told apart by n, counted in `seen`."""
-    heading = "\x1e".join(path)
-    content = hashlib.blake2b(f"{doc_id}\x1f{heading}\x1f{text}".encode(), digest_size=16).hexdigest()
-    n = seen.get(content, 0)
-    seen[content] = n + 1
-    return content if n == 0 else hashlib.blake2b(f"{content}\x1f{n}".encode(), digest_size=16).hexdigest()
 
 
 def _chunk(

@@ -26,7 +26,7 @@ ENTRY_POINT_GROUP = registry.GROUPS["cleaner"]
 DEFAULT_CHAIN: tuple[str, ...] = (
     "comments",  # inline marks resolve first: later steps rewrite the text they point into
     "track_changes",
-    "figures",  # PDF page furniture, judged on the page as the loader laid it out
+    "figures",  # off unless named: figure text is a chunk of its own kind (chunker/figures.py)
     "line_numbers",
     "page_numbers",
     "running_headers",

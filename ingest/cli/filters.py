@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from ..blocks import CARD
+from ..blocks import CARD, FIGURE
 from ..errors import ConfigError
 from ..loaders import mime_type_of
 from ..search.filters import Filters, heading_prefix, moment
@@ -70,6 +70,11 @@ def filter_options(f):
             default=True,
             help="Answer from the documents' cards too (title, properties, headers, footers, stamps)  [default: cards]",
         ),
+        click.option(
+            "--figures/--no-figures",
+            default=True,
+            help="Answer from figures' text too (a chart's labels with its caption)  [default: figures]",
+        ),
     )
     for option in reversed(options):
         f = option(f)
@@ -84,6 +89,7 @@ def filters_from(
     modified_after,
     modified_before,
     cards: bool = True,
+    figures: bool = True,
 ) -> Filters | None:
     """The `Filters` the flags ask for; None when none was given."""
     if modified_after and modified_before and modified_after >= modified_before:
@@ -100,7 +106,7 @@ def filters_from(
             mime_types=tuple(_mime_type(t) for t in types),
             modified_after=modified_after,
             modified_before=modified_before,
-            exclude_kinds=() if cards else (CARD,),
+            exclude_kinds=(() if cards else (CARD,)) + (() if figures else (FIGURE,)),
         )
     except ConfigError as exc:  # say it with the flag's name, not the library's field
         raise click.BadParameter(str(exc).split(": ", 1)[-1], param_hint="--heading") from None

@@ -224,11 +224,17 @@ def _chunk_options(f):
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @click.option("--max-tokens", type=int, default=None, help="[default: 512]")
 @click.option("--overlap-tokens", type=int, default=None, help="[default: 48]")
+@click.option(
+    "--cards/--no-cards",
+    default=None,
+    help="End each document with its card (title, properties, headers, footers, stamps)  [default: the config's, else cards]",
+)
 @_chunk_options
 def chunk_cmd(
     paths: tuple[Path, ...],
     max_tokens: int | None,
     overlap_tokens: int | None,
+    cards: bool | None,
     min_tokens: int | None,
     tokenizer: str | None,
     config: Path | None,
@@ -242,6 +248,7 @@ def chunk_cmd(
         min_tokens=min_tokens,
         overlap_tokens=overlap_tokens,
         tokenizer=tokenizer,
+        card=cards,
     )
     failed = 0
     for path in expanded(paths):
@@ -437,6 +444,12 @@ def _readers(as_user: str | None, groups: str) -> tuple[str, ...] | None:
     type=click.IntRange(1, RERANK_MAX_TOP),
     help="With --rerank: how many first-stage hits it rereads.",
 )
+@click.option(
+    "--exact",
+    is_flag=True,
+    help="Vector and hybrid: compare the query with every vector, not the HNSW index beside a large index "
+    "(`search: {ann: ...}`); slower at scale, misses nothing.",
+)
 @filter_options
 def search_cmd(
     query: str,
@@ -450,6 +463,7 @@ def search_cmd(
     config_path: Path | None,
     rerank_model: Path | None,
     rerank_top: int,
+    exact: bool,
     **filter_flags,
 ) -> None:
     """Best chunks for QUERY (BM25, heading path weighted above the body, or --mode vector|hybrid), with their citation."""
@@ -457,6 +471,10 @@ def search_cmd(
         raise click.BadParameter("needs --as (whose groups they are)", param_hint="--groups")
     if rerank_top != RERANK_TOP and rerank_model is None:
         raise click.BadParameter("needs --rerank (the cross-encoder that rereads them)", param_hint="--rerank-top")
+    if exact and config_path is not None:
+        raise click.BadParameter(
+            "is for the SQLite index (--index); a pgvector job's HNSW index is PostgreSQL's", param_hint="--exact"
+        )
     readers = _readers(as_user, groups)
     filters = filters_from(**filter_flags)
     encoder = None
@@ -471,7 +489,7 @@ def search_cmd(
         )
     else:
         mode = mode or default_mode(index)
-        hits = search_mode(index, query, mode, k=depth, window=window, readers=readers, filters=filters)
+        hits = search_mode(index, query, mode, k=depth, window=window, readers=readers, filters=filters, exact=exact)
     if encoder is not None:
         hits = reranked(query, hits, encoder, rerank_top)[:k]
     for rank, hit in enumerate(hits, 1) if as_json else ():

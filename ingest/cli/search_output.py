@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from rich.console import Console
 from rich.text import Text
 
-from ..blocks import is_card
+from ..blocks import is_card, is_figure
 from ..search.bm25 import Hit
 from ..search.shown_once import contexts_shown_once
 
@@ -35,7 +35,8 @@ def print_hits(hits: Sequence[Hit], out: Console) -> None:
         # The score before the citation: a long citation is cut at the terminal's width, not the score.
         # A reranked hit's score is the cross-encoder's logit, on another scale than the first stage's.
         label = f"rerank {score}" if hit.ranked_by else f"score {score}"
-        kind = "  card:" if is_card(hit.chunk) else ""  # the document's card, not a passage of it
+        # The document's card, or a figure's text: not a passage of the body.
+        kind = "  card:" if is_card(hit.chunk) else "  figure:" if is_figure(hit.chunk) else ""
         out.rule(Text.assemble(f"{rank}. ", (label, "dim"), kind, f"  {hit.citation}"))
         if hit.chunk.url:
             out.print(hit.chunk.url, highlight=False, markup=False, soft_wrap=True)

@@ -13,7 +13,7 @@ import click
 from .. import registry
 from ..chunker import ChunkOptions
 from ..cleaners import Step, build_chain, parse_cleaner_arg
-from ..config import _cleaner_items, load_config
+from ..config import load_chunk_settings, load_config
 from ..errors import ConfigError, IngestError
 
 
@@ -34,7 +34,7 @@ def config_option(f):
         "config",
         type=click.Path(exists=True, dir_okay=False, path_type=Path),
         default=None,
-        help="Take the chunker and cleaners of this config file.",
+        help="Take the chunker and cleaners of this config file (a run's config, or one of `chunker:` and `cleaners:` alone).",
     )(f)
 
 
@@ -46,8 +46,8 @@ def resolve_settings(
     base = None
     options = ChunkOptions()
     if config is not None:
-        cfg, _steps, options = load_config(config)
-        items.update(_cleaner_items(cfg.cleaners))
+        configured, options = load_chunk_settings(config)
+        items.update(configured)
         base = config.parent
     try:
         for text in cleaners:  # the command line's word wins over the config's, in the config's place

@@ -72,10 +72,23 @@ def ann_file(index: Path) -> Path:
 
 def available() -> bool:
     try:
-        import usearch.index  # noqa: F401
+        usearch_index()
     except ImportError:
         return False
     return True
+
+
+def usearch_index() -> Any:
+    """usearch's `Index` class, imported after onnxruntime: onnxruntime 1.32 imported into a process
+    that already holds usearch 2.26's compiled module crashes it (a segmentation fault; the other
+    order is fine), and a search or a scheduled run can open the graph before the embedder."""
+    try:
+        import onnxruntime  # noqa: F401  (minilm's, a runtime dependency: absent only in odd installs)
+    except ImportError:
+        pass
+    from usearch.index import Index
+
+    return Index
 
 
 def require(subject: object) -> None:
@@ -195,7 +208,7 @@ def open_graph(conn: sqlite3.Connection, index: Path, embedder: str, mode: AnnMo
     if why is not None:
         log.warning("%s: %s; searching exactly", path, why)
         return None
-    from usearch.index import Index
+    Index = usearch_index()
 
     try:
         graph = Index.restore(str(path), view=True)
@@ -259,7 +272,7 @@ def _usable(conn: sqlite3.Connection, path: Path, embedder: str) -> Any | None:
     record = _record(conn)
     if record is None or _stale(record, path, embedder, 0) is not None:
         return None
-    from usearch.index import Index
+    Index = usearch_index()
 
     try:
         return Index.restore(str(path), view=False)
@@ -268,7 +281,7 @@ def _usable(conn: sqlite3.Connection, path: Path, embedder: str) -> Any | None:
 
 
 def _new_graph(conn: sqlite3.Connection, embedder: str) -> Any:
-    from usearch.index import Index
+    Index = usearch_index()
 
     dims = conn.execute("SELECT length(vector) / 4 FROM chunk_vectors WHERE embedder = ? LIMIT 1", (embedder,))
     graph = Index(

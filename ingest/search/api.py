@@ -33,6 +33,7 @@ def search(
     readers: tuple[str, ...] | None = None,
     window: int = 1,
     rerank: RerankOptions | Mapping[str, Any] | str | PathLike[str] | None = None,
+    exact: bool = False,
 ) -> list[Hit]:
     """The `k` best chunks of the index at `index` for the free-text `query`, best first.
 
@@ -48,18 +49,29 @@ def search(
     rerank: a cross-encoder's folder (model.onnx and tokenizer.json), or `RerankOptions` (or a
       dict of its fields: model, top, max_tokens, batch_size, threads): the first `top` (20) hits
       of `mode` are reordered by its score, which each of them then carries (`Hit.ranked_by`).
+    exact: vector and hybrid search compare the query with every vector even where an HNSW index
+      beside the index would answer (`search: {ann: ...}`): slower at scale, misses nothing.
     """
     if mode not in MODES:
         raise ConfigError(f"unknown search mode {mode!r}; choose one of {', '.join(MODES)}", subject="mode")
     readers = checked_readers(readers)
     if rerank is None:
-        return search_mode(Path(index), query, mode, k=k, window=window, readers=readers, filters=as_filters(filters))
+        return search_mode(
+            Path(index), query, mode, k=k, window=window, readers=readers, filters=as_filters(filters), exact=exact
+        )
     from .rerank import open_cross_encoder, rerank_options, reranked
 
     options = rerank_options(rerank)
     encoder = open_cross_encoder(options)  # a bad folder fails before the index is read
     first = search_mode(
-        Path(index), query, mode, k=max(k, options.top), window=window, readers=readers, filters=as_filters(filters)
+        Path(index),
+        query,
+        mode,
+        k=max(k, options.top),
+        window=window,
+        readers=readers,
+        filters=as_filters(filters),
+        exact=exact,
     )
     return reranked(query, first, encoder, options.top)[:k]
 

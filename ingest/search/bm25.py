@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING
 
-from ..blocks import Chunk, is_card
+from ..blocks import Chunk, is_card, is_figure
 from ..errors import SinkError
 from ..runner.sqlite_files import transaction
 from ..sinks.chunk_rows import HEADING_SEPARATOR
@@ -275,10 +275,10 @@ def hit(conn: sqlite3.Connection, chunk: Chunk, score: float, window: int) -> Hi
 
 def widened(chunk: Chunk, score: float, around: list[Chunk]) -> Hit:
     """A ranked chunk as a `Hit`, its context the chunks `around` it (itself among them), cited.
-    A document's card and its body are no context for each other: a card stands alone, and a
-    body chunk's neighbours leave the card out."""
-    card = is_card(chunk)
-    around = [c for c in around if is_card(c) == card and (not card or c.id == chunk.id)] or [chunk]
+    A document's card, a figure's chunk and the body are no context for each other: a card or a
+    figure stands alone, and a body chunk's neighbours leave them out."""
+    apart = is_card(chunk) or is_figure(chunk)
+    around = [c for c in around if (c.id == chunk.id if apart else not (is_card(c) or is_figure(c)))] or [chunk]
     return Hit(
         chunk=chunk,
         score=score,

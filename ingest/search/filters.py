@@ -69,7 +69,8 @@ class Filters:
     neither date filter."""
     exclude_kinds: tuple[str, ...] = ()
     """Leave out the chunks holding a block of any of these kinds: `("card",)` leaves out the
-    documents' cards (`ingest.chunker.card`), `ingest search --no-cards`."""
+    documents' cards (`ingest.chunker.card`, `ingest search --no-cards`), `("figure",)` the
+    figures' text (`ingest.chunker.figures`, `--no-figures`)."""
 
     def __post_init__(self) -> None:
         for name in ("docs", "paths", "mime_types", "exclude_kinds"):

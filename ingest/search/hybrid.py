@@ -57,10 +57,12 @@ def search_mode(
     rrf_k: int = RRF_K,
     depth: int = DEPTH,
     filters: Filters | None = None,
+    exact: bool = False,
 ) -> list[Hit]:
     """The `k` best chunks for `query` by `mode`. `vectors`: a `VectorIndex` kept open between
     queries (its matrix stays loaded); one is opened for this query otherwise. `filters` narrow
-    every ranking alike, before fusion."""
+    every ranking alike, before fusion. `exact`: the vectors' ranking compares the query with every
+    vector, never the HNSW file beside the index (`search/ann.py`), on the index opened here."""
     readers = checked_readers(readers)
     if mode == "bm25":
         return search(index, query, k, window, readers, filters)
@@ -71,7 +73,7 @@ def search_mode(
             f"k and depth must be at least 1 and window at least 0 (got k={k}, window={window}, depth={depth})", index
         )
     owned = vectors is None
-    vectors = vectors or VectorIndex(index)
+    vectors = vectors or VectorIndex(index, ann="never" if exact else "auto")
     try:
         conn = vectors.conn
         with transaction(conn, immediate=False):  # both rankings and the neighbours from one snapshot

@@ -82,3 +82,22 @@ def test_version_is_declared_once_and_reported():
     proc = ingest("--version")
     assert proc.returncode == 0 and __version__ in proc.stdout
     assert version("ingest") == __version__
+
+
+def test_chunk_takes_a_settings_file_without_a_source_and_no_cards(tmp_path):
+    doc = tmp_path / "notes.md"
+    doc.write_text("---\nauthor: Ann Lee\n---\n# Notes\n\nThe kiln runs at 1,200 degrees.\n", encoding="utf-8")
+
+    def kinds(*args) -> list[list[str]]:
+        proc = ingest("chunk", doc, *args)
+        assert proc.returncode == 0, proc.stderr
+        return [json.loads(line)["kinds"] for line in proc.stdout.splitlines()]
+
+    assert kinds()[-1] == ["card"]  # the front matter's author is a property: the file has a card
+    settings = tmp_path / "settings.yaml"
+    settings.write_text("chunker: {card: false}\n", encoding="utf-8")
+    assert kinds("--config", settings) == kinds("--no-cards") == [["paragraph"]]
+    assert kinds("--config", settings, "--cards")[-1] == ["card"]  # the flag wins over the file
+    settings.write_text("chunker: {card: false}\nsink: {sqlite: x.sqlite}\n", encoding="utf-8")
+    proc = ingest("chunk", doc, "--config", settings)
+    assert proc.returncode != 0 and "sink" in proc.stderr  # a run's key without a source: named, not ignored

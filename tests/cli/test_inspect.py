@@ -63,7 +63,7 @@ def test_terminal_strikes_removed_text_and_labels_it(corpus):
     assert "[removed by running_headers]" in plain and "[removed by page_numbers]" in plain
     assert "Vanessa" not in plain  # only the blocks a cleaner touched
     ansi = console.export_text(styles=True)
-    assert "\x1b[2;9;38;5;208mCase: 21-50498" in ansi  # dimmed (2), struck through (9), in its cleaner's colour
+    assert "\x1b[2;9;35mCase: 21-50498" in ansi  # dimmed (2), struck through (9), in its cleaner's colour
     assert "running_headers: 19 blocks removed" in plain
 
 

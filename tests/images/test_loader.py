@@ -73,3 +73,39 @@ def test_the_pdf_ocr_languages_are_the_images_too(tmp_path, corpus):
     loaded = load_bytes(data, local_document(path, data, 0), arabic)
     assert loaded.blocks and any("does not read ar" in w for w in loaded.warnings)
     assert options_for("image/png", arabic) == arabic.pdf  # and so in the images' settings stamp
+
+
+def png(size: tuple[int, int], text: str = "", type_px: int = 0) -> bytes:
+    """A white PNG of `size` pixels with `text` in black, set `type_px` pixels high, or a dark
+    mark in its middle (an icon's ink, which holds no word)."""
+    from PIL import ImageDraw, ImageFont
+
+    image = Image.new("RGB", size, "white")
+    draw = ImageDraw.Draw(image)
+    if text:
+        draw.text((2, 2), text, fill="black", font=ImageFont.load_default(size=type_px))
+    else:
+        w, h = size
+        draw.rectangle((w // 4, h // 4, 3 * w // 4, 3 * h // 4), fill=(20, 60, 160))
+    out = io.BytesIO()
+    image.save(out, format="PNG")
+    return out.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("name", "size"), [("favicon.png", (16, 16)), ("spacer.png", (600, 1)), ("rule.png", (4, 300))]
+)
+def test_an_image_too_small_to_hold_a_word_is_not_ocred_and_a_warning_names_it(tmp_path, name, size):
+    loaded = load_as(tmp_path, name, png(size))
+    assert loaded.blocks == ()
+    [warning] = loaded.warnings
+    assert name in warning and f"not OCRed: {size[0]}x{size[1]} pixels is too small to hold readable text" in warning
+    assert loaded.document.title  # indexed under its name, as an image OCR finds nothing in
+
+
+def test_small_text_in_a_small_image_is_still_read(tmp_path):
+    """A label 12 pixels high in a 70x16 image (a signature's one line) is OCRed: the size rule
+    leaves every image that can hold a word to OCR."""
+    loaded = load_as(tmp_path, "label.png", png((70, 16), "Invoice due", 12))
+    assert [words(b.text) for b in loaded.blocks] == [["invoice", "due"]]
+    assert not any("too small" in w for w in loaded.warnings)

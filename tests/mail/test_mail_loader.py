@@ -101,3 +101,26 @@ def test_bad_messages_are_named(data, mime, said):  # (a blank file is a warning
     with pytest.raises(LoaderError) as err:
         load_bytes(data, doc)
     assert "broken.eml" in str(err.value) and said in str(err.value)
+
+
+def test_a_signature_icon_is_not_ocred_and_a_warning_names_it():
+    """A 16x16 logo inline in the signature holds no word: not OCRed, named in a warning, and no
+    empty "Attachment:" section; the message and its other attachments are read as before."""
+    import io
+    from email.message import EmailMessage
+
+    from PIL import Image
+
+    icon = io.BytesIO()
+    Image.new("RGB", (16, 16), (20, 60, 160)).save(icon, format="PNG")
+    msg = EmailMessage()
+    msg["Subject"], msg["From"], msg["To"] = "Offsite", "ann@example.com", "bob@example.com"
+    msg.set_content("The offsite is on Friday.\n\n-- \nAnn Lee\n")
+    msg.add_attachment(icon.getvalue(), maintype="image", subtype="png", filename="logo.png", disposition="inline")
+    msg.add_attachment(b"Room A, 10:00", maintype="text", subtype="plain", filename="agenda.txt")
+    doc = Document(id="m", uri="file:///offsite.eml", name="offsite.eml", mime_type="message/rfc822")
+    loaded = load_bytes(msg.as_bytes(), doc)
+    [warning] = loaded.warnings
+    assert warning.startswith("attachment 'logo.png': not OCRed: 16x16 pixels is too small to hold readable text")
+    assert [b.text for b in loaded.blocks if b.kind == "heading"] == ["Attachment: agenda.txt"]
+    assert "The offsite is on Friday." in [b.text for b in loaded.blocks]

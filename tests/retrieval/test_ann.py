@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -203,3 +205,14 @@ def test_always_without_usearch_is_a_config_error(tmp_path, monkeypatch):
     config.write_text(f"source: {{local: {{path: {tmp_path}}}}}\nsearch: {{ann: sometimes}}\n")
     with pytest.raises(ConfigError, match="search.ann"):
         load_config(config)
+
+
+def test_the_graph_opened_before_the_embedder_does_not_crash_the_process():
+    """usearch's module loaded first, then onnxruntime (minilm's), as a search that opens the graph before
+    its embedder or a scheduled run whose first pass had nothing to embed: a segmentation fault unless
+    `ann` orders the imports."""
+    script = (
+        "from ingest.search import ann; assert ann.available(); from ingest.embedders import minilm; import onnxruntime"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]

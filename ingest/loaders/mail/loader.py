@@ -223,7 +223,10 @@ class _Reader:
         except LoaderError as exc:
             self.warnings.append(f"attachment {name or kind!r} not read: {exc}")
             return
-        self.warnings.extend(f"attachment {name!r}: {w}" for w in loaded.warnings)
+        # An attachment's document has the message's uri, which a warning would name twice.
+        self.warnings.extend(f"attachment {name!r}: {w.removeprefix(f'{doc.uri}: ')}" for w in loaded.warnings)
+        if not loaded.blocks:  # an icon, a blank image, an empty file: its warning names it, no empty section
+            return
         yield Block("heading", heading, path, level=len(path) - 1, meta=BlockMeta(attachment=name))
         for block in loaded.blocks:
             meta = BlockMeta(**{**block.meta, "attachment": name})

@@ -20,7 +20,8 @@ the page's own evidence (geometry, type, repetition, drawings, the PDF's outline
 - text drawn twice for a bold or shadow effect is read once, as bold (`pdf_overprint`); lines a
   sidebar paints each over a fill of its own stay the one block they are (`pdf_shaded_lines`).
 - text inside a figure (a cluster of drawn marks: a chart's axis numbers, tick labels, legend)
-  becomes a "figure" block (`pdf_figures`), dropped by the `figures` cleaner; its caption stays.
+  becomes a "figure" block (`pdf_figures`), which the chunker keeps out of the body as a chunk of
+  its own with its caption (`chunker/figures.py`); the caption stays body text.
 - everything else is body: read in column order (`pdf_paragraphs`; columns inside one pymupdf
   block are split at their whitespace gutter, `pdf_columns`), rebuilt into paragraphs (joined
   across lines, columns and pages, hyphenation undone as the document spells the word
@@ -574,13 +575,12 @@ def _body_size(pages: list[tuple[PageLines, list[Unit]]], in_tables: list[Line])
 
 def _blocks(
     pages: list[tuple[PageLines, list[Unit]]],
-    levels: dict[int, int],
     title: str,
     body: float,
     spelt: Spelling,
 ) -> Iterator[Block]:
     ordered = [u for _, units in pages for u in units]
-    firsts = [levels[id(u)] for u in ordered if id(u) in levels]
+    firsts = [u.level for u in ordered if u.level is not None]
     sole_root = bool(firsts) and firsts[0] == 1 and firsts.count(1) == 1
     root: tuple[str, ...] = () if sole_root else (title,)
     stack: list[tuple[int, str]] = []
@@ -606,7 +606,7 @@ def _blocks(
         notes = _footnotes(units, placed, body)
         aside: tuple[Box, list[tuple[int, str]]] | None = None  # a boxed heading's box, the stack before it
         for k, unit in enumerate(units):
-            if id(unit) in notes:
+            if k in notes:
                 continue
             box = _bbox(unit)
             while top and (box is None or box_of(top[0][1])[1] <= box[1] + 1):
@@ -617,12 +617,12 @@ def _blocks(
                 stack[:] = aside[1]  # out of the box: its heading heads no more
                 path = root + tuple(t for _, t in stack) if stack else (root or (title,))
                 aside = None
-            level = levels.get(id(unit))
+            level = unit.level
             if level is not None:
                 yield from flush()
                 markers.clear()
                 text = " ".join(unit.text.split())
-                box = _boxed(unit, units[k + 1 : k + 2], placed.boxes, levels)
+                box = _boxed(unit, units[k + 1 : k + 2], placed.boxes)
                 if box is not None and aside is None and stack and stack[-1][0] < level:
                     aside = (box, list(stack))
                 while stack and stack[-1][0] >= level:
@@ -687,8 +687,8 @@ def _blocks(
                 bbox=_bbox(u),
                 meta={"font_size": u.lines[0].size, "band": None, "pdf_pass": "blocks"},
             )
-            for u in units
-            if id(u) in notes
+            for k, u in enumerate(units)
+            if k in notes
         )
         if aside is not None:  # a box ends with its page
             stack[:] = aside[1]
@@ -697,22 +697,22 @@ def _blocks(
     yield from flush()
 
 
-def _boxed(unit: Unit, after: list[Unit], boxes: tuple[Box, ...], levels: dict[int, int]) -> Box | None:
+def _boxed(unit: Unit, after: list[Unit], boxes: tuple[Box, ...]) -> Box | None:
     """The shaded box that holds the heading and the text right after it (not another heading):
     the box's own title. A box holding a title block alone (a statement's) heads what follows it."""
-    if not boxes or not after or id(after[0]) in levels or not after[0].lines:
+    if not boxes or not after or after[0].level is not None or not after[0].lines:
         return None
     mine, next_box = _placed_box(unit), _placed_box(after[0])
     return next((b for b in boxes if holds(b, mine) and holds(b, next_box)), None)
 
 
 def _footnotes(units: list[Unit], placed: PageLines, body: float) -> set[int]:
-    """id() of the page's footnotes: text in clearly smaller type in the page's lower half, under
-    body text of its column and with none below it. They are read after the page's body, where a
-    paragraph running on to the next page would otherwise be cut by them."""
+    """Indexes in `units` of the page's footnotes: text in clearly smaller type in the page's lower
+    half, under body text of its column and with none below it. They are read after the page's body,
+    where a paragraph running on to the next page would otherwise be cut by them."""
     small = [
-        u
-        for u in units
+        (k, u)
+        for k, u in enumerate(units)
         if u.kind in ("paragraph", "list_item")
         and u.lines  # cheapest tests first
         and all(line.size <= body - SMALLER_THAN_BODY for line in u.lines)
@@ -729,7 +729,7 @@ def _footnotes(units: list[Unit], placed: PageLines, body: float) -> set[int]:
     # A table's own notes under it stay footnotes; a figure over small type makes that its caption.
     floats = [u.bbox for u in units if u.kind == "figure" and u.bbox is not None]
     out = set()
-    for unit in small:
+    for k, unit in small:
         box = _placed_box(unit)
         column = [o for o in text if min(o[2], box[2]) > max(o[0], box[0])]
         above = [o[3] for o in column if o[3] <= box[1] + 1]
@@ -738,7 +738,7 @@ def _footnotes(units: list[Unit], placed: PageLines, body: float) -> set[int]:
         # A caption under a figure low in a column: the figure, not text, stands over it.
         if any(max(above) < f[3] <= box[1] + 1 and min(f[2], box[2]) > max(f[0], box[0]) for f in floats):
             continue
-        out.add(id(unit))
+        out.add(k)
     return out
 
 

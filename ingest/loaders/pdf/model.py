@@ -63,8 +63,7 @@ class PageLines:
 
 @dataclass(frozen=True, slots=True)
 class Unit:
-    """A paragraph, list item, table or figure of one page, and what the passes decided about it
-    before headings are decided."""
+    """A paragraph, list item, table or figure of one page, and what the passes decided about it."""
 
     kind: str
     lines: list[Line]
@@ -92,6 +91,8 @@ class Unit:
     """Shares its row with other text (a row label or a column head of a table drawn without rules)."""
     row_peers: bool = False
     """Of a unit sharing its row: a piece beside it is in its own type, words rather than a number."""
+    level: int | None = None
+    """Of a heading: its level (1 the top, uncapped; the block's is capped), set by the headings pass."""
 
     @property
     def text(self) -> str:

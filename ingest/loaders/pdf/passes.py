@@ -75,8 +75,6 @@ class DocumentWork:
     body: float = 0.0
     units: list[tuple[PageLines, list[Unit]]] = field(default_factory=list)
     spelt: Spelling | None = None
-    levels: dict[int, int] = field(default_factory=dict)
-    """id() of each heading unit, its level."""
     blocks: tuple[Block, ...] = ()
 
 
@@ -220,14 +218,20 @@ def headings(d: DocumentWork) -> None:
     the body size; decides which units are headings and their levels."""
     # A scan's few words (a filing stamp, a date) say nothing of the document's structure.
     scans = frozenset(v.page for v in d.verdicts if v.verdict == "scan")
-    d.levels = heading_levels((u for _, units in d.units for u in units if u.page not in scans), d.toc, d.body)
+    levels = heading_levels((u for _, units in d.units for u in units if u.page not in scans), d.toc, d.body)
+    d.units = [(placed, [_leveled(u, levels) for u in units]) for placed, units in d.units]
+
+
+def _leveled(unit: Unit, levels: dict[int, int]) -> Unit:
+    level = levels.get(id(unit))
+    return unit if level is None else replace(unit, level=level)
 
 
 def blocks(d: DocumentWork) -> None:
-    """Reads the units, the heading levels and the body size; decides footnotes, paragraphs run
+    """Reads the units, their heading levels and the body size; decides footnotes, paragraphs run
     on across pages, the heading path of each block, and the blocks in reading order."""
     assert d.spelt is not None
-    d.blocks = tuple(_loader._blocks(d.units, d.levels, d.document.title, d.body, d.spelt))
+    d.blocks = tuple(_loader._blocks(d.units, d.document.title, d.body, d.spelt))
 
 
 DocumentPass = Callable[[DocumentWork], None]
