@@ -11,6 +11,7 @@ from ingest.loaders import load_bytes, load_file, local_document
 from ingest.loaders.options import LoaderOptions, PdfOptions
 from ingest.loaders.pdf.hyphens import join_lines
 from ingest.loaders.pdf.ocr import page_pixels, to_lines
+from ingest.loaders.pdf.paragraphs import page_units
 from ingest.ocr import engine
 from ingest.ocr.engine import OcrLine
 from tests.pdf.scans import STAMP, recall, scanned_pdf, text_page, words
@@ -150,3 +151,53 @@ def test_no_line_of_an_upright_page_is_read_upside_down(corpus, no_downloads):
     assert len(found) > 30
     strangers = [text for text in found if sum(w not in truth for w in words(text)) > 0.2 * len(words(text))]
     assert not strangers
+
+
+def test_two_columns_of_prose_read_by_ocr_are_a_paragraph_each():
+    """Two columns of ragged prose side by side (the Pew report's text beside a chart, boxes in
+    pixels at 200 dpi): the lines come back column by column, as MuPDF gives a text layer's
+    blocks, so the page's line pitch is a column's own and each column is one paragraph, not a
+    paragraph a line (lines interleaved top to bottom measured a pitch of a fraction of a line)."""
+    scale = 72 / 200
+    left = ["Three years into a turbulent", "period of American-German", "relations, with Donald Trump"]
+    left += ["at the helm of American foreign", "policy and Angela Merkel", "leading Germany, there"]
+    right = ["Most Americans say relations with", "Germany are good, while most", "Germans say they are bad, a"]
+    right += ["gap that has held for three", "years of the survey and more", "in both publics alike."]
+    found = [OcrLine(t, (180, 480 + 44 * k, 180 + 14 * len(t), 514 + 44 * k), 0.99) for k, t in enumerate(left)]
+    found += [OcrLine(t, (900, 492 + 44 * k, 900 + 14 * len(t), 526 + 44 * k), 0.99) for k, t in enumerate(right)]
+    lines = to_lines(found, scale).lines
+    assert [ln.text for ln in lines] == left + right
+    units = page_units(lines, [], 1)
+    assert [u.text for u in units] == [join_lines(left), join_lines(right)]
+
+
+def test_a_short_line_boxed_a_quarter_taller_is_body_type_and_a_larger_heading_is_not():
+    """Boxes at 200 dpi on a page whose lines are 30 pixels high (10.9-point type): a table's
+    cell "Web pages" boxed 37 pixels (the detector's padding) is body type, no larger heading;
+    "2 Background", set in 14-point type and boxed 42 pixels, stays larger than the body."""
+    scale = 72 / 200
+    body = [
+        OcrLine(f"line {k} of the body's prose, long enough", (300, 400 + 40 * k, 1500, 430 + 40 * k), 0.99)
+        for k in range(8)
+    ]
+    cell = OcrLine("Web pages", (300, 900, 480, 937), 0.99)
+    heading = OcrLine("2 Background", (300, 1100, 560, 1142), 0.99)
+    lines = {ln.text: ln for ln in to_lines([*body, cell, heading], scale).lines}
+    usual = lines[body[0].text].size
+    assert lines["Web pages"].size == usual
+    assert lines["2 Background"].size >= 1.25 * usual
+
+
+def test_a_line_opening_with_a_bold_lead_in_boxed_taller_runs_on_into_its_paragraph():
+    """multi_page.pdf's list item at 200 dpi: its first line opens with a bold lead-in in
+    parentheses, boxed 44 pixels among lines of 33, and its sentence runs on into the next line
+    ("... Introduced in 1964, this" / "machine combined ..."): one block, in the body's size, so
+    the line is no heading of its own."""
+    scale = 72 / 200
+    texts = ["IBM MT/ST (Magnetic Tape/Selectric Typewriter): Introduced in 1964, this"]
+    texts += ["machine combined IBM's Selectric typewriter with magnetic tape storage, allowing", "users to edit text."]
+    found = [OcrLine(texts[0], (292, 1170, 1364, 1214), 0.99)]
+    found += [OcrLine(t, (297, 1214 + 36 * k, 1433, 1247 + 36 * k), 0.99) for k, t in enumerate(texts[1:])]
+    lines = to_lines(found, scale).lines
+    assert len({ln.block for ln in lines}) == 1
+    assert len({ln.size for ln in lines}) == 1
