@@ -221,3 +221,31 @@ def test_a_paragraph_run_on_across_a_page_is_one_block_and_the_pages_units_stay_
     assert (block.page, (block.meta or {}).get("page_end")) == (1, 2)
     assert block.bbox == box_of(first)  # the box is the one on the first page
     assert before.lines == first and before.page_end is None  # the run-on is a new unit
+
+
+def _cell(text: str, x0: float, y: float, x1: float | None = None) -> Line:
+    return Line(text, (x0, y, x1 if x1 is not None else x0 + 4.0 * len(text), y + 8.0), 7.5, False, 0)
+
+
+def _rect(box: tuple[float, float, float, float], stroked: bool = False, rect: bool = True) -> dict:
+    return {"bbox": box, "isrect": rect, "stroked": stroked, "color": 0xD0E5F8}
+
+
+def test_a_head_row_shaded_cell_by_cell_over_a_tables_figures_is_no_figure():
+    from ingest.loaders.pdf.figures import tabulated
+
+    # A head row of four shaded cells, each title stacked on three lines, over three rows of
+    # figures on the paper: the head's region is the table's, not a drawing's.
+    columns = [(52.0, 170.0), (180.0, 260.0), (270.0, 350.0), (360.0, 440.0)]
+    titles = [("As of June 30", "(in millions)", ""), ("Unrealized", "gains", "on securities")]
+    titles += [("Translation", "adjustments", "net"), ("Cash flow", "hedges", "")]
+    head = [_cell(t, x0 + 2, 116 + 9 * n) for (x0, _), stack in zip(columns, titles) for n, t in enumerate(stack) if t]
+    rows = [("Balance at April 1", "(4,813)", "(996)", "(3,087)"), ("Net change", "(4,031)", "(679)", "(1,348)")]
+    rows += [("Balance at June 30", "(8,844)", "(1,675)", "(4,435)")]
+    body = [_cell(text, x0 + 2, 156 + 12 * r) for r, row in enumerate(rows) for (x0, _), text in zip(columns, row)]
+    head_region = (52.0, 114.0, 440.0, 150.0)
+    fills = [_rect((x0, 114.0, x1, 150.0)) for x0, x1 in columns] + [_rect((52.0, 149.5, 440.0, 150.5), True)]
+    assert tabulated([head_region], fills, head + body, 1) == [head_region]
+    # The same labels over a curve (a path that is no rectangle) are a chart's: a figure.
+    curve = fills + [_rect((60.0, 118.0, 430.0, 148.0), True, rect=False)]
+    assert tabulated([head_region], curve, head + body, 1) == []

@@ -7,6 +7,12 @@ axes, ticks, bars and marks), or a picture that is neither a page background nor
 lines that reach into a figure (or come within a few points of it, where tick labels sit) are its text; a long
 line there (a caption, a sentence in a box) stays body, and so does a title set in larger type
 than the page's text.
+
+Shading is no drawing: a statement that fills its rows or cells in a tint (and underlines its
+totals) leaves as many filled boxes and short rules as a chart leaves marks. What tells them
+apart is the text over them: a table's text lines up in rows and columns of figures (the
+alignment rule of `text_tables` finds it), a chart's labels are scattered (an axis, a legend).
+A region whose lines are mostly a table's rows is a table, read as body, not a figure.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from ...type_sizes import body_size
 from .groups import Groups
 from .lines import inside
 from .model import Line
+from .text_tables import merged_spans, rows_of, text_tables
 from .thresholds import (
     AXIS_LENGTH,
     AXIS_THIN,
@@ -32,9 +39,13 @@ from .thresholds import (
     FIGURE_MIN_PATHS,
     FIGURE_MIN_SIDE,
     FIGURE_NEAR,
+    FIGURE_SHADE_MAX_SHARE,
+    FIGURE_TABLE_ADJOIN,
     FIGURE_TABLE_PAD,
+    FIGURE_TABLE_SHARE,
     FIGURE_TITLE_LETTERS,
     LARGER_THAN_BODY,
+    TEXT_TABLE_MIN_ROWS,
 )
 
 Box = tuple[float, float, float, float]
@@ -79,6 +90,89 @@ def figure_regions(
         if FIGURE_MIN_PAGE_SHARE <= share <= FIGURE_MAX_PAGE_SHARE and not inside(box, tables):
             regions.append(box)
     return regions
+
+
+def tabulated(regions: Sequence[Box], vectors: Sequence[dict], lines: Sequence[Line], page: int) -> list[Box]:
+    """The regions that are a table's shading and rules, not a drawing: every path in them a
+    rectangle (a chart's curves, slices, arrows and markers are not), and their text a table's,
+    read either way:
+
+    - most of the lines over them are rows the alignment rule reads as a table (`text_tables`,
+      on the page's lines together, so a table shaded only in part is found whole);
+    - or most of them sit on the region's fills (each a row's or a cell's, not a background
+      under the whole region), and they are the head or a row of a table right under or over
+      the region, or rows whose pieces stand in shared columns;
+    - or the region draws only rules across (a head's underlines) and is a table's head.
+    """
+    if not regions:
+        return []
+    tables: list[Box] | None = None
+    out = []
+    for region in regions:
+        paths = [v for v in vectors if _centre_in(v["bbox"], region)]
+        over = [line for line in lines if _centre_in(line.bbox, region)]
+        if not over or not all(v["isrect"] for v in paths):
+            continue
+        if tables is None:
+            found, _ = text_tables(lines, page)
+            tables = [t.bbox for t in found if t.bbox is not None]
+        held = sum(1 for line in over if any(_centre_in(line.bbox, b) for b in tables))
+        if held >= FIGURE_TABLE_SHARE * len(over):
+            out.append(region)
+        elif _on_fills(region, paths, over) and (_adjoins(region, over, tables) or _aligned_rows(over)):
+            out.append(region)
+        elif all(_underline(v["bbox"]) for v in paths) and _adjoins(region, over, tables):
+            out.append(region)
+    return out
+
+
+def _on_fills(region: Box, paths: Sequence[dict], over: Sequence[Line]) -> bool:
+    """Most of the lines sit on the region's fills, each a row's or a cell's shading (a bar of a
+    chart has its label beside it, a plot's background is under the whole region)."""
+    area = (region[2] - region[0]) * (region[3] - region[1])
+    fills = [
+        b
+        for v in paths
+        if not v["stroked"]
+        for b in (v["bbox"],)
+        if (b[2] - b[0]) * (b[3] - b[1]) <= FIGURE_SHADE_MAX_SHARE * area
+    ]
+    on = sum(1 for line in over if any(_centre_in(line.bbox, f) for f in fills))
+    return on >= FIGURE_TABLE_SHARE * len(over)
+
+
+def _underline(box: Box) -> bool:
+    """A rule drawn across under a head or a total: flat and thin (no bar, no tick, no axis up)."""
+    return box[3] - box[1] <= AXIS_THIN and box[2] - box[0] > box[3] - box[1]
+
+
+def _adjoins(region: Box, over: Sequence[Line], tables: Sequence[Box]) -> bool:
+    """A table's head or one of its rows, shaded on its own: a table the alignment rule reads
+    stands right under or over the region, across the same width."""
+    reach = FIGURE_TABLE_ADJOIN * max(line.height for line in over)
+    width = region[2] - region[0]
+    for t in tables:
+        gap = max(t[1] - region[3], region[1] - t[3])
+        if gap <= reach and min(t[2], region[2]) - max(t[0], region[0]) >= FIGURE_TABLE_SHARE * width:
+            return True
+    return False
+
+
+def _aligned_rows(over: Sequence[Line]) -> bool:
+    """Rows of two pieces or more whose pieces stand in shared columns, most of the lines: a
+    shaded head row of stacked column titles, rows whose figures MuPDF ran into one line."""
+    rows = rows_of(over)
+    multi = [row for row in rows if len(row) >= 2]
+    if len(multi) < TEXT_TABLE_MIN_ROWS or sum(map(len, multi)) < FIGURE_TABLE_SHARE * sum(map(len, rows)):
+        return False
+    # Aligned: the pieces of all those rows fall in no more columns than the widest row has.
+    columns = merged_spans((piece.bbox[0], piece.bbox[2]) for row in multi for piece in row)
+    return len(columns) <= max(map(len, multi))
+
+
+def _centre_in(box: Box, region: Box) -> bool:
+    x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return region[0] <= x <= region[2] and region[1] <= y <= region[3]
 
 
 def figure_lines(lines: Sequence[Line], regions: Sequence[Box]) -> tuple[list[tuple[Box, list[Line]]], list[Line]]:

@@ -22,7 +22,7 @@ import pymupdf
 
 from ...blocks import Block, Document
 from . import loader as _loader
-from .figures import figure_lines, figure_regions
+from .figures import figure_lines, figure_regions, tabulated
 from .headings import heading_levels
 from .hyphens import Spelling, spelling
 from .lines import extract, mend_drop_caps, raw_text, restore_glyph_order, span_text
@@ -125,8 +125,9 @@ def text_lines(w: PageWork) -> None:
 
 
 def figures(w: PageWork) -> None:
-    """Reads the drawings' paths, the plots, stacked bar charts and the tables' boxes; decides
-    the figures' regions and takes the lines inside them as each figure's."""
+    """Reads the drawings' paths, the plots, stacked bar charts, the tables' boxes and whether
+    the text over a drawing lines up as a table's; decides the figures' regions (shading behind a
+    table's rows is none) and takes the lines inside them as each figure's."""
     if len(w.vectors) >= FIGURE_MIN_PATHS and w.lines:
         regions = figure_regions(
             [v["bbox"] for v in w.vectors],
@@ -135,6 +136,8 @@ def figures(w: PageWork) -> None:
             w.rect.height,
             [t.bbox for t in w.tables if t.bbox is not None],
         )
+        tables = tabulated(regions, w.vectors, w.lines, w.number)
+        regions = [r for r in regions if r not in tables]
         held, w.lines = figure_lines(w.lines, regions)
         w.tables += [Unit("figure", ls, w.number, bbox=box_of(ls), region=region) for region, ls in held]
 

@@ -100,6 +100,11 @@ def cut_at_tables(lines: list[Line], tables: list[Unit]) -> list[Line]:
     return out
 
 
+def rows_of(lines: Sequence[Line]) -> list[list[Line]]:
+    """Lines grouped into visual rows, top to bottom, each row's pieces (cells) left to right."""
+    return _rows(lines, {})
+
+
 def _rows(lines: Sequence[Line], parts: dict[int, list[Line]]) -> list[list[Line]]:
     """Lines grouped into visual rows (they overlap vertically by half a line), top to bottom, each
     row left to right."""

@@ -280,6 +280,18 @@ FIGURE_LABEL_MARGIN = 10.0
 """How far outside the drawn area a figure's labels reach (tick labels, axis titles), at least; two of the label's own em otherwise."""
 FIGURE_TABLE_PAD = 3
 """Points a table's box is widened by before drawings within it are the table's."""
+FIGURE_TABLE_SHARE = 0.5
+"""Share of the lines over a drawn region, at least, that the alignment rule reads as table rows
+for the region to be a table (shaded rows, underlined totals), not a figure: on the FinanceBench
+filings such tables have 70-100% of their lines in rows, a chart's scattered labels none (an
+inset table beside a chart, a minority, leaves the chart a figure)."""
+FIGURE_SHADE_MAX_SHARE = 0.5
+"""Share of a drawn region a fill covers, at most, to be a row's or a cell's shading under its
+text; a larger one is a background under the whole drawing (a chart's plot area)."""
+FIGURE_TABLE_ADJOIN = 2
+"""Line heights (the region's tallest line) a table may stand under or over a shaded region for
+the region to be its head or one of its rows: MuPDF leaves 1-1.5 between a shaded head and the
+table's first row on the filings; a chart's caption or a table beside it stands further off."""
 FIGURE_MIN_SIDE = 30
 """Points wide and high a drawing is, at least, to be a figure."""
 FIGURE_MAX_PAGE_SHARE = 0.6
