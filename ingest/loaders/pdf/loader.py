@@ -82,6 +82,7 @@ from .lines import (
 from .margins import split_margins
 from .model import Box, Grid, Line, PageLines, Unit
 from .ocr import PageReader
+from .ocr_figures import page_figures
 from .paragraphs import TERMINAL, box_of, continues, list_marker, page_units
 from .properties import pdf_properties
 from .rule_tables import rule_tables
@@ -206,7 +207,8 @@ def _read_pages(
                 chars = sum(len(line.text) for line in found.lines)
                 verdicts[-1] = PageText(work.number, "usable" if found.lines else "empty", chars=chars)
                 if found.lines:
-                    read.append((found.lines, [], work.number, work.rect, (), label))
+                    lines, figures = page_figures(found.lines, found.drawings, work.number)
+                    read.append((lines, figures, work.number, work.rect, (), label))
                 continue
         if kept:
             read.append((work.lines, work.tables, work.number, work.rect, work.boxes, label))

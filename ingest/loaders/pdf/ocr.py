@@ -21,6 +21,7 @@ from ...blocks import Block, BlockMeta
 from ...ocr.engine import INSTALL_HINT, OcrLine, available, read_image, unread_languages
 from ..options import PdfOptions
 from .model import Line
+from .ocr_figures import drawn_regions
 from .paragraphs import continues
 from .text_layer import PageText, pages_phrase
 
@@ -54,6 +55,8 @@ class OcrPage:
     lines: list[Line]
     confidence: float
     """Mean of the lines' confidences, weighted by their characters (0 where nothing was read)."""
+    drawings: tuple[tuple[float, float, float, float], ...] = ()
+    """Areas (points) the page draws in rather than writes (`ocr_figures.drawn_regions`)."""
 
 
 def page_pixels(page: Any, dpi: int = RENDER_DPI) -> tuple[Any, float]:
@@ -78,7 +81,8 @@ def read_page(page: Any, first_block: int = 0) -> OcrPage:
     """OCR of a pymupdf page (its visible content: images, and any text drawn)."""
     image, scale = page_pixels(page)
     found = read_image(image, max(page.rect.width, page.rect.height) / 72)
-    return to_lines(found, scale, first_block, [stroke_width(image, line.box) for line in found])
+    read = to_lines(found, scale, first_block, [stroke_width(image, line.box) for line in found])
+    return replace(read, drawings=tuple(drawn_regions(image, [(line.box, line.text) for line in found], scale)))
 
 
 def stroke_width(image: Any, box: tuple[float, float, float, float]) -> float:
@@ -238,7 +242,7 @@ class PageReader:
         self.confidence[number] = ocr.confidence
         if kept:
             read = [line for line in ocr.lines if not any(_over(line.bbox, k.bbox) for k in kept)]
-            ocr = OcrPage([*kept, *read], ocr.confidence)
+            ocr = OcrPage([*kept, *read], ocr.confidence, ocr.drawings)
         return ocr
 
     def warnings(self, uri: str) -> list[str]:

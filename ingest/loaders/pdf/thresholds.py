@@ -430,3 +430,15 @@ IMAGE_FILL = 0.90
 """Share of the page that images cover for it to be taken as a scan (a scanner's page is one image of all of it)."""
 TEXT_COVER = 0.05
 """Share of the page that text lines cover below which an image page is a scan (a stamp line; an OCRed scan's text covers 30% and more)."""
+
+# OCR pages (`ocr.py`, `ocr_figures.py`: the page is an image; its lines are what the engine read)
+
+OCR_MARK_INK = 224
+"""Grey level (0-255) below which a pixel outside the lines read is drawn ink: a chart's pale
+bars and grid are drawn too; the paper's white and a render's anti-aliased halo are not."""
+OCR_MARK_SPECK = 1.5
+"""Points: a run of ink smaller than this both ways is a speck (dust, a letter's dot the
+detector left out of its box), no mark of a drawing."""
+OCR_MARK_NEAR = 24.0
+"""Points between two runs of ink of one drawing: a chart's bars and keys stand apart by the
+labels between them (masked out with the text), two lines of type or so."""
