@@ -269,6 +269,16 @@ def pdf_pages(data: Path) -> dict[str, int]:
     return out
 
 
+def page_budgets(spec: str) -> dict[str, int | None]:
+    """`--vector-pages`: one budget for every half ("100", "all") or one a half ("mmlb:all,financebench:600");
+    None is every document."""
+    out: dict[str, int | None] = {}
+    for part in spec.split(","):
+        ds, _, value = part.rpartition(":")
+        out[ds or "*"] = None if value == "all" else int(value)
+    return out
+
+
 def sample_docs(questions: list[dict], pages: dict[str, int], budget: int | None) -> list[str]:
     """The documents whose questions the vector and hybrid runs score: every chunk of a document
     must be embedded (the default embedder reads about 4 chunks a second on a busy shared core),
@@ -461,7 +471,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument(
         "--vector-pages",
         default="100",
-        help="pages a half whose questions vector and hybrid score (see sample_docs), or 'all'",
+        help="pages a half whose questions vector and hybrid score (see sample_docs), or 'all'; "
+        "per half as DATASET:PAGES,... (e.g. mmlb:all,financebench:600)",
     )
     ap.add_argument("--cache", type=Path, default=None, help="vectors by text hash (default WORK/vectors)")
     ap.add_argument("--embed-only", default=None, metavar="I/N", help="only fill the vector cache, shard I of N")
@@ -482,7 +493,7 @@ def main(argv: list[str] | None = None) -> None:
         from ingest.embedders import load
 
         embedder = load(json.loads(a.embedder))
-    pages = None if a.vector_pages == "all" else int(a.vector_pages)
+    budgets = page_budgets(a.vector_pages)
     shard = tuple(int(x) for x in a.embed_only.split("/")) if a.embed_only else None
     datasets = [ds for ds in a.datasets.split(",") if ds]
     report: dict = {}
@@ -492,6 +503,7 @@ def main(argv: list[str] | None = None) -> None:
         ingest_bin = None if (a.reuse_ingest or shard) else a.ingest_bin
         names = chunk_all(tool, data, work, a.size, peers, ingest_bin, a.rechunk_peers)
         questions = [json.loads(line) for line in (data / "questions.jsonl").read_text().splitlines() if line.strip()]
+        pages = budgets.get(ds, budgets.get("*"))
         docs = sample_docs(questions, pdf_pages(data) if pages is not None else {}, pages)
         cache = (a.cache or a.work / "vectors") / ds
         extra = [spec.partition(":")[2] for spec in a.also if spec.partition(":")[0] == ds]
