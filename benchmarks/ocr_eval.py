@@ -174,8 +174,8 @@ def report_truth(records: list[dict]) -> None:
             label = f"{dpi} dpi" if kind is None else f"  {kind}"
             print(
                 f"| {label} | {len(rs)} | {pct(t[1], t[0])} | {pct(o[1], o[0])} | "
-                f"{'-' if found is None else f'{found:+.0f}'} | {pct(t[3], t[2])} | {pct(o[3], o[2])} | "
-                f"{'-' if true is None else f'{true:+.0f}'} |"
+                f"{'-' if found is None else f'{found:+.1f}'} | {pct(t[3], t[2])} | {pct(o[3], o[2])} | "
+                f"{'-' if true is None else f'{true:+.1f}'} |"
             )
     words_by_dpi = {
         dpi: (sum(r["found"] for r in records if r["dpi"] == dpi), sum(r["words"] for r in records if r["dpi"] == dpi))
