@@ -1,6 +1,8 @@
 """OCR of rendered corpus pages against their own text layer (#26): word recall at 300 and 150 dpi,
 headings found on the OCRed pages against the same pages read as text, and pages/s on one core
-beside pymupdf's get_text("dict").
+beside pymupdf's get_text("dict"). With `--truth`, the pages that have heading ground truth
+independent of ingest (`ocr_truth.py`), each read from its text layer and by OCR from its render,
+both scored against that truth with one scorer: headings found and headings true, side by side.
 
 Each page of a corpus text PDF is rendered at the scanner's resolution, wrapped as an image-only
 PDF page and loaded through the PDF loader (`pdf: {ocr: auto}`), so the figures are those of the
@@ -16,6 +18,7 @@ other work gives the figure of one core; wall seconds are printed beside it.
     python benchmarks/ocr_eval.py                    # all pages, 300 and 150 dpi (tens of minutes)
     python benchmarks/ocr_eval.py --limit 6 --dpi 300  # a sample while developing
     python benchmarks/ocr_eval.py --pages 0:10         # a slice of the page list (to run in chunks)
+    python benchmarks/ocr_eval.py --truth --dpi 300    # the ground-truth pages (21 pages, ~2 min)
 """
 
 from __future__ import annotations
@@ -25,10 +28,12 @@ import json
 import os
 import sys
 import time
+from dataclasses import astuple
 from pathlib import Path
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")  # one core, as in a worker
 
+import ocr_truth
 import pymupdf
 from shared_paths import CORPUS, PDFEVAL, RAGBENCH
 
@@ -114,7 +119,79 @@ def score_page(path: Path, k: int, kind: str, dpi: int, options: LoaderOptions) 
     }
 
 
+def body_headings(loaded, page: int = 1) -> list[str]:
+    """The page's headings as they reach the heading paths (furniture headings are dropped)."""
+    return [b.text for b in loaded.blocks if b.page == page and b.kind == "heading" and b.layer == "body"]
+
+
+def score_truth_page(page: ocr_truth.TruthPage, dpi: int, options: LoaderOptions) -> dict:
+    """One ground-truth page's record: its headings read from the text layer and by OCR, each
+    scored against the truth (`ocr_truth.score`), with the words OCR found of the text layer's."""
+    single = text_page(page.path, page.page)
+    text = load_bytes(single, local_document(page.path, single, 0), options)
+    data = scanned_pdf(page.path, [page.page], dpi)
+    wall, cpu = time.perf_counter(), time.process_time()
+    loaded = load_bytes(data, local_document(page.path, data, 0), options)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    truth = words(page_text(text))
+    heads_text, heads_ocr = body_headings(text), body_headings(loaded)
+    return {
+        "set": "truth",
+        "file": page.path.name,
+        "page": page.page + 1,
+        "kind": page.kind,
+        "dpi": dpi,
+        "words": len(truth),
+        "found": round(recall(truth, page_text(loaded)) * len(truth)),
+        "truth_headings": list(page.headings),
+        "text_headings": heads_text,
+        "ocr_headings": heads_ocr,
+        "text": list(astuple(ocr_truth.score(list(page.headings), heads_text))),
+        "ocr": list(astuple(ocr_truth.score(list(page.headings), heads_ocr))),
+        "cpu": cpu,
+        "wall": wall,
+    }
+
+
+def pct(hits: int, of: int) -> str:
+    return f"{hits}/{of} {hits / of:.0%}" if of else "-"
+
+
+def report_truth(records: list[dict]) -> None:
+    """Text layer and OCR against the ground truth, per dpi: headings found (recall) and headings
+    true (precision), and OCR's difference in points."""
+    print("\nheadings against ground truth: the page read from its text layer, and by OCR from its render")
+    print("| | pages | headings found: text layer | OCR | points | headings true: text layer | OCR | points |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    for dpi in sorted({r["dpi"] for r in records}, reverse=True):
+        for kind in [None, *sorted({r["kind"] for r in records})]:
+            rs = [r for r in records if r["dpi"] == dpi and kind in (None, r["kind"])]
+            # HeadingScore's fields: truth, found, read, true
+            t = [sum(r["text"][i] for r in rs) for i in range(4)]
+            o = [sum(r["ocr"][i] for r in rs) for i in range(4)]
+            found = 100 * (o[1] / o[0] - t[1] / t[0]) if t[0] else None
+            true = 100 * (o[3] / o[2] - t[3] / t[2]) if t[2] and o[2] else None
+            label = f"{dpi} dpi" if kind is None else f"  {kind}"
+            print(
+                f"| {label} | {len(rs)} | {pct(t[1], t[0])} | {pct(o[1], o[0])} | "
+                f"{'-' if found is None else f'{found:+.1f}'} | {pct(t[3], t[2])} | {pct(o[3], o[2])} | "
+                f"{'-' if true is None else f'{true:+.1f}'} |"
+            )
+    words_by_dpi = {
+        dpi: (sum(r["found"] for r in records if r["dpi"] == dpi), sum(r["words"] for r in records if r["dpi"] == dpi))
+        for dpi in sorted({r["dpi"] for r in records}, reverse=True)
+    }
+    print(
+        "word recall of OCR against the text layer on these pages: "
+        + ", ".join(f"{dpi} dpi {h / n:.1%} of {n}" for dpi, (h, n) in words_by_dpi.items() if n)
+    )
+
+
 def report(records: list[dict], dict_rate: float | None) -> None:
+    truth = [r for r in records if r.get("set") == "truth"]
+    if truth:
+        report_truth(truth)
+    records = [r for r in records if r.get("set") != "truth"]
     for dpi in sorted({r["dpi"] for r in records}, reverse=True):
         rs = [r for r in records if r["dpi"] == dpi]
         total, found = sum(r["words"] for r in rs), sum(r["found"] for r in rs)
@@ -144,11 +221,15 @@ def main() -> None:
     parser.add_argument("--pages", default="", help="a slice START:END of the page list (to run in chunks)")
     parser.add_argument("--records", type=Path, help="append each page's record to this JSON-lines file")
     parser.add_argument("--report", type=Path, nargs="+", help="summarise record files of earlier runs, run nothing")
+    parser.add_argument("--truth", action="store_true", help="score the pages with heading ground truth instead")
     args = parser.parse_args()
 
     if args.report:
         records = [json.loads(line) for path in args.report for line in path.read_text().splitlines() if line]
         report(records, None)
+        return
+    if args.truth:
+        run_truth(args)
         return
     pages = [(path, k, kind) for path, ks, kind in PAGES if path.exists() for k in ks]
     if args.limit:
@@ -184,6 +265,33 @@ def main() -> None:
                 file=sys.stderr,
             )
     report(records, dict_rate)
+
+
+def run_truth(args: argparse.Namespace) -> None:
+    kinds = {path.name: kind for path, _, kind in PAGES}
+    pages = ocr_truth.truth_pages(kinds)
+    if args.pages:
+        start, _, end = args.pages.partition(":")
+        pages = pages[int(start or 0) : int(end) if end else None]
+    options = LoaderOptions(pdf=PdfOptions(ocr="auto"))
+    heads = sum(len(ocr_truth.distinct(list(p.headings))) for p in pages)
+    print(f"{len(pages)} ground-truth pages of {len({p.path for p in pages})} files, {heads} headings")
+    records = []
+    for dpi in args.dpi:
+        for page in pages:
+            record = score_truth_page(page, dpi, options)
+            records.append(record)
+            if args.records:
+                with args.records.open("a") as f:
+                    f.write(json.dumps(record) + "\n")
+            (truth, t_found, t_read, t_true), (_, o_found, o_read, o_true) = record["text"], record["ocr"]
+            print(
+                f"  {dpi} dpi  {page.path.name[:32]:32} p{page.page + 1:<2} {page.kind[:18]:18} truth {truth}: "
+                f"text layer {t_found} found, {t_true}/{t_read} true; OCR {o_found} found, {o_true}/{o_read} true  "
+                f"{record['cpu']:.1f} s",
+                file=sys.stderr,
+            )
+    report(records, None)
 
 
 if __name__ == "__main__":
