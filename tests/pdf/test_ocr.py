@@ -201,3 +201,46 @@ def test_a_line_opening_with_a_bold_lead_in_boxed_taller_runs_on_into_its_paragr
     lines = to_lines(found, scale).lines
     assert len({ln.block for ln in lines}) == 1
     assert len({ln.size for ln in lines}) == 1
+
+
+def lead_in_page(dpi: int) -> bytes:
+    """A page of 10-point Helvetica scanned at `dpi`: a paragraph, a bold heading, and a paragraph
+    whose first line opens with a bold lead-in filling two thirds of it, then regular type."""
+    import pymupdf
+
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    lines = [  # (space above, font, text)
+        (0, "helv", "The first machines that stored text for editing were built for typists in large"),
+        (0, "helv", "offices, where a letter was retyped whole for every change to a single word."),
+        (0, "helv", "Storage on tape or cards let a typist correct a line and print the page again."),
+        (7, "hebo", "Word Processors in the Office"),
+        (7, "hebo", "Wang Laboratories, Massachusetts:"),
+        (0, "helv", "Several typists shared one computer and its disks, and edited documents on screens"),
+        (0, "helv", "before anything was printed, which made the typewriter a printer of drafts."),
+    ]
+    y = 90.0
+    for space, font, text in lines:
+        y += space
+        page.insert_text((72, y), text, fontname=font, fontsize=10)
+        if text.startswith("Wang"):  # the lead-in's line runs on in regular type
+            page.insert_text((72 + pymupdf.get_text_length(text, font, 10), y), " screens in 1976.", fontsize=10)
+        y += 13
+    scan = pymupdf.open()
+    scan.new_page(width=612, height=792).insert_image(scan[0].rect, pixmap=page.get_pixmap(dpi=dpi))
+    return scan.tobytes()
+
+
+@pytest.mark.parametrize("dpi", [300, 150])
+def test_a_line_opening_with_a_bold_lead_in_is_body_and_a_bold_heading_a_heading(dpi, no_downloads, tmp_path):
+    """Over its whole box the lead-in's line measures bold (strokes 1.4 times the body's), but its
+    last third is in the body's weight: it is a paragraph under the heading, not a heading (nor, at
+    150 dpi, the second line of the heading above it); the bold heading stays one."""
+    data = lead_in_page(dpi)
+    loaded = load(tmp_path / "lead-in.pdf", data)
+    headings = [b.text for b in loaded.blocks if b.kind == "heading"]
+    assert headings == ["Word Processors in the Office"]
+    [lead_in] = [b for b in loaded.blocks if b.text.startswith("Wang")]
+    assert lead_in.kind == "paragraph"
+    assert lead_in.text == "Wang Laboratories, Massachusetts: screens in 1976."
+    assert lead_in.path[-1] == "Word Processors in the Office"
