@@ -24,6 +24,8 @@ RAY = Path(sys.executable).with_name("ray")
 START_TIMEOUT_S = 90.0
 """Start-up takes ~9 s on an idle machine; the CI box is shared by several jobs."""
 PROBE_TIMEOUT_S = 30.0
+WORKER_PORTS = 200
+"""Ports a node's workers may take, from a random low end."""
 
 
 def free_port(host: str) -> int:
@@ -114,11 +116,20 @@ class Cluster:
             f"--dashboard-agent-grpc-port={free_port(host)}",
             f"--runtime-env-agent-port={free_port(host)}",
         ]
+        # Ray refuses a worker port range that holds one of the node's own ports (seen in CI: the
+        # node manager's free port fell inside it): draw again until it holds none.
+        taken = (
+            {port}
+            | {int(p.rpartition("=")[2]) for p in ports}
+            | {int(a.rpartition("=")[2]) for a in args if a.startswith("--port=")}
+        )
         low = 20000 + secrets.randbelow(20000)
+        while taken & set(range(low, low + WORKER_PORTS + 1)):
+            low = 20000 + secrets.randbelow(20000)
         command = [
             str(RAY), "start", "--block", f"--node-ip-address={host}", "--num-cpus=1",
             f"--temp-dir={temp}", "--disable-usage-stats", f"--object-store-memory={100 * 1024 * 1024}",
-            f"--min-worker-port={low}", f"--max-worker-port={low + 200}", *ports, *args,
+            f"--min-worker-port={low}", f"--max-worker-port={low + WORKER_PORTS}", *ports, *args,
         ]  # fmt: skip
         log = (temp / "start.log").open("wb")
         process = subprocess.Popen(command, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
