@@ -22,6 +22,7 @@ from .thresholds import (
     FIGURE_MARK_AREA,
     FIGURE_MAX_PAGE_SHARE,
     FIGURE_MIN_SIDE,
+    OCR_DRAWING_COVER,
     OCR_MARK_INK,
     OCR_MARK_NEAR,
     OCR_MARK_SPECK,
@@ -34,7 +35,9 @@ def drawn_regions(image: Any, lines: Sequence[tuple[Box, str]], scale: float) ->
     `OCR_MARK_NEAR` of each other; a group at least `FIGURE_MIN_SIDE` both ways, with marks among
     its runs (a table's grid or an underline is rules only), within `FIGURE_MAX_PAGE_SHARE` of the
     page. A run larger than a mark that holds a line of prose is a panel or a frame round text,
-    no drawing (a chart's axis joins its bars into one large run, but holds labels only)."""
+    no drawing (a chart's axis joins its bars into one large run, but holds labels only). Its
+    marks must cover `OCR_DRAWING_COVER` of its box: a scan's specks and signatures, chained down a
+    page, cover a few hundredths of it."""
     import cv2
     import numpy as np
 
@@ -62,8 +65,9 @@ def drawn_regions(image: Any, lines: Sequence[tuple[Box, str]], scale: float) ->
     for gx, gy, gw, gh, _ in spans[1:groups].tolist():
         x0, y0, x1, y1 = gx + reach, gy + reach, gx + gw - reach, gy + gh - reach  # less the dilation
         own = drawn & (x >= x0 - 1) & (y >= y0 - 1) & (x + w <= x1 + 1) & (y + h <= y1 + 1)
+        covered = float((w[own] * h[own]).sum()) / max(1, (x1 - x0) * (y1 - y0))
         if (
-            own.any()
+            covered >= OCR_DRAWING_COVER
             and (x1 - x0) * scale >= FIGURE_MIN_SIDE
             and (y1 - y0) * scale >= FIGURE_MIN_SIDE
             and (x1 - x0) * (y1 - y0) <= FIGURE_MAX_PAGE_SHARE * width * height

@@ -433,6 +433,10 @@ TEXT_COVER = 0.05
 
 # OCR pages (`ocr.py`, `ocr_figures.py`: the page is an image; its lines are what the engine read)
 
+OCR_DRAWING_COVER = 0.2
+"""Share of a drawing's box its marks' own boxes must cover (summed): a rendered chart's 0.92 (its
+axis joins the bars), a scanned court filing's specks and signatures chained down the page's
+height 0.04-0.09 (which made the line-number gutter a figure's labels)."""
 OCR_MARK_INK = 224
 """Grey level (0-255) below which a pixel outside the lines read is drawn ink: a chart's pale
 bars and grid are drawn too; the paper's white and a render's anti-aliased halo are not."""
