@@ -3,6 +3,7 @@ text, PDF, Word and Excel), each file given a known modification time."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -41,3 +42,13 @@ def build(where: Path) -> Path:
     proc = ingest("run", docs, "--index", index, "--quiet", "--log-format", "text")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     return index
+
+
+def index_folder(docs: Path, where: Path) -> Path:
+    """`ingest run` over the folder `docs` by a job file with its index and state in `where`; the index."""
+    cfg = where / "job.json"
+    job = {"source": {"local": {"path": str(docs)}}, "sink": {"sqlite": str(where / "index.sqlite")}}
+    cfg.write_text(json.dumps(job | {"state": str(where / "state.sqlite")}), encoding="utf-8")
+    done = ingest("run", cfg, "--quiet")
+    assert done.returncode == 0, done.stdout + done.stderr
+    return where / "index.sqlite"

@@ -15,7 +15,7 @@ import pytest
 
 from ingest.search.bm25 import search
 from ingest.search.filters import Filters
-from tests.retrieval.examples_index import ingest
+from tests.retrieval.examples_index import index_folder, ingest
 
 FILING = "freelaw_doctor/doctor/test_assets/recap_documents/ca5_00516242060.pdf"
 HEADERS_DOCX = "python_docx/doc-odd-even-hdrs.docx"
@@ -34,20 +34,9 @@ def indexed(tmp_path_factory: pytest.TempPathFactory, corpus: Path) -> tuple[Pat
         stamps = [m for line in doc[0].get_text().splitlines() if (m := STAMP.match(line.strip()))]
     assert stamps
     found = stamps[0]
+    index = index_folder(docs, where)
     cfg = where / "job.json"
-    cfg.write_text(
-        json.dumps(
-            {
-                "source": {"local": {"path": str(docs)}},
-                "sink": {"sqlite": str(where / "index.sqlite")},
-                "state": str(where / "state.sqlite"),
-            }
-        ),
-        encoding="utf-8",
-    )
-    done = ingest("run", cfg, "--quiet")
-    assert done.returncode == 0, done.stdout + done.stderr
-    return where / "index.sqlite", cfg, found.group(1), found.group(2)
+    return index, cfg, found.group(1), found.group(2)
 
 
 def cli_hits(index: Path, query: str, *flags: str) -> list[dict]:

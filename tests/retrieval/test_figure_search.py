@@ -13,7 +13,7 @@ import pytest
 from ingest.search.bm25 import search
 from ingest.search.filters import Filters
 from tests.chunker.chart_truth import ARTICLE, CAPTION, figure_on_page
-from tests.retrieval.examples_index import ingest
+from tests.retrieval.examples_index import index_folder, ingest
 
 
 @pytest.fixture(scope="module")
@@ -22,20 +22,7 @@ def index(tmp_path_factory: pytest.TempPathFactory) -> Path:
     docs = where / "docs"
     docs.mkdir()
     shutil.copy(ARTICLE, docs / "article.pdf")
-    cfg = where / "job.json"
-    cfg.write_text(
-        json.dumps(
-            {
-                "source": {"local": {"path": str(docs)}},
-                "sink": {"sqlite": str(where / "index.sqlite")},
-                "state": str(where / "state.sqlite"),
-            }
-        ),
-        encoding="utf-8",
-    )
-    done = ingest("run", cfg, "--quiet")
-    assert done.returncode == 0, done.stdout + done.stderr
-    return where / "index.sqlite"
+    return index_folder(docs, where)
 
 
 def query() -> str:
