@@ -31,7 +31,7 @@ def too_small(data: bytes) -> tuple[int, int] | None:
 
 def _frame_sizes(data: bytes) -> Iterator[tuple[int, int]]:
     """Each frame's size (a multi-page TIFF's pages): headers only, no pixel is decoded."""
-    from PIL import Image  # python-pptx's and rapidocr's dependency: present wherever this runs
+    from PIL import Image  # pillow: a runtime dependency (python-pptx needs it too)
 
     with Image.open(io.BytesIO(data)) as image:
         for n in range(getattr(image, "n_frames", 1)):
