@@ -41,8 +41,8 @@ def figure_chunks(
         labels = " ".join(" ".join(b.text.split()) for b in run)
         head = " ".join(caption.text.split()) if caption is not None else ""
         pages = [p for b in run for p in (b.page, b.meta.get("page_end")) if p is not None]
+        path = run[0].path
         for text, count in _pieces(head, labels, tok, max_tokens):
-            path = run[0].path
             yield Chunk(
                 id=chunk_id(doc_id, path, text, seen),
                 doc_id=doc_id,

@@ -109,14 +109,14 @@ def tabulated(regions: Sequence[Box], vectors: Sequence[dict], lines: Sequence[L
     tables: list[Box] | None = None
     out = []
     for region in regions:
-        paths = [v for v in vectors if _centre_in(v["bbox"], region)]
-        over = [line for line in lines if _centre_in(line.bbox, region)]
+        paths = [v for v in vectors if inside(v["bbox"], (region,))]
+        over = [line for line in lines if inside(line.bbox, (region,))]
         if not over or not all(v["isrect"] for v in paths):
             continue
         if tables is None:
             found, _ = text_tables(lines, page)
             tables = [t.bbox for t in found if t.bbox is not None]
-        held = sum(1 for line in over if any(_centre_in(line.bbox, b) for b in tables))
+        held = sum(1 for line in over if inside(line.bbox, tables))
         if held >= FIGURE_TABLE_SHARE * len(over):
             out.append(region)
         elif _on_fills(region, paths, over) and (_adjoins(region, over, tables) or _aligned_rows(over)):
@@ -137,7 +137,7 @@ def _on_fills(region: Box, paths: Sequence[dict], over: Sequence[Line]) -> bool:
         for b in (v["bbox"],)
         if (b[2] - b[0]) * (b[3] - b[1]) <= FIGURE_SHADE_MAX_SHARE * area
     ]
-    on = sum(1 for line in over if any(_centre_in(line.bbox, f) for f in fills))
+    on = sum(1 for line in over if inside(line.bbox, fills))
     return on >= FIGURE_TABLE_SHARE * len(over)
 
 
@@ -168,11 +168,6 @@ def _aligned_rows(over: Sequence[Line]) -> bool:
     # Aligned: the pieces of all those rows fall in no more columns than the widest row has.
     columns = merged_spans((piece.bbox[0], piece.bbox[2]) for row in multi for piece in row)
     return len(columns) <= max(map(len, multi))
-
-
-def _centre_in(box: Box, region: Box) -> bool:
-    x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-    return region[0] <= x <= region[2] and region[1] <= y <= region[3]
 
 
 def figure_lines(lines: Sequence[Line], regions: Sequence[Box]) -> tuple[list[tuple[Box, list[Line]]], list[Line]]:
