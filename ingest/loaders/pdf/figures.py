@@ -12,7 +12,10 @@ Shading is no drawing: a statement that fills its rows or cells in a tint (and u
 totals) leaves as many filled boxes and short rules as a chart leaves marks. What tells them
 apart is the text over them: a table's text lines up in rows and columns of figures (the
 alignment rule of `text_tables` finds it), a chart's labels are scattered (an axis, a legend).
-A region whose lines are mostly a table's rows is a table, read as body, not a figure.
+A region whose lines are mostly a table's rows is a table, read as body, not a figure. A filing
+also draws a table in pieces (an underline cut at each column's gap, a grid ruled one cell at a
+time, a row shaded cell by cell), each piece too short to be a rule: joined, they are the rules
+and bands of a table, and a region that draws nothing else is no figure either.
 """
 
 from __future__ import annotations
