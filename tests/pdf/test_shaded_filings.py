@@ -1,0 +1,55 @@
+"""Tables the FinanceBench filings draw piece by piece, read in place from ../shared/ragbench (the
+filings are CC-BY-NC: a page is cut from the PDF at test time, never copied into the project).
+
+An underline cut at each column's gap, a grid's rules drawn one cell at a time and a row shaded
+cell by cell leave as many paths as a chart's marks; joined into the rules and bands they are,
+they draw only a table, and the table's words are body text. A chart beside them (a Gantt chart
+whose bars are drawn the same way, cell by cell, inside a frame) stays a figure."""
+
+from __future__ import annotations
+
+import pymupdf
+import pytest
+
+from tests.paths import RAGBENCH
+from tests.pdf.pages import load
+
+FILINGS = RAGBENCH / "financebench" / "pdfs"
+
+
+def _page(tmp_path, name: str, number: int):
+    """The filing's page (1-based) as a PDF of its own, read by the loader: its blocks."""
+    cut = pymupdf.open()
+    with pymupdf.open(FILINGS / name) as src:
+        cut.insert_pdf(src, from_page=number - 1, to_page=number - 1)
+    _, blocks = load(cut, tmp_path)
+    return blocks
+
+
+@pytest.mark.parametrize(
+    ("name", "number", "words"),
+    [
+        # A row shaded cell by cell under a rule drawn in pieces: the plan's figures.
+        ("GENERALMILLS_2019_10K.pdf", 111, ("30,678,206", "47.12", "security holders")),
+        # A head's column titles over an underline cut at each column's gap (white cells behind).
+        ("MGMRESORTS_2022_10K.pdf", 88, ("Beginning of", "Increase", "Decrease")),
+        ("MGMRESORTS_2022_10K.pdf", 105, ("Securities to be issued", "Weighted average")),
+        ("MGMRESORTS_2023Q2_10Q.pdf", 39, ("Debt maturing in", "Thereafter", "Fair Value")),
+        # A grid ruled one cell at a time, its rows left blank for the notations.
+        ("PEPSICO_2023_8K_dated-2023-05-30.pdf", 80, ("Amount and", "Unpaid Principal", "Notation")),
+        ("PEPSICO_2023_8K_dated-2023-05-30.pdf", 162, ("Amount and", "Unpaid Principal", "Notation")),
+    ],
+)
+def test_a_table_drawn_in_pieces_is_no_figure(tmp_path, name, number, words):
+    blocks = _page(tmp_path, name, number)
+    assert [b.text for b in blocks if b.kind == "figure"] == []
+    body = "\n".join(b.text for b in blocks)
+    assert all(word in body for word in words)
+
+
+def test_a_chart_drawn_in_pieces_stays_a_figure(tmp_path):
+    # Boeing's go-ahead and delivery chart: bars of cells of differing lengths inside a frame.
+    blocks = _page(tmp_path, "BOEING_2018_10K.pdf", 31)
+    figures = [b.text for b in blocks if b.kind == "figure"]
+    assert len(figures) == 1
+    assert "737 MAX 7" in figures[0] and "2019" in figures[0] and "787-10" in figures[0]
