@@ -203,6 +203,15 @@ def test_a_line_opening_with_a_bold_lead_in_boxed_taller_runs_on_into_its_paragr
     assert len({ln.size for ln in lines}) == 1
 
 
+def scanned(page, dpi: int) -> bytes:
+    """`page` rendered at `dpi` and wrapped as the only image of an image-only letter page: a scan."""
+    import pymupdf
+
+    scan = pymupdf.open()
+    scan.new_page(width=612, height=792).insert_image(scan[0].rect, pixmap=page.get_pixmap(dpi=dpi))
+    return scan.tobytes()
+
+
 def lead_in_page(dpi: int) -> bytes:
     """A page of 10-point Helvetica scanned at `dpi`: a paragraph, a bold heading, and a paragraph
     whose first line opens with a bold lead-in filling two thirds of it, then regular type."""
@@ -226,9 +235,7 @@ def lead_in_page(dpi: int) -> bytes:
         if text.startswith("Wang"):  # the lead-in's line runs on in regular type
             page.insert_text((72 + pymupdf.get_text_length(text, font, 10), y), " screens in 1976.", fontsize=10)
         y += 13
-    scan = pymupdf.open()
-    scan.new_page(width=612, height=792).insert_image(scan[0].rect, pixmap=page.get_pixmap(dpi=dpi))
-    return scan.tobytes()
+    return scanned(page, dpi)
 
 
 @pytest.mark.parametrize("dpi", [300, 150])
@@ -272,9 +279,7 @@ def coloured_heading_page(dpi: int) -> bytes:
         y += space
         page.insert_text((72, y), text, fontname=font, fontsize=9.5, color=colour)
         y += 13.5
-    scan = pymupdf.open()
-    scan.new_page(width=612, height=792).insert_image(scan[0].rect, pixmap=page.get_pixmap(dpi=dpi))
-    return scan.tobytes()
+    return scanned(page, dpi)
 
 
 @pytest.mark.parametrize("dpi", [300, 150])
