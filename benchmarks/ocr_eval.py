@@ -177,6 +177,7 @@ def report_truth(records: list[dict]) -> None:
                 f"{'-' if found is None else f'{found:+.1f}'} | {pct(t[3], t[2])} | {pct(o[3], o[2])} | "
                 f"{'-' if true is None else f'{true:+.1f}'} |"
             )
+    print_misses(records)
     words_by_dpi = {
         dpi: (sum(r["found"] for r in records if r["dpi"] == dpi), sum(r["words"] for r in records if r["dpi"] == dpi))
         for dpi in sorted({r["dpi"] for r in records}, reverse=True)
@@ -185,6 +186,22 @@ def report_truth(records: list[dict]) -> None:
         "word recall of OCR against the text layer on these pages: "
         + ", ".join(f"{dpi} dpi {h / n:.1%} of {n}" for dpi, (h, n) in words_by_dpi.items() if n)
     )
+
+
+def print_misses(records: list[dict]) -> None:
+    """Per dpi and page, the true headings OCR missed (marked where the text layer missed them
+    too) and the headings OCR read that are none: what the figures above are made of."""
+    for dpi in sorted({r["dpi"] for r in records}, reverse=True):
+        print(f"\n{dpi} dpi: headings OCR missed (* the text layer too), and OCR's headings that are none")
+        for r in (r for r in records if r["dpi"] == dpi):
+            truth = ocr_truth.distinct(r["truth_headings"])
+            missed = ocr_truth.unmatched(truth, r["ocr_headings"])
+            wrong = ocr_truth.unmatched(ocr_truth.distinct(r["ocr_headings"]), truth)
+            for head in missed:
+                star = "*" if head in ocr_truth.unmatched(truth, r["text_headings"]) else " "
+                print(f"  {r['file'][:16]:16} p{r['page']:<2} missed {star} {head[:70]!r}")
+            for head in wrong:
+                print(f"  {r['file'][:16]:16} p{r['page']:<2} false    {head[:70]!r}")
 
 
 def report(records: list[dict], dict_rate: float | None) -> None:

@@ -109,13 +109,18 @@ def distinct(texts: list[str]) -> list[str]:
     return list(seen.values())
 
 
+def _match(a: str, b: str) -> bool:
+    return bool(_struct.headings_match(a, b, MATCH_THRESHOLD))
+
+
 def score(truth: list[str], read: list[str]) -> HeadingScore:
     """Recall and precision of the headings read on a page against its ground truth."""
     truth, read = distinct(truth), distinct(read)
-
-    def match(a: str, b: str) -> bool:
-        return bool(_struct.headings_match(a, b, MATCH_THRESHOLD))
-
-    found = sum(any(match(t, r) for r in read) for t in truth)
-    true = sum(any(match(t, r) for t in truth) for r in read)
+    found = sum(any(_match(t, r) for r in read) for t in truth)
+    true = sum(any(_match(t, r) for t in truth) for r in read)
     return HeadingScore(len(truth), found, len(read), true)
+
+
+def unmatched(heads: list[str], others: list[str]) -> list[str]:
+    """The `heads` that match none of `others` (by `score`'s rule)."""
+    return [h for h in heads if not any(_match(h, o) for o in others)]

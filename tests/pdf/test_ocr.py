@@ -203,6 +203,15 @@ def test_a_line_opening_with_a_bold_lead_in_boxed_taller_runs_on_into_its_paragr
     assert len({ln.size for ln in lines}) == 1
 
 
+def scanned(page, dpi: int) -> bytes:
+    """`page` rendered at `dpi` and wrapped as the only image of an image-only letter page: a scan."""
+    import pymupdf
+
+    scan = pymupdf.open()
+    scan.new_page(width=612, height=792).insert_image(scan[0].rect, pixmap=page.get_pixmap(dpi=dpi))
+    return scan.tobytes()
+
+
 def lead_in_page(dpi: int) -> bytes:
     """A page of 10-point Helvetica scanned at `dpi`: a paragraph, a bold heading, and a paragraph
     whose first line opens with a bold lead-in filling two thirds of it, then regular type."""
@@ -226,9 +235,7 @@ def lead_in_page(dpi: int) -> bytes:
         if text.startswith("Wang"):  # the lead-in's line runs on in regular type
             page.insert_text((72 + pymupdf.get_text_length(text, font, 10), y), " screens in 1976.", fontsize=10)
         y += 13
-    scan = pymupdf.open()
-    scan.new_page(width=612, height=792).insert_image(scan[0].rect, pixmap=page.get_pixmap(dpi=dpi))
-    return scan.tobytes()
+    return scanned(page, dpi)
 
 
 @pytest.mark.parametrize("dpi", [300, 150])
@@ -244,3 +251,43 @@ def test_a_line_opening_with_a_bold_lead_in_is_body_and_a_bold_heading_a_heading
     assert lead_in.kind == "paragraph"
     assert lead_in.text == "Wang Laboratories, Massachusetts: screens in 1976."
     assert lead_in.path[-1] == "Word Processors in the Office"
+
+
+def coloured_heading_page(dpi: int) -> bytes:
+    """A page scanned at `dpi`: paragraphs of 9.5-point Helvetica in dark grey (grey 65, a report's
+    body) and between them a heading in bold Helvetica of the same size in teal (grey 125, as a
+    sustainability report's section heads)."""
+    import pymupdf
+
+    grey, teal = (0.255, 0.25, 0.26), (0.04, 0.73, 0.71)
+    before = [
+        "The first machines that stored text for editing were built for typists in large",
+        "offices, where a letter was retyped whole for every change to a single word.",
+        "Storage on tape or cards let a typist correct a line and print the page again.",
+    ]
+    after = [
+        "Several typists shared one computer and its disks, and edited documents on screens",
+        "before anything was printed, which made the typewriter a printer of drafts.",
+        "Each office kept its letters on disks and printed them again when they changed.",
+    ]
+    lines = [(0.0, "helv", grey, t) for t in before] + [(9.0, "hebo", teal, "Word processors in the office")]
+    lines += [(4.0, "helv", grey, t) for t in after]
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    y = 90.0
+    for space, font, colour, text in lines:
+        y += space
+        page.insert_text((72, y), text, fontname=font, fontsize=9.5, color=colour)
+        y += 13.5
+    return scanned(page, dpi)
+
+
+@pytest.mark.parametrize("dpi", [300, 150])
+def test_a_bold_heading_in_a_light_colour_reads_bold(dpi, no_downloads, tmp_path):
+    """The teal heading's ink is barely darker than mid-grey: counted against a fixed grey only
+    its strokes' cores were ink and it read thinner than the grey body; measured at half the depth
+    of its own ink it is bold, and a heading, at either resolution, and the body is not."""
+    loaded = load(tmp_path / "teal.pdf", coloured_heading_page(dpi))
+    assert [b.text for b in loaded.blocks if b.kind == "heading"] == ["Word processors in the office"]
+    [after] = [b for b in loaded.blocks if b.text.startswith("Several typists")]
+    assert after.path[-1] == "Word processors in the office"

@@ -84,7 +84,12 @@ dpi, a lead-in over two thirds of a line measures 2.6 pixels, the line's last th
 lead-in short of that and still holds some letters of a one-word heading."""
 
 INK = 128
-"""Grey level (0-255) below which a pixel is ink."""
+"""Grey level (0-255) below which a pixel is ink where a box shows no paper to measure against
+(light type on a dark panel)."""
+
+PAPER_CONTRAST = 32
+"""Grey levels (0-255) a box's ink must lie below its paper for the strokes to be read at half
+its depth; less is a box without type in it, read against `INK`."""
 
 
 def read_page(page: Any, first_block: int = 0) -> OcrPage:
@@ -105,11 +110,21 @@ def _tail(box: tuple[float, float, float, float]) -> tuple[float, float, float, 
 
 def stroke_width(image: Any, box: tuple[float, float, float, float]) -> float:
     """Mean width in pixels of the strokes in a box of the image: twice the ink's area over its
-    edge's length (a stroke w wide and l long has area w*l and edges 2*l)."""
+    edge's length (a stroke w wide and l long has area w*l and edges 2*l). Ink is what lies
+    darker than halfway between the box's paper (its median grey) and its ink (its darkest grey),
+    so strokes are measured at half their depth whatever their colour: against a fixed grey a
+    heading in teal (grey 125) measured its strokes' cores only, and at 150 dpi, where a thin
+    stroke's blur keeps its core light, a light face in grey 65 was thinned against a bold one.
+    Measured so, lines read at 150 and at 300 dpi are within a few hundredths of each other over
+    the page's usual line (bold headings 1.4-2.0 times it at either)."""
     import numpy as np
 
     x0, y0, x1, y1 = (max(0, round(v)) for v in box)
-    ink = image[y0:y1, x0:x1].mean(axis=2) < INK
+    grey = image[y0:y1, x0:x1].mean(axis=2)
+    if not grey.size:
+        return 0.0
+    paper, depth = float(np.median(grey)), float(grey.min())
+    ink = grey < ((paper + depth) / 2 if paper > INK and paper - depth >= PAPER_CONTRAST else INK)
     edges = np.count_nonzero(ink[:, 1:] != ink[:, :-1]) + np.count_nonzero(ink[1:, :] != ink[:-1, :])
     return 2 * float(ink.sum()) / edges if edges else 0.0
 
