@@ -18,6 +18,7 @@ from ..blocks import FIGURE, Block, Chunk, Citation, Loaded
 from . import ChunkOptions
 from .figures import figure_chunks
 from .ids import chunk_id
+from .lead_in import lead_in_run
 from .sentences import sentence_spans
 from .tokens import Tokenizer, get_tokenizer
 from .units import Unit, display_text, unit_of_block, units_of
@@ -131,10 +132,22 @@ def _section_drafts(section: list[Block], text: str | None, tok: Tokenizer, pack
     if whole is not None:
         return [whole]
     units: list[Unit] = []
+    first_unit: list[int] = []  # the index in `units` of each block's first unit
     for i, block in enumerate(section):
         seam = _seam(text, section[i - 1], block) if i else ""
-        units.extend(units_of(block, i, seam, tok, packer.max))
+        first_unit.append(len(units))
+        room = 0
+        if block.kind == "table":
+            begin = lead_in_run(section, units, first_unit, i, packer.max)
+            if begin < len(units):
+                units[begin:] = [u._replace(lead_in=True) for u in units[begin:]]
+                room = tok.count(_joined(units[begin:]) + seam)  # what it takes beside the table
+        units.extend(units_of(block, i, seam, tok, packer.max, room))
     return packer.pack(units) if units else []
+
+
+def _joined(units: Sequence[Unit]) -> str:
+    return units[0].text + "".join(u.seam + u.text for u in units[1:])
 
 
 def _join_sections(
@@ -268,6 +281,18 @@ class _Packer:
                 cur = self._start(drafts[-1] if drafts else None, unit)
                 continue
             count = self._join(cur, unit.seam, unit)
+            if (
+                count > self.max
+                and cur.overlap
+                and _opens_table(unit)
+                and all(u.lead_in for u in cur.units[cur.overlap :])
+            ):
+                # a lead-in that opened this draft with the previous chunk's tail: the tail goes,
+                # the lead-in stays with its table
+                bare = self._bare(cur)
+                bare_count = self._join(bare, unit.seam, unit)
+                if bare_count <= self.max:
+                    cur, count = bare, bare_count
             if count <= self.max and not _repeats_header(cur, unit):
                 self._append(cur, unit, count)
                 continue
@@ -277,6 +302,14 @@ class _Packer:
         if cur is not None:
             drafts.append(cur)
         return self._merge_small(drafts)
+
+    def _bare(self, cur: _Draft) -> _Draft:
+        """`cur` without the overlap it carried from the previous draft."""
+        own = cur.units[cur.overlap :]
+        draft = self._start(None, own[0])
+        for unit in own[1:]:
+            self._append(draft, unit, self._join(draft, unit.seam, unit))
+        return draft
 
     def _start_with(self, previous: _Draft, units: list[Unit]) -> _Draft:
         """A new draft holding `units` (known to fit together), with overlap if it still fits."""
@@ -329,9 +362,19 @@ class _Packer:
         ("Cost of Sales:") with whatever it introduces; otherwise
         the cut moves back to the last paragraph or line break, if `cur` stays at least half full.
         Empty when the cut stays where it is.
+
+        A table's lead-in (`Unit.lead_in`) goes with its first rows: all of it if it fits beside
+        them, else as much of its end as fits.
         """
         own = range(cur.overlap + 1, len(cur.units))  # cut positions that leave `cur` non-empty
         last = cur.units[-1]
+        if last.lead_in and _opens_table(unit):
+            begin = len(cur.units)
+            while begin - 1 in own and cur.units[begin - 1].lead_in:
+                begin -= 1
+            for i in range(begin, len(cur.units)):
+                if self._fits_with(cur, i, unit):
+                    return self._cut(cur, i)
         if (
             own
             and last.kind == "paragraph"
@@ -409,6 +452,11 @@ class _Packer:
         draft.units.append(unit)
         draft.seams.append(unit.seam)
         draft.counts.append(count)
+
+
+def _opens_table(unit: Unit) -> bool:
+    """A whole table or its first piece (the pieces after it start at a weaker boundary)."""
+    return unit.kind == "table" and unit.strength == 3
 
 
 def _repeats_header(draft: _Draft, unit: Unit) -> bool:

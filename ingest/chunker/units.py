@@ -44,6 +44,9 @@ class Unit(NamedTuple):
     ocr: float | None = None
     """The OCR engine's confidence on the block's page, where the block was read by OCR (its
     `meta["ocr"]`): the chunk says so, as its text may hold OCR's misreadings."""
+    lead_in: bool = False
+    """Part of the short paragraphs right before a table (its title, units, column labels: pack.py
+    `lead_in_run`): it moves forward with the table's first rows rather than be cut from them."""
 
     def carry(self, begin: int, text: str, count: int) -> Unit:
         """The tail `text` (from `begin`) of this unit, as overlap for the next chunk."""
@@ -85,7 +88,9 @@ def unit_of_block(block: Block, seam: str, text: str, count: int = 0) -> Unit:
     )
 
 
-def units_of(block: Block, block_id: int, seam: str, tok: Tokenizer, max_tokens: int) -> Iterator[Unit]:
+def units_of(block: Block, block_id: int, seam: str, tok: Tokenizer, max_tokens: int, room: int = 0) -> Iterator[Unit]:
+    """The block's units; a table split in pieces leaves `room` tokens beside its first piece (for
+    its lead-in, which then fits in the same chunk)."""
     text = display_text(block)
     if not block.text.strip():
         return
@@ -97,7 +102,7 @@ def units_of(block: Block, block_id: int, seam: str, tok: Tokenizer, max_tokens:
     page_end = block.meta.get("page_end", block.page) if block.meta else block.page
     ocr = ocr_of(block)
     if block.kind == "table":
-        pieces = _table_pieces(text, block.header_rows, tok, max_tokens)
+        pieces = _table_pieces(text, block.header_rows, tok, max_tokens, max(max_tokens - room, 1))
     elif is_prose(block):
         pieces = _prose_pieces(text, tok, max_tokens)
     else:
@@ -270,28 +275,48 @@ def _regroup(text: str, lines: list[tuple[int, int, int, int]], tok: Tokenizer) 
     return out
 
 
-def _table_pieces(text: str, header_rows: int, tok: Tokenizer, limit: int) -> Iterator[Piece]:
-    """Groups of whole rows, each led by the header (and its delimiter line) when it has one."""
+def _table_pieces(text: str, header_rows: int, tok: Tokenizer, limit: int, first: int) -> Iterator[Piece]:
+    """Groups of whole rows, each led by the header (and its delimiter line) when it has one; the
+    first group within `first` tokens (at most `limit`), the others within `limit`."""
     lines = _lines(text, 0, len(text))
     head = header_lines([text[a:b] for a, b in lines[: header_rows + 1]], header_rows)
     if not head:
-        yield from _line_pieces(text, 0, len(text), tok, limit)
+        yield from _first_smaller(text, 0, tok, first, limit, True)
         return
     header = text[: lines[head - 1][1]]
     header_count = tok.count(header)
-    body_limit = max(limit - header_count - tok.count("\n"), 1)  # the header's line break counts too
+    extra = header_count + tok.count("\n")  # the header's line break counts too
     body = lines[head:]
     if not body:
-        yield from _line_pieces(text, 0, len(text), tok, limit)
+        yield from _first_smaller(text, 0, tok, first, limit, True)
         return
     seam = ""
-    for begin, end, rows, _count, _seam, _strength in _line_pieces(text, body[0][0], len(text), tok, body_limit, False):
+    rows_of = _first_smaller(text, body[0][0], tok, max(first - extra, 1), max(limit - extra, 1), False)
+    for begin, end, rows, _count, _seam, _strength in rows_of:
         piece = header + "\n" + rows
         count = tok.join(header, header_count, "\n", rows, _count)
         if count is None:
             count = tok.count(piece)
         yield begin, end, piece, count, seam, 2
         seam = "\n"
+
+
+def _first_smaller(
+    text: str, begin: int, tok: Tokenizer, first: int, limit: int, cut_long_lines: bool
+) -> Iterator[Piece]:
+    """`_line_pieces` of text[begin:], the first piece within `first` tokens, the rest within `limit`."""
+    if first >= limit:
+        yield from _line_pieces(text, begin, len(text), tok, limit, cut_long_lines)
+        return
+    opening = next(_line_pieces(text, begin, len(text), tok, first, cut_long_lines))
+    yield opening
+    rest = opening[1]
+    assert rest is not None  # line pieces always know where they end
+    for i, piece in enumerate(_line_pieces(text, rest, len(text), tok, limit, cut_long_lines)):
+        if i == 0:  # it starts a run of its own, with no seam: give it the text between (a cut
+            seam = text[rest : piece[0]]  # inside a line, after a long first line, is weak)
+            piece = (*piece[:4], seam, piece[5] if "\n" in seam else 0)
+        yield piece
 
 
 def _lines(text: str, begin: int, end: int) -> list[tuple[int, int]]:
