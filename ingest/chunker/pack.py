@@ -5,7 +5,7 @@ not stand alone (headings with no body, a section under `min_tokens`: `_sections
 `_join_sections`), the headings between them in its text. Inside a section each block becomes one unit if it fits the budget; otherwise it is split by its own
 grain (units.py). Units are packed greedily; when the next one does not fit, the cut may move back
 to a stronger boundary (a lead-in before its list, a paragraph or line break) while the chunk stays
-half full. Counts are joined, never recounted: each unit is encoded once and `Tokenizer.join`
+half full; a table's lead-in (lead_in.py) goes with its first rows. Counts are joined, never recounted: each unit is encoded once and `Tokenizer.join`
 corrects the seam exactly.
 """
 
