@@ -53,3 +53,39 @@ def test_a_chart_drawn_in_pieces_stays_a_figure(tmp_path):
     figures = [b.text for b in blocks if b.kind == "figure"]
     assert len(figures) == 1
     assert "737 MAX 7" in figures[0] and "2019" in figures[0] and "787-10" in figures[0]
+
+
+def _rows(blocks) -> list[tuple[str, ...]]:
+    """Every table block's rows, their cells with spaces made one."""
+    return [tuple(" ".join(cell.split()) for cell in row) for b in blocks if b.kind == "table" for row in b.rows or ()]
+
+
+def test_a_table_ruled_in_pieces_keeps_its_rows(tmp_path):
+    # General Mills' plan table: its rules cut at every cell's edge, each row shaded cell by cell,
+    # a label wrapped over three lines with its figures on the last. Its rows are a table's, each
+    # label in the row of its figures, not a paragraph per cell.
+    rows = _rows(_page(tmp_path, "GENERALMILLS_2019_10K.pdf", 111))
+    assert (
+        "Equity compensation plans approved by security holders",
+        "30,678,206(b)",
+        "$ 47.12",
+        "30,265,462(d)",
+    ) in rows
+    assert ("Equity compensation plans not approved by security holders", "123,190(c)", "$ -", "-") in rows
+    assert ("Total", "30,801,396", "$ 47.12", "30,265,462") in rows
+
+
+@pytest.mark.parametrize("number", [80, 162])
+def test_a_blank_form_ruled_cell_by_cell_is_a_table_of_its_heads(tmp_path, number):
+    # PepsiCo's schedule of advances: a grid of thirty empty rows under its heads, each head
+    # stacked over two or three lines. One row holds them, each whole in its column.
+    blocks = _page(tmp_path, "PEPSICO_2023_8K_dated-2023-05-30.pdf", number)
+    assert _rows(blocks) == [
+        (
+            "Date",
+            "Amount and Currency of Advance",
+            "Amount of Principal Paid Or Prepaid",
+            "Unpaid Principal Balance",
+            "Notation Made By",
+        )
+    ]

@@ -98,6 +98,8 @@ from .thresholds import (
     BAR_MIN_WIDTH,
     FOOTNOTE_LOWER_HALF,
     FOOTNOTE_MIN_CHARS,
+    FORM_BLANK_ROWS,
+    FORM_HEADS,
     FULL_LINE_SLACK,
     GARBAGE_DOCUMENT,
     LIST_INDENT_STEP,
@@ -411,8 +413,12 @@ def _tables(
         grid = peel_prose(whole, rows)
         if grid is not whole:  # paragraphs the frame took in stay the page's text
             rows = [tuple(_cell(c) for c in row) for row in cell_texts(grid, words)]
+        # A form left blank (a ledger's heads over empty rows to write in) is a table all the
+        # same: its heads, read as one row, say which column is which; read apart, they mix.
+        form = sum(map(any, rows)) == 1 and any(rows[0]) and len(rows) > FORM_BLANK_ROWS
+        form = form and sum(map(bool, rows[0])) >= FORM_HEADS
         rows = [r for r in rows if any(r)]
-        if len(rows) < 2 or max(len(r) for r in rows) < 2 or framed_prose(rows):
+        if (len(rows) < 2 and not form) or max(len(r) for r in rows) < 2 or framed_prose(rows):
             continue  # a framed paragraph, not a table: its lines stay text
         columns = _columns(grid)
         if right_to_left_rows(rows):  # read as its script is: the right-hand cell first

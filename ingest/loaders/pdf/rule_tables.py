@@ -6,7 +6,8 @@ rows across the whole page, where the other column's prose shares every row and 
 already joined cells a few ems apart into one line. Here the rules give the table its box, and
 the words between them its cells:
 
-- rules: horizontal strokes of one span (left and right ends within a snap), two or more, over
+- rules: horizontal strokes (pieces that meet end to end on one line joined: a filing cuts a
+  rule at every cell's edge) of one span (left and right ends within a snap), two or more, over
   one another, none beside them on their line (a statement rules each column's totals apart),
   none right under a line of words it runs the length of (a link's underline in a passage);
   the stretches between them must hold rows, not prose (a run of six or more words, most in
@@ -15,7 +16,8 @@ the words between them its cells:
   pieces beside them on their line: a statement's labels left of its ruled figures) make it
   part of something wider, no table;
 - rows: the words' centres, a new row where they step down by over half a word's height (a label
-  centred over its two sub-rows joins one of them);
+  centred over its two sub-rows joins one of them); where that leaves too few rows of figures, a
+  label wrapped over lines (going on in lower case) is one row with the figures on its last line;
 - cells: a row's words joined across gaps under an em's half (a phrase), two figures apart;
   columns: the phrases of the rows with figures, their x-ranges merged where they overlap (heads
   spanning columns would merge them, so heads are placed afterwards, by centre);
@@ -53,6 +55,7 @@ from .thresholds import (
     RULE_TABLE_MIN_WIDTH,
     RULE_UNDER,
     RULE_WORD_CENTRE,
+    SHAPE_PIECE_GAP,
     SNAP,
     THIN,
     THIRDS,
@@ -142,7 +145,8 @@ def _overlap(a: Box | None, b: Box | None) -> bool:
 def _rule_sets(rects: Sequence[Box], taken: Sequence[Box]) -> list[tuple[float, float, list[float]]]:
     """Horizontal rules of one span, two or more, outside the tables found already (a grid's own
     rules): (left, right, their heights top to bottom)."""
-    strokes = [((y0 + y1) / 2, x0, x1) for x0, y0, x1, y1 in rects if y1 - y0 <= THIN and x1 - x0 > THIN]
+    flat = [((y0 + y1) / 2, x0, x1) for x0, y0, x1, y1 in rects if y1 - y0 <= THIN and x1 - x0 > y1 - y0]
+    strokes = [s for s in _end_to_end(flat) if s[2] - s[1] > THIN]
     wide = [s for s in strokes if s[2] - s[1] >= RULE_TABLE_MIN_WIDTH]
     if len(wide) < 2:
         return []  # most pages: no two rules that could span a table
@@ -170,6 +174,20 @@ def _rule_sets(rects: Sequence[Box], taken: Sequence[Box]) -> list[tuple[float, 
         else:
             sets.append((x0, x1, [y]))
     return [s for s in sets if len(s[2]) >= 2]
+
+
+def _end_to_end(strokes: list[tuple[float, float, float]]) -> list[tuple[float, float, float]]:
+    """Strokes on one line that meet end to end joined: a filing cuts a rule at every cell's edge,
+    and its pieces, each beside the next, would read as columns' underlines ruled apart (those
+    leave a gap between them; pieces of one rule touch)."""
+    out: list[tuple[float, float, float]] = []
+    for y, x0, x1 in sorted(strokes, key=lambda s: (round(s[0] / RULE_LEVEL), s[1])):
+        last = out[-1] if out else None
+        if last is not None and abs(last[0] - y) <= RULE_LEVEL and x0 <= last[2] + SHAPE_PIECE_GAP:
+            out[-1] = (last[0], last[1], max(last[2], x1))
+        else:
+            out.append((y, x0, x1))
+    return out
 
 
 def _underline(y: float, x0: float, x1: float, by_foot: dict[int, list[tuple]]) -> bool:
@@ -286,6 +304,19 @@ def _phrases(row: list[tuple]) -> list[list[tuple]]:
 
 def _table(box: Box, inner: list[float], words: list[tuple], page: int) -> Unit | None:
     rows = [_phrases(row) for row in _rows(words)]
+    table = _read(box, inner, rows, page)
+    if table is None:
+        # Too few rows of figures, maybe for labels wrapped over lines (their first lines read as
+        # rows of words): read again with each wrapped label in the row of its figures. Only
+        # then: a caption over a group's rows may be followed by a label in lower case ("bert-base").
+        wrapped = _wrapped(rows)
+        if len(wrapped) < len(rows):
+            table = _read(box, inner, wrapped, page)
+    return table
+
+
+def _read(box: Box, inner: list[float], rows: list[list[list[tuple]]], page: int) -> Unit | None:
+    """The table the rows of phrases make, or None: too few rows, figures or columns."""
     if len(rows) < RULE_MIN_ROWS:
         return None
     data = [r for r, row in enumerate(rows) if _figures(row)]
@@ -312,6 +343,29 @@ def _table(box: Box, inner: list[float], words: list[tuple], page: int) -> Unit 
     cells = tuple(tuple(row) for row in grid)
     heads = with_year_rows(cells, heads) if 0 < heads < len(cells) else header_rows(cells)
     return Unit("table", [], page, rows=cells, header_rows=heads, bbox=box)
+
+
+def _wrapped(rows: list[list[list[tuple]]]) -> list[list[list[tuple]]]:
+    """A row label wrapped over lines is one row's: a lone phrase (no figure) joins the row under
+    it when that row's first phrase goes on in lower case under it ("Equity compensation" /
+    "plans approved by" / "security holders  30,678,206  47.12": a filing sets a long label's
+    figures on its last line). Read apart, each line of the label is a row without figures."""
+    out: list[list[list[tuple]]] = []
+    for row in rows:
+        last = out[-1] if out else None
+        lead = row[0]
+        if (
+            last is not None
+            and len(last) == 1
+            and not figure(" ".join(w[4] for w in last[0]))
+            and lead[0][4][:1].islower()
+            and lead[0][0] < last[0][-1][2]
+            and last[0][0][0] < lead[-1][2]
+        ):
+            out[-1] = [last[0] + lead] + row[1:]
+        else:
+            out.append(row)
+    return out
 
 
 def _figures(row: list[list[tuple]]) -> bool:

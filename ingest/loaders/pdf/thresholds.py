@@ -364,6 +364,12 @@ THIN = 3.0
 """A filled or stroked rectangle at most this thick (points) is a rule, not a box."""
 GRID_MIN_VERTICALS = 3
 """Vertical rules a grid needs, at least (two columns)."""
+FORM_BLANK_ROWS = 2
+"""Empty rows a ruled grid holds under its heads, at least, to be a form left blank (a ledger's
+rows to write in; a loan note's schedule of advances has thirty), a table though only its heads
+hold text: a box of one row of text is a frame."""
+FORM_HEADS = 3
+"""Filled head cells a blank form shows, at least: two are a label and its value in a box."""
 HEAD_MAX_CHARS = 100
 """Longest cell a row of column heads holds; a longer one is prose (a paragraph the grid caught)."""
 FILE_CELL = 32.0
