@@ -89,3 +89,33 @@ def test_a_blank_form_ruled_cell_by_cell_is_a_table_of_its_heads(tmp_path, numbe
             "Notation Made By",
         )
     ]
+
+
+def _tables(blocks) -> list[list[tuple[str, ...]]]:
+    """Each table block's rows, their cells with spaces made one."""
+    return [[tuple(" ".join(c.split()) for c in row) for row in b.rows or ()] for b in blocks if b.kind == "table"]
+
+
+def test_a_table_stacked_under_a_rule_is_a_table_of_its_own(tmp_path):
+    # JPMorgan's wholesale loans by origination year: June's table ends on a rule (its totals and
+    # charge-offs over it), and December's opens under that rule with its own heads. December's
+    # heads head December's rows; they are no rows at the foot of June's.
+    tables = _tables(_page(tmp_path, "JPMORGAN_2023Q2_10Q.pdf", 157))
+    assert not [
+        t for t in tables if any(r[0] == "Gross charge-offs" for r in t) and any("December 31, 2022" in r for r in t)
+    ]
+    december = [t for t in tables if any("December 31, 2022" in r for r in t) and any("$ 24,134" in r for r in t)]
+    assert len(december) == 1
+    assert [r[0] for r in december[0] if any(c.startswith("$") for c in r)] == [
+        "Investment-grade",
+        "Total retained loans",
+    ]
+
+
+def test_a_folio_under_a_ruled_table_is_no_row(tmp_path):
+    # Boeing's anti-dilutive shares: the table's own bottom rule lies in its ruled body (a grid),
+    # so the next rule down is the page's, under the folio "71", far below the last row.
+    tables = _tables(_page(tmp_path, "BOEING_2022_10K.pdf", 75))
+    ruled = [t for t in tables if t and t[0][0] == "Years ended December 31,"]
+    assert ruled and all(r[0] != "71" for t in ruled for r in t)
+    assert ruled[0][-1][0] == "Stock options"

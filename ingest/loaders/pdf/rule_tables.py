@@ -12,7 +12,8 @@ the words between them its cells:
   none right under a line of words it runs the length of (a link's underline in a passage);
   the stretches between them must hold rows, not prose (a run of six or more words, most in
   lower case, is a caption or a paragraph between two tables), so a run of such stretches is
-  one table's; rows that run on past the rules' ends (one MuPDF line, or most rows with short
+  one table's (until a stretch opens with heads over the figures' columns: the next table's);
+  rows that run on past the rules' ends (one MuPDF line, or most rows with short
   pieces beside them on their line: a statement's labels left of its ruled figures) make it
   part of something wider, no table;
 - rows: the words' centres, a new row where they step down by over half a word's height (a label
@@ -53,6 +54,7 @@ from .thresholds import (
     RULE_PROSE_WORDS,
     RULE_ROW_STEP,
     RULE_TABLE_MIN_WIDTH,
+    RULE_TRAIL_GAP,
     RULE_UNDER,
     RULE_WORD_CENTRE,
     SHAPE_PIECE_GAP,
@@ -212,17 +214,31 @@ def _underline(y: float, x0: float, x1: float, by_foot: dict[int, list[tuple]]) 
 
 def _runs(ys: list[float], words: Sequence[tuple]) -> list[tuple[float, float, list[float]]]:
     """Stretches of consecutive rules whose gaps hold rows, not prose: (top, bottom, the rules
-    between). A gap holding prose ends one table; the next may start at its lower rule."""
+    between). A gap holding prose ends one table; the next may start at its lower rule. A gap
+    opening with heads under rows of figures starts the next table at its upper rule."""
     runs: list[tuple[float, float, list[float]]] = []
     ordered = sorted(words, key=lambda w: (w[1] + w[3]) / 2)
     centres = [(w[1] + w[3]) / 2 for w in ordered]
     start = 0
+    cells = float("inf")  # the left edge of the run's figures so far (right of its labels)
     for k in range(len(ys) - 1):
         gap = ordered[bisect_right(centres, ys[k]) : bisect_left(centres, ys[k + 1])]
-        if any(_prose(p) for row in _rows(gap) for p in _phrases(row)):
+        rows = [_phrases(row) for row in _rows(gap)]
+        if any(_prose(p) for row in rows for p in row):
             if k > start:
                 runs.append((ys[start], ys[k], ys[start + 1 : k]))
-            start = k + 1
+            start, cells = k + 1, float("inf")
+            continue
+        # Rows of figures, then a rule and a row of heads over the figures' columns (none in the
+        # labels' column, no figure: "Secured by real estate" over the next period's columns)
+        # with rows of figures under them: the next table stacked under the rule, its own heads
+        # first. A group's label opens at the labels' edge ("Assets") and stays a row; a line
+        # alone between two rules (lined paper's) heads nothing.
+        head = bool(rows) and rows[0][0][0][0] >= cells and not any(_figure(p) for p in rows[0])
+        if k > start and head and any(_figures(row) for row in rows[1:]):
+            runs.append((ys[start], ys[k], ys[start + 1 : k]))
+            start, cells = k, float("inf")
+        cells = min([cells] + [row[1][0][0] for row in rows if _figures(row)])
     if len(ys) - 1 > start:
         runs.append((ys[start], ys[-1], ys[start + 1 : -1]))
     return runs
@@ -303,7 +319,7 @@ def _phrases(row: list[tuple]) -> list[list[tuple]]:
 
 
 def _table(box: Box, inner: list[float], words: list[tuple], page: int) -> Unit | None:
-    rows = [_phrases(row) for row in _rows(words)]
+    rows, box = _trimmed([_phrases(row) for row in _rows(words)], box)
     table = _read(box, inner, rows, page)
     if table is None:
         # Too few rows of figures, maybe for labels wrapped over lines (their first lines read as
@@ -313,6 +329,25 @@ def _table(box: Box, inner: list[float], words: list[tuple], page: int) -> Unit 
         if len(wrapped) < len(rows):
             table = _read(box, inner, wrapped, page)
     return table
+
+
+def _trimmed(rows: list[list[list[tuple]]], box: Box) -> tuple[list[list[list[tuple]]], Box]:
+    """The rows without those that end it far below the rest, without figures: the table's own
+    bottom rule lay in a grid found already, so the next rule down (the page's, under its folio)
+    took in the lines between. The box ends between the last row kept and the first dropped."""
+    centres = [_centre(row) for row in rows]
+    steps = sorted(b - a for a, b in zip(centres, centres[1:]))
+    n = len(rows)
+    while (
+        n > 1
+        and not _figures(rows[n - 1])
+        and centres[n - 1] - centres[n - 2] > RULE_TRAIL_GAP * steps[len(steps) // 2]
+    ):
+        n -= 1
+    if n == len(rows):
+        return rows, box
+    bottom = (max(w[3] for p in rows[n - 1] for w in p) + min(w[1] for p in rows[n] for w in p)) / 2
+    return rows[:n], (box[0], box[1], box[2], bottom)
 
 
 def _read(box: Box, inner: list[float], rows: list[list[list[tuple]]], page: int) -> Unit | None:
@@ -368,9 +403,13 @@ def _wrapped(rows: list[list[list[tuple]]]) -> list[list[list[tuple]]]:
     return out
 
 
+def _figure(phrase: list[tuple]) -> bool:
+    return figure(" ".join(w[4] for w in phrase))
+
+
 def _figures(row: list[list[tuple]]) -> bool:
     """A row of a table's figures: two cells or more, a figure beside its first."""
-    return len(row) >= 2 and any(figure(" ".join(w[4] for w in p)) for p in row[1:])
+    return len(row) >= 2 and any(_figure(p) for p in row[1:])
 
 
 def _centre(row: list[list[tuple]]) -> float:

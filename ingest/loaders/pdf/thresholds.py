@@ -410,6 +410,9 @@ THIRDS = 3
 """Denominator of the shares in thirds a ruled column is judged by (figures under a third, edges on two thirds)."""
 RULE_ROW_STEP = 0.5
 """Share of the median line height that separates two rows of a ruled table."""
+RULE_TRAIL_GAP = 3.0
+"""Row pitches (the median step between a ruled table's rows) over which a last line without
+figures stands below the rest: no row of the table (a folio the page's bottom rule took in)."""
 PHRASE_GAP = 0.5
 """Share of the lower word's height two words may stand apart by and be one phrase."""
 RULE_MIN_TOUCHED = 3
