@@ -119,3 +119,23 @@ def test_a_folio_under_a_ruled_table_is_no_row(tmp_path):
     ruled = [t for t in tables if t and t[0][0] == "Years ended December 31,"]
     assert ruled and all(r[0] != "71" for t in ruled for r in t)
     assert ruled[0][-1][0] == "Stock options"
+
+
+def _lines(block) -> list[str]:
+    """A block's lines as read: a table's rows (cells with spaces made one, blank ones left out),
+    a text block whole."""
+    if block.kind == "table":
+        return [" ".join(" ".join(c.split()) for c in row if c.strip()) for row in block.rows or ()]
+    return [" ".join(block.text.split())]
+
+
+def test_a_table_ruled_round_a_grid_is_read_once(tmp_path):
+    # Boeing's anti-dilutive shares: the body is a grid ruled cell by cell, and the rules over the
+    # heads and under the folio (outside the grid) frame a table round it, heads and body. One
+    # table reads the body: no row of it comes out twice (a grid's copy under the ruled table).
+    read = [_lines(b) for b in _page(tmp_path, "BOEING_2022_10K.pdf", 75)]
+    table = [ls for ls in read if "Stock options 0.8 0.3" in ls]
+    assert len(table) == 1
+    assert table[0][0] == "Years ended December 31, 2022 2021 2020"
+    for line in table[0]:
+        assert sum(1 for ls in read if any(line in other for other in ls)) == 1, line

@@ -85,7 +85,7 @@ from .ocr import PageReader
 from .ocr_figures import page_figures
 from .paragraphs import TERMINAL, box_of, continues, list_marker, page_units
 from .properties import pdf_properties
-from .rule_tables import rule_tables
+from .rule_tables import one_claim, rule_tables
 from .table_heads import heads_into_tables
 from .tables import cell_texts, find_grids, header_rows, right_to_left_rows
 from .text_boxes import holds
@@ -435,6 +435,7 @@ def _tables(
                 columns=columns,
             )
         )
+    units, booktabs = one_claim(units, booktabs, words)
     return units + booktabs, plots
 
 

@@ -46,6 +46,7 @@ from .thresholds import (
     PHRASE_GAP,
     RULE_COLUMN_EDGE,
     RULE_COVERED,
+    RULE_GRID_HELD,
     RULE_LEVEL,
     RULE_LINE_WORDS,
     RULE_MAX_CELL,
@@ -123,6 +124,34 @@ def rule_tables(
         if not any(_overlap(table.bbox, k.bbox) for k in kept):
             kept.append(table)
     return sorted(kept, key=lambda t: (t.bbox or (0.0,) * 4)[1])
+
+
+def one_claim(grids: list[Unit], ruled: list[Unit], words: Sequence[tuple]) -> tuple[list[Unit], list[Unit]]:
+    """The grids and the tables ruled across left when each word is read by one table: rules
+    outside a grid (its own lie inside it and make no rule set) may frame a table round it, its
+    heads over a shaded grid of them or its body in a grid ruled cell by cell, which reads the
+    grid's words again. A ruled table holding nearly all of each grid it overlaps
+    (`RULE_GRID_HELD`), and more, takes their place; one that only meets a grid goes."""
+    dropped: set[int] = set()
+    kept: list[Unit] = []
+    for table in ruled:
+        met = [i for i, grid in enumerate(grids) if _overlap(table.bbox, grid.bbox)]
+        if met:
+            mine = _held(table.bbox, words)
+            theirs = [_held(grids[i].bbox, words) for i in met]
+            if not all(len(g & mine) >= RULE_GRID_HELD * len(g) and len(mine) > len(g) for g in theirs):
+                continue
+            dropped.update(met)
+        kept.append(table)
+    return [g for i, g in enumerate(grids) if i not in dropped], kept
+
+
+def _held(box: Box | None, words: Sequence[tuple]) -> set[int]:
+    """The words (their indices) whose centres lie in the box."""
+    if box is None:
+        return set()
+    x0, y0, x1, y1 = box
+    return {i for i, w in enumerate(words) if x0 <= (w[0] + w[2]) / 2 <= x1 and y0 <= (w[1] + w[3]) / 2 <= y1}
 
 
 def _framed_lines(rules: tuple[float, float, list[float]], lines: Sequence[Box]) -> int:

@@ -413,6 +413,12 @@ RULE_ROW_STEP = 0.5
 RULE_TRAIL_GAP = 3.0
 """Row pitches (the median step between a ruled table's rows) over which a last line without
 figures stands below the rest: no row of the table (a folio the page's bottom rule took in)."""
+RULE_GRID_HELD = 0.9
+"""Share of a grid's words a table ruled across must hold, with more words besides, to take the
+grid's place where their boxes overlap: rules outside a grid (a shaded block of heads, a body
+ruled cell by cell) frame the whole table, heads and body, and read the grid's words again; less
+than nine in ten, the two tables only meet (a ruled reading of a statement's figures without
+their labels, which the grid holds): the grid stays, with its cells, and the ruled one goes."""
 PHRASE_GAP = 0.5
 """Share of the lower word's height two words may stand apart by and be one phrase."""
 RULE_MIN_TOUCHED = 3
