@@ -134,11 +134,15 @@ def one_claim(grids: list[Unit], ruled: list[Unit], words: Sequence[tuple]) -> t
     (`RULE_GRID_HELD`), and more, takes their place; one that only meets a grid goes."""
     dropped: set[int] = set()
     kept: list[Unit] = []
+    held: dict[int, set[int]] = {}  # a grid's words, found once however many ruled tables meet it
     for table in ruled:
         met = [i for i, grid in enumerate(grids) if _overlap(table.bbox, grid.bbox)]
         if met:
             mine = _held(table.bbox, words)
-            theirs = [_held(grids[i].bbox, words) for i in met]
+            for i in met:
+                if i not in held:
+                    held[i] = _held(grids[i].bbox, words)
+            theirs = [held[i] for i in met]
             if not all(len(g & mine) >= RULE_GRID_HELD * len(g) and len(mine) > len(g) for g in theirs):
                 continue
             dropped.update(met)
@@ -290,7 +294,7 @@ def _beside(x0: float, x1: float, rows: list[list[tuple]], beside: Sequence[tupl
         if not near:
             continue
         on += 1
-        if any(figure(" ".join(w[4] for w in p)) for p in _phrases(near)):
+        if any(_figure(p) for p in _phrases(near)):
             figures += 1  # a cell of figures beside: the table goes on
             continue
         left = [w[2] for w in near if w[2] <= x0 + SNAP]
@@ -421,7 +425,7 @@ def _wrapped(rows: list[list[list[tuple]]]) -> list[list[list[tuple]]]:
         if (
             last is not None
             and len(last) == 1
-            and not figure(" ".join(w[4] for w in last[0]))
+            and not _figure(last[0])
             and lead[0][4][:1].islower()
             and lead[0][0] < last[0][-1][2]
             and last[0][0][0] < lead[-1][2]
